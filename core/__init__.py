@@ -4,5 +4,30 @@ from core.backend import seed
 from core.tensor import Parameter, Tensor, is_grad_enabled, no_grad, to_tensor
 from core.tensor import add, divide, matmul, multiply, pow, subtract  # noqa: A004
 
-__all__ = ["Parameter", "Tensor", "add", "device", "divide", "is_grad_enabled", "matmul",
-           "multiply", "no_grad", "pow", "seed", "subtract", "to_tensor"]
+# Tensor functions (importing these modules also attaches their Tensor methods).
+from core.ops import (abs, argmax, argmin, clip, exp, log, max, mean, min,  # noqa: A004
+                      sqrt, square, sum, tanh)
+from core.manipulation import (concat, flatten, gather, reshape, split, squeeze, stack,
+                               transpose, unsqueeze, where)
+from core.contraction import einsum
+from core.creation import (arange, eye, full, full_like, ones, ones_like, rand, randint, randn,
+                           zeros, zeros_like)
+from core.logic import (all, any, equal, greater_equal, greater_than, isfinite,  # noqa: A004
+                        isinf, isnan, less_equal, less_than, logical_and, logical_not,
+                        logical_or, not_equal)
+
+__all__ = [
+    "Parameter", "Tensor", "device", "is_grad_enabled", "no_grad", "seed", "to_tensor",
+    # math and reductions
+    "abs", "add", "argmax", "argmin", "clip", "divide", "einsum", "exp", "log", "matmul", "max",
+    "mean", "min", "multiply", "pow", "sqrt", "square", "subtract", "sum", "tanh",
+    # shapes and selection
+    "concat", "flatten", "gather", "reshape", "split", "squeeze", "stack", "transpose",
+    "unsqueeze", "where",
+    # creation
+    "arange", "eye", "full", "full_like", "ones", "ones_like", "rand", "randint", "randn",
+    "zeros", "zeros_like",
+    # comparisons and logic (no gradient)
+    "all", "any", "equal", "greater_equal", "greater_than", "isfinite", "isinf", "isnan",
+    "less_equal", "less_than", "logical_and", "logical_not", "logical_or", "not_equal",
+]

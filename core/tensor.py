@@ -39,6 +39,11 @@ class no_grad(contextlib.ContextDecorator):  # noqa: N801 - Paddle's name
         _state.grad_enabled = self._previous
         return False
 
+    def _recreate_cm(self):
+        # As a decorator, each call needs its own saved state: a shared instance would make a
+        # recursive decorated function leave grad disabled after its outermost call returns.
+        return type(self)()
+
 
 class _HookHandle:
     def __init__(self, hooks: list, hook):
@@ -210,10 +215,22 @@ def _apply_hooks(tensor: Tensor, grad):
     return grad
 
 
+def _freed_graph(grad):
+    raise RuntimeError(
+        "backward() reached a part of the graph that an earlier backward() already freed: pass "
+        "retain_graph=True to the first backward() to go through the same graph twice, or "
+        "recompute the forward pass before the second backward().")
+
+
 def run_backward(root: Tensor, seed, retain_graph: bool = False) -> None:
+    if root._backward is None:  # backward() on a leaf: its gradient is the seed itself
+        _accumulate_leaf(root, seed, {id(seed)})  # the id forces a copy the leaf owns
+        return
     order = _topological_order(root)
     pending = {id(root): seed}
-    given_to_leaves: set[int] = set()
+    # A leaf's contributions are summed first so that its hooks see its whole gradient once,
+    # as they do for interior nodes; dict order keeps the accumulation deterministic.
+    leaves: dict[int, list] = {}
     for node in reversed(order):
         grad = pending.pop(id(node), None)
         if grad is None:
@@ -222,31 +239,40 @@ def run_backward(root: Tensor, seed, retain_graph: bool = False) -> None:
         for parent, parent_grad in zip(node._parents, node._backward(grad)):
             if parent_grad is None or parent.stop_gradient:
                 continue
+            key = id(parent)
             if parent._backward is not None:
-                key = id(parent)
                 pending[key] = parent_grad if key not in pending else pending[key] + parent_grad
+            elif key in leaves:
+                leaves[key][1] = leaves[key][1] + parent_grad
             else:
-                _accumulate_leaf(parent, parent_grad, given_to_leaves)
+                leaves[key] = [parent, parent_grad]
+    given_to_leaves: set[int] = set()
+    for leaf, grad in leaves.values():
+        _accumulate_leaf(leaf, grad, given_to_leaves)
     if not retain_graph:
-        for node in order:
-            node._parents, node._backward = (), None
+        for node in order:  # a freed node raises a clear error if a later backward reaches it
+            node._parents, node._backward = (), _freed_graph
 
 
 def _accumulate_leaf(leaf: Tensor, grad, given: set[int]) -> None:
     grad = _apply_hooks(leaf, grad)
-    if leaf.grad_data is None:
+    if leaf.grad_data is not None:
+        grad = leaf.grad_data + grad
+    elif grad.base is not None or id(grad) in given:
         # A closure may hand the same array (or a view of another) to several inputs; a leaf
         # must own its gradient because clipping and optimizers may change it in place.
-        if grad.base is not None or id(grad) in given or grad.dtype != leaf.data.dtype:
-            grad = grad.astype(leaf.data.dtype, copy=True)
-        given.add(id(grad))
-        leaf.grad_data = grad
-    else:
-        leaf.grad_data = leaf.grad_data + grad
+        grad = grad.copy()
+    if grad.dtype != leaf.data.dtype or isinstance(grad, np.generic):
+        # Keep the leaf's dtype, and an array (numpy returns scalars for 0-D math).
+        grad = backend.array_module(grad).asarray(grad, dtype=leaf.data.dtype)
+    given.add(id(grad))
+    leaf.grad_data = grad
 
 
 def apply(out_data, parents: tuple, backward, op: str | None = None) -> Tensor:
     """Wrap an op's output; record the graph only when some parent needs a gradient."""
+    if isinstance(out_data, np.generic):
+        out_data = np.asarray(out_data)  # numpy returns scalars for 0-D math; keep arrays
     needs_grad = is_grad_enabled() and any(not p.stop_gradient for p in parents)
     out = Tensor(out_data, stop_gradient=not needs_grad)
     if needs_grad:

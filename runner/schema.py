@@ -172,3 +172,8 @@ OPTIM_SCHEMAS = {
     "adadelta": AdadeltaConfig,
     "rmsprop": RMSPropConfig,
 }
+
+# Groups whose options share one class: the valid values of their ``name`` key.
+SCHEDULE_SCHEMAS = {"constant": ScheduleConfig, "step": ScheduleConfig, "cosine": ScheduleConfig}
+CLIP_SCHEMAS = {"none": ClipConfig}
+DATA_SCHEMAS = {"digits": DataConfig, "mnist": DataConfig, "fashion_mnist": DataConfig}

@@ -1,0 +1,137 @@
+"""Tensor creation with Paddle 2.x names and defaults (float32, or int64 for integer ranges).
+
+Tensors are made on the current device (``core.device.set_device``). Random values are drawn
+from ``core.backend.rng()`` on the host and then moved, so ``core.seed(n)`` gives the same numbers
+on the CPU and on a GPU.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from core import backend
+from core.tensor import Tensor
+
+__all__ = ["arange", "eye", "full", "full_like", "ones", "ones_like", "rand", "randint", "randn",
+           "zeros", "zeros_like"]
+
+
+def _dtype(dtype, default: str, fn: str, kinds: str = "biuf") -> np.dtype:
+    try:
+        result = np.dtype(default if dtype is None else dtype)
+    except TypeError:
+        raise TypeError(f"{fn}: dtype {dtype!r} is not a known dtype; use e.g. 'float32', "
+                        "'float64', 'int32', 'int64' or 'bool'") from None
+    if result.kind not in kinds:
+        raise TypeError(f"{fn}: dtype {result} is not allowed here; allowed kinds: "
+                        + ", ".join({"b": "bool", "i": "int", "u": "uint", "f": "float"}[k]
+                                    for k in kinds))
+    return result
+
+
+def _shape(shape, fn: str) -> tuple:
+    """An int, a list/tuple of ints (or 1-element Tensors), or a 1-D int Tensor, as a tuple."""
+    if isinstance(shape, Tensor):
+        shape = shape.tolist()
+    if isinstance(shape, bool) or not isinstance(shape, (list, tuple, int, np.integer)):
+        raise TypeError(f"{fn}: shape must be an int or a list/tuple of ints, got {shape!r}")
+    dims = [shape] if isinstance(shape, (int, np.integer)) else list(shape)
+    dims = [d.item() if isinstance(d, Tensor) else d for d in dims]
+    if any(isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 0 for d in dims):
+        raise ValueError(f"{fn}: shape {dims} must contain non-negative ints")
+    return tuple(int(d) for d in dims)
+
+
+def _scalar(value):
+    return value.item() if isinstance(value, Tensor) else value
+
+
+def _filled(shape, value, dtype, fn: str) -> Tensor:
+    dtype = _dtype(dtype, "float32", fn)
+    return Tensor(backend.xp().full(_shape(shape, fn), value, dtype=dtype))
+
+
+def zeros(shape, dtype=None) -> Tensor:
+    return _filled(shape, 0, dtype, "zeros")
+
+
+def ones(shape, dtype=None) -> Tensor:
+    return _filled(shape, 1, dtype, "ones")
+
+
+def full(shape, fill_value, dtype=None) -> Tensor:
+    """A tensor of ``shape`` filled with ``fill_value`` (float32 unless ``dtype`` says)."""
+    return _filled(shape, _scalar(fill_value), dtype, "full")
+
+
+def _like(x, fn: str) -> Tensor:
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{fn}: 'x' must be a Tensor, got {type(x).__name__}")
+    return x
+
+
+def _filled_like(x, value, dtype, fn: str) -> Tensor:
+    x = _like(x, fn)
+    dtype = _dtype(dtype, x.dtype, fn)
+    return Tensor(backend.array_module(x.data).full(x.data.shape, value, dtype=dtype))
+
+
+def zeros_like(x, dtype=None) -> Tensor:
+    return _filled_like(x, 0, dtype, "zeros_like")
+
+
+def ones_like(x, dtype=None) -> Tensor:
+    return _filled_like(x, 1, dtype, "ones_like")
+
+
+def full_like(x, fill_value, dtype=None) -> Tensor:
+    return _filled_like(x, _scalar(fill_value), dtype, "full_like")
+
+
+def arange(start=0, end=None, step=1, dtype=None) -> Tensor:
+    """Values start, start+step, ... below ``end`` (``arange(n)`` is 0..n-1); int64 when every
+    bound is an int, else float32, as in Paddle."""
+    start, end, step = _scalar(start), _scalar(end), _scalar(step)
+    if end is None:
+        start, end = 0, start
+    bounds = (start, end, step)
+    if any(isinstance(v, bool) or not isinstance(v, (int, float, np.number)) for v in bounds):
+        raise TypeError(f"arange: start, end and step must be numbers, got {bounds}")
+    if step == 0:
+        raise ValueError("arange: step must not be 0")
+    integral = all(isinstance(v, (int, np.integer)) for v in bounds)
+    dtype = _dtype(dtype, "int64" if integral else "float32", "arange", "iuf")
+    return Tensor(backend.xp().arange(start, end, step, dtype=dtype))
+
+
+def eye(num_rows: int, num_columns: int | None = None, dtype=None) -> Tensor:
+    """A 2-D tensor with ones on the diagonal (square unless ``num_columns`` is given)."""
+    rows, = _shape(num_rows, "eye")
+    cols, = _shape(rows if num_columns is None else num_columns, "eye")
+    return Tensor(backend.xp().eye(rows, cols, dtype=_dtype(dtype, "float32", "eye")))
+
+
+def rand(shape, dtype=None) -> Tensor:
+    """Uniform samples in [0, 1)."""
+    dtype = _dtype(dtype, "float32", "rand", "f")
+    return Tensor(backend.asarray(backend.rng().random(_shape(shape, "rand")), dtype=dtype))
+
+
+def randn(shape, dtype=None) -> Tensor:
+    """Standard normal samples."""
+    dtype = _dtype(dtype, "float32", "randn", "f")
+    samples = backend.rng().standard_normal(_shape(shape, "randn"))
+    return Tensor(backend.asarray(samples, dtype=dtype))
+
+
+def randint(low=0, high=None, shape=(1,), dtype=None) -> Tensor:
+    """Integers uniform in [low, high) (``randint(n)`` draws from [0, n)); int64 by default."""
+    low, high = _scalar(low), _scalar(high)
+    if high is None:
+        low, high = 0, low
+    if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in (low, high)):
+        raise TypeError(f"randint: low and high must be ints, got {low!r} and {high!r}")
+    if low >= high:
+        raise ValueError(f"randint: low ({low}) must be less than high ({high})")
+    dtype = _dtype(dtype, "int64", "randint", "iu")
+    samples = backend.rng().integers(low, high, size=_shape(shape, "randint"))
+    return Tensor(backend.asarray(samples, dtype=dtype))

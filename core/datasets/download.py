@@ -1,0 +1,158 @@
+"""Fetch the IDX files of MNIST and Fashion-MNIST from public mirrors, md5-verified.
+
+Each file goes to a temporary file beside its destination and is renamed into place only once
+its md5 matches the published checksum, so an interrupted or corrupted transfer never leaves a
+file that looks complete. Files already present with the right md5 are not fetched again; a
+mirror that fails (unreachable, HTTP error, cut-off transfer, wrong checksum) hands over to the
+next. Only the standard library is used (urllib).
+"""
+from __future__ import annotations
+
+import hashlib
+import http.client
+import os
+import sys
+import tempfile
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.datasets.common import DatasetError
+
+_CHUNK = 1 << 20
+
+
+@dataclass(frozen=True)
+class Source:
+    """The files of one dataset (name -> md5) and the mirrors that serve them, in order."""
+
+    files: dict
+    mirrors: tuple
+
+
+SOURCES = {
+    "mnist": Source(
+        files={
+            "train-images-idx3-ubyte.gz": "f68b3c2dcbeaaa9fbdd348bbdeb94873",
+            "train-labels-idx1-ubyte.gz": "d53e105ee54ea40749a09fcbcd1e9432",
+            "t10k-images-idx3-ubyte.gz": "9fb629c4189551a2d022fa330f9573f3",
+            "t10k-labels-idx1-ubyte.gz": "ec29112dd5afa0611ce80d1b7f02629c",
+        },
+        mirrors=("https://ossci-datasets.s3.amazonaws.com/mnist/",
+                 "http://yann.lecun.com/exdb/mnist/"),
+    ),
+    "fashion_mnist": Source(
+        files={
+            "train-images-idx3-ubyte.gz": "8d4fb7e6c68d591d4c3dfef9ec88bf0d",
+            "train-labels-idx1-ubyte.gz": "25c81989df183df01b3e8a0aad5dffbe",
+            "t10k-images-idx3-ubyte.gz": "bef4ecab320f06d8554ea6380940ec79",
+            "t10k-labels-idx1-ubyte.gz": "bb300cfdad3c16e7a12a480ee83cd310",
+        },
+        mirrors=("http://fashion-mnist.s3-website.eu-central-1.amazonaws.com/",),
+    ),
+}
+
+
+class _BadTransferError(Exception):
+    """A transfer that completed at the HTTP level but delivered the wrong bytes."""
+
+
+def default_cache_dir(name: str) -> Path:
+    """Where ``name``'s files are downloaded unless told otherwise: ``~/.cache/tomlrun/<name>``."""
+    return Path.home() / ".cache" / "tomlrun" / name
+
+
+def file_md5(path) -> str:
+    digest = hashlib.md5(usedforsecurity=False)  # a checksum, not security
+    with open(path, "rb") as handle:
+        while chunk := handle.read(_CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def download(name: str, cache_dir=None, mirrors=None, timeout: float = 60.0) -> Path:
+    """Make sure every file of dataset ``name`` is in ``cache_dir`` with its md5; return the dir.
+
+    ``mirrors`` (base URLs, tried in order) replaces the dataset's public mirror list.
+    """
+    if name not in SOURCES:
+        raise ValueError(f"no download source for dataset {name!r}; known: {sorted(SOURCES)}.")
+    source = SOURCES[name]
+    mirrors = source.mirrors if mirrors is None else mirrors
+    mirrors = (mirrors,) if isinstance(mirrors, str) else tuple(mirrors)
+    if not mirrors:
+        raise ValueError(f"mirrors for {name!r} is empty: give at least one base URL.")
+    dest = Path(cache_dir).expanduser() if cache_dir else default_cache_dir(name)
+    try:
+        dest.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DatasetError(f"cannot create the download folder {dest}: {exc}.") from None
+    for filename, md5 in source.files.items():
+        fetch(filename, md5, dest, mirrors, timeout)
+    return dest
+
+
+def fetch(filename: str, md5: str, dest: Path, mirrors, timeout: float = 60.0) -> Path:
+    """``dest/filename`` with checksum ``md5``, taken from the first mirror that serves it."""
+    target = Path(dest) / filename
+    if target.is_file():
+        if file_md5(target) == md5:
+            return target
+        _say(f"{target} has the wrong md5; fetching it again")
+    failures = []
+    for mirror in mirrors:
+        url = mirror.rstrip("/") + "/" + filename
+        _say(f"downloading {url}")
+        try:
+            size = _fetch_verified(url, target, md5, timeout)
+        except (OSError, http.client.HTTPException, ValueError, _BadTransferError) as exc:
+            failures.append(f"{url}: {_reason(exc)}")
+            _say(f"  failed: {_reason(exc)}")
+            continue
+        _say(f"  {size / 1e6:.1f} MB, md5 ok -> {target}")
+        return target
+    tried = "\n  ".join(failures)
+    raise DatasetError(
+        f"could not download {filename} (md5 {md5}) into {dest}; every mirror failed:\n  {tried}\n"
+        f"Copy the file there by hand, or point data.root at a folder that holds it."
+    )
+
+
+def _fetch_verified(url: str, target: Path, md5: str, timeout: float) -> int:
+    """Stream ``url`` into a temporary file, check its md5, then rename it to ``target``."""
+    handle, partial = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
+                                       suffix=".part")
+    try:
+        digest, size = hashlib.md5(usedforsecurity=False), 0
+        with os.fdopen(handle, "wb") as out, urllib.request.urlopen(url, timeout=timeout) as rsp:
+            while chunk := rsp.read(_CHUNK):
+                digest.update(chunk)
+                out.write(chunk)
+                size += len(chunk)
+            announced = rsp.headers.get("Content-Length")
+        # http.client returns a short body without complaint when the server hangs up early.
+        if announced is not None and announced.isdigit() and size < int(announced):
+            raise _BadTransferError(f"the transfer was cut off after {size} of {announced} bytes")
+        if digest.hexdigest() != md5:
+            raise _BadTransferError(f"md5 {digest.hexdigest()} of {size} bytes, expected {md5}")
+        os.replace(partial, target)
+    except BaseException:
+        # Whatever went wrong (including Ctrl-C), no partial file stays behind.
+        if os.path.exists(partial):
+            os.unlink(partial)
+        raise
+    return size
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, http.client.IncompleteRead):
+        return "the transfer was cut off before the announced length"  # chunked replies
+    if isinstance(exc, urllib.error.HTTPError):
+        return f"HTTP {exc.code} {exc.reason}"
+    reason = getattr(exc, "reason", None)  # URLError wraps the socket error
+    return str(reason or exc) or type(exc).__name__
+
+
+def _say(message: str) -> None:
+    print(f"tomlrun: {message}", file=sys.stderr, flush=True)

@@ -1,0 +1,176 @@
+"""Datasets and the batching data loader (Paddle's ``paddle.io``).
+
+A ``Dataset`` maps an index to one sample. An *array-backed* dataset (a ``TensorDataset`` or any
+dataset exposing ``arrays``: equal-length arrays whose ``i``-th rows are sample ``i``) lets the
+``DataLoader`` cut each batch with one fancy index per array instead of a Python loop over the
+samples; any other dataset is read sample by sample and collated with ``np.stack``.
+
+The loader is split into three steps so that a data pool, a prefetch thread or worker processes
+can later be put between them: ``index_batches()`` plans a pass (the only step that draws random
+numbers, so it stays in the main process), ``load_batch(indices)`` turns one planned batch into
+arrays, and ``__iter__`` chains the two.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable, Iterator, Mapping, Sequence
+
+import numpy as np
+
+from core import backend
+from core.tensor import Tensor, to_tensor
+
+
+class Dataset:
+    """Abstract dataset: subclasses implement ``__getitem__(index)`` and ``__len__()``."""
+
+    def __getitem__(self, index):
+        raise NotImplementedError(f"{type(self).__name__} must implement __getitem__")
+
+    def __len__(self) -> int:
+        raise NotImplementedError(f"{type(self).__name__} must implement __len__")
+
+
+class TensorDataset(Dataset):
+    """A dataset of equal-length arrays; sample ``i`` is ``tuple(a[i] for a in arrays)``."""
+
+    def __init__(self, *arrays):
+        if len(arrays) == 1 and isinstance(arrays[0], (list, tuple)):
+            arrays = tuple(arrays[0])  # Paddle's TensorDataset takes one list of tensors
+        if not arrays:
+            raise ValueError("TensorDataset needs at least one array, got none.")
+        arrays = tuple(_as_array(a, i) for i, a in enumerate(arrays))
+        lengths = [a.shape[0] for a in arrays]
+        if len(set(lengths)) != 1:
+            raise ValueError(
+                f"TensorDataset arrays must have the same length (first dimension), got {lengths}."
+            )
+        self.arrays = arrays
+
+    def __getitem__(self, index):
+        return tuple(a[index] for a in self.arrays)
+
+    def __len__(self) -> int:
+        return self.arrays[0].shape[0]
+
+
+def _as_array(value, position: int):
+    if isinstance(value, Tensor):
+        value = value.data
+    if not (hasattr(value, "shape") and hasattr(value, "dtype")):
+        value = np.asarray(value)
+    if value.ndim == 0:
+        raise ValueError(
+            f"TensorDataset array {position} is a scalar; each array needs a first dimension "
+            "that indexes the samples."
+        )
+    return value
+
+
+def dataset_arrays(dataset) -> tuple | None:
+    """The arrays of an array-backed dataset, or None when it must be read sample by sample."""
+    arrays = getattr(dataset, "arrays", None)
+    if not isinstance(arrays, tuple) or not arrays:
+        return None
+    n = len(dataset)
+    if all(hasattr(a, "shape") and a.ndim >= 1 and a.shape[0] == n for a in arrays):
+        return arrays
+    return None
+
+
+def default_collate(samples: Sequence):
+    """Stack a list of samples field by field: tuples and dicts keep their structure."""
+    first = samples[0]
+    if isinstance(first, Mapping):
+        return {key: default_collate([s[key] for s in samples]) for key in first}
+    if isinstance(first, (tuple, list)):
+        widths = {len(s) for s in samples}
+        if len(widths) != 1:
+            raise ValueError(f"cannot collate samples with different numbers of fields {widths}.")
+        return tuple(default_collate([s[i] for s in samples]) for i in range(len(first)))
+    arrays = [np.asarray(backend.to_numpy(s)) for s in samples]
+    shapes = {a.shape for a in arrays}
+    if len(shapes) != 1:
+        raise ValueError(
+            f"cannot stack samples of different shapes {sorted(shapes)} into one batch: make the "
+            "dataset return equal shapes or pass a collate_fn that pads them."
+        )
+    return np.stack(arrays)
+
+
+class DataLoader:
+    """Iterate over a dataset in batches of numpy arrays (``core.Tensor`` with return_tensors).
+
+    ``for x, y in loader`` and Paddle's ``for x, y in loader()`` both work; ``len(loader)`` is
+    the number of batches per pass. With ``shuffle=True`` each pass draws a new order from a
+    generator seeded with ``seed`` (or, when None, from ``core.backend.rng()`` when the loader is
+    made, so ``core.seed(n)`` before building it fixes the order too); every sample appears
+    exactly once per pass (except the tail that ``drop_last`` drops).
+    """
+
+    def __init__(self, dataset, batch_size: int = 1, shuffle: bool = False,
+                 drop_last: bool = False, collate_fn: Callable | None = None,
+                 seed: int | None = None, return_tensors: bool = False):
+        _check_dataset(dataset)
+        if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) \
+                or batch_size < 1:
+            raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}.")
+        if collate_fn is not None and not callable(collate_fn):
+            raise TypeError(f"collate_fn must be callable or None, got {collate_fn!r}.")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)
+                                 or seed < 0):
+            raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}.")
+        self.dataset = dataset
+        self.batch_size = int(batch_size)
+        self.shuffle = bool(shuffle)
+        self.drop_last = bool(drop_last)
+        self.collate_fn = collate_fn
+        self.return_tensors = bool(return_tensors)
+        # A collate_fn expects a list of samples, so it disables the array fast path.
+        self._arrays = dataset_arrays(dataset) if collate_fn is None else None
+        entropy = seed if seed is not None else int(backend.rng().integers(2**63))
+        self._rng = np.random.default_rng(entropy)
+
+    def __len__(self) -> int:
+        n = len(self.dataset)
+        return n // self.batch_size if self.drop_last else math.ceil(n / self.batch_size)
+
+    def __call__(self) -> Iterator:
+        return iter(self)
+
+    def __iter__(self) -> Iterator:
+        for indices in self.index_batches():
+            yield self.load_batch(indices)
+
+    def index_batches(self) -> list[np.ndarray]:
+        """Plan one pass: the sample indices of each batch (draws a new order when shuffling)."""
+        n = len(self.dataset)
+        order = self._rng.permutation(n) if self.shuffle else np.arange(n)
+        stop = len(self) * self.batch_size if self.drop_last else n
+        return [order[i:i + self.batch_size] for i in range(0, stop, self.batch_size)]
+
+    def load_batch(self, indices: np.ndarray):
+        """The batch made of the samples at ``indices``."""
+        if self._arrays is not None:
+            batch = tuple(a[indices] for a in self._arrays)
+        else:
+            samples = [self.dataset[int(i)] for i in indices]
+            batch = (self.collate_fn or default_collate)(samples)
+        return _to_tensors(batch) if self.return_tensors else batch
+
+
+def _check_dataset(dataset) -> None:
+    if not (hasattr(dataset, "__getitem__") and hasattr(dataset, "__len__")):
+        raise TypeError(
+            f"DataLoader needs a dataset with __getitem__ and __len__ (a core.io.Dataset), "
+            f"got {type(dataset).__name__}."
+        )
+
+
+def _to_tensors(batch):
+    if isinstance(batch, Mapping):
+        return {key: _to_tensors(value) for key, value in batch.items()}
+    if isinstance(batch, (tuple, list)):
+        return tuple(_to_tensors(value) for value in batch)
+    return to_tensor(batch)

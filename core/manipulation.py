@@ -1,0 +1,240 @@
+"""Differentiable shape and selection functions with Paddle 2.x semantics.
+
+``reshape`` understands Paddle's 0 (keep this dimension) and -1 (infer it); ``squeeze`` ignores
+named axes whose size is not 1, as Paddle does; ``gather`` takes a 1-D index (or [M, 1]) and adds
+up the gradients of repeated indices.
+"""
+from __future__ import annotations
+
+import math
+
+from core import backend
+from core.ops import as_input, normalize_axes, normalize_axis
+from core.tensor import Tensor, apply, as_tensor, getitem, unbroadcast
+
+__all__ = ["concat", "flatten", "gather", "reshape", "split", "squeeze", "stack", "transpose",
+           "unsqueeze", "where"]
+
+
+def _ints(values, fn: str, arg: str) -> list[int]:
+    if isinstance(values, Tensor):
+        values = values.tolist()
+    values = [values] if isinstance(values, int) or hasattr(values, "__index__") else values
+    if not isinstance(values, (list, tuple)):
+        raise TypeError(f"{fn}: '{arg}' must be an int or a list/tuple of ints, got {values!r}")
+    out = []
+    for v in values:
+        v = v.item() if isinstance(v, Tensor) else v
+        if isinstance(v, bool) or not hasattr(v, "__index__"):
+            raise TypeError(f"{fn}: '{arg}' must contain ints, got {v!r} in {list(values)}")
+        out.append(int(v))
+    return out
+
+
+def _resolve_shape(shape: list[int], source: tuple) -> tuple:
+    """Paddle's rules: 0 copies the input's dimension at that position, one -1 is inferred."""
+    dims = []
+    for i, n in enumerate(shape):
+        if n == 0:
+            if i >= len(source):
+                raise ValueError(f"reshape: shape {shape} has 0 at position {i}, but the input "
+                                 f"has only {len(source)} dimensions to copy from")
+            n = source[i]
+        elif n < -1:
+            raise ValueError(f"reshape: shape {shape} has {n}; dimensions must be positive, "
+                             "0 (keep the input's) or -1 (infer)")
+        dims.append(n)
+    if dims.count(-1) > 1:
+        raise ValueError(f"reshape: shape {shape} has more than one -1; only one can be inferred")
+    size, known = math.prod(source), math.prod(n for n in dims if n != -1)
+    if -1 in dims:
+        if known == 0 or size % known:
+            raise ValueError(f"reshape: cannot infer -1 in {shape} for an input of shape "
+                             f"{list(source)} ({size} elements)")
+        dims[dims.index(-1)] = size // known
+    elif known != size:
+        raise ValueError(f"reshape: shape {shape} has {known} elements but the input of shape "
+                         f"{list(source)} has {size}")
+    return tuple(dims)
+
+
+def _reshaped(x: Tensor, dims: tuple, op: str) -> Tensor:
+    source = x.data.shape
+    return apply(x.data.reshape(dims), (x,), lambda g: (g.reshape(source),), op)
+
+
+def reshape(x, shape) -> Tensor:
+    """``x`` with a new shape; 0 keeps the input's dimension there and one -1 is inferred."""
+    x = as_input(x, "reshape")
+    return _reshaped(x, _resolve_shape(_ints(shape, "reshape", "shape"), x.data.shape), "reshape")
+
+
+def flatten(x, start_axis: int = 0, stop_axis: int = -1) -> Tensor:
+    """Merge the dimensions start_axis..stop_axis (inclusive) into one; 0-D becomes [1]."""
+    x = as_input(x, "flatten")
+    shape = x.data.shape
+    if not shape:
+        return _reshaped(x, (1,), "flatten")
+    start = normalize_axis(start_axis, len(shape), "flatten")
+    stop = normalize_axis(stop_axis, len(shape), "flatten")
+    if start > stop:
+        raise ValueError(f"flatten: start_axis ({start_axis}) must not come after stop_axis "
+                         f"({stop_axis}) for a {len(shape)}-D tensor")
+    dims = shape[:start] + (math.prod(shape[start:stop + 1]),) + shape[stop + 1:]
+    return _reshaped(x, dims, "flatten")
+
+
+def squeeze(x, axis=None) -> Tensor:
+    """Drop size-1 dimensions: all of them, or those named by ``axis`` (others are kept)."""
+    x = as_input(x, "squeeze")
+    shape = x.data.shape
+    named = normalize_axes(axis, len(shape), "squeeze")
+    dims = tuple(n for i, n in enumerate(shape) if not (n == 1 and i in named))
+    return _reshaped(x, dims, "squeeze")
+
+
+def unsqueeze(x, axis) -> Tensor:
+    """Insert size-1 dimensions at ``axis`` (an int or a list, inserted one after another)."""
+    x = as_input(x, "unsqueeze")
+    dims = list(x.data.shape)
+    for a in _ints(axis, "unsqueeze", "axis"):
+        dims.insert(normalize_axis(a, len(dims) + 1, "unsqueeze"), 1)
+    return _reshaped(x, tuple(dims), "unsqueeze")
+
+
+def transpose(x, perm) -> Tensor:
+    """Permute the dimensions: output dimension i is input dimension perm[i]."""
+    x = as_input(x, "transpose")
+    ndim = x.ndim
+    perm = [normalize_axis(p, ndim, "transpose") for p in _ints(perm, "transpose", "perm")]
+    if sorted(perm) != list(range(ndim)):
+        raise ValueError(f"transpose: perm {perm} must be a permutation of 0..{ndim - 1} "
+                         f"for a {ndim}-D tensor")
+    inverse = [perm.index(i) for i in range(ndim)]
+    return apply(x.data.transpose(perm), (x,), lambda g: (g.transpose(inverse),), "transpose")
+
+
+def _tensor_list(xs, fn: str) -> list[Tensor]:
+    if isinstance(xs, Tensor) or not isinstance(xs, (list, tuple)) or not xs:
+        raise TypeError(f"{fn}: 'x' must be a non-empty list or tuple of Tensors")
+    return [as_input(t, fn, f"x[{i}]") for i, t in enumerate(xs)]
+
+
+def concat(x, axis: int = 0) -> Tensor:
+    """Join tensors along an existing axis; every other dimension must match."""
+    xs = _tensor_list(x, "concat")
+    axis = normalize_axis(axis, xs[0].ndim, "concat")
+    shapes = [t.data.shape for t in xs]
+    others = {s[:axis] + s[axis + 1:] for s in shapes}
+    if len(others) > 1 or any(len(s) != len(shapes[0]) for s in shapes):
+        raise ValueError(f"concat: shapes {[list(s) for s in shapes]} must match except on "
+                         f"axis {axis}")
+    out = backend.array_module(xs[0].data).concatenate([t.data for t in xs], axis=axis)
+    bounds = [0]
+    for s in shapes:
+        bounds.append(bounds[-1] + s[axis])
+
+    def backward(g):
+        lead = (slice(None),) * axis
+        return tuple(None if t.stop_gradient else g[lead + (slice(lo, hi),)].astype(t.dtype)
+                     for t, lo, hi in zip(xs, bounds, bounds[1:]))
+
+    return apply(out, tuple(xs), backward, "concat")
+
+
+def stack(x, axis: int = 0) -> Tensor:
+    """Join equally shaped tensors along a new axis."""
+    xs = _tensor_list(x, "stack")
+    shapes = {t.data.shape for t in xs}
+    if len(shapes) > 1:
+        raise ValueError(f"stack: every tensor must have the same shape, got "
+                         f"{[t.shape for t in xs]}")
+    axis = normalize_axis(axis, xs[0].ndim + 1, "stack")
+    out = backend.array_module(xs[0].data).stack([t.data for t in xs], axis=axis)
+
+    def backward(g):
+        lead = (slice(None),) * axis
+        return tuple(None if t.stop_gradient else g[lead + (i,)].astype(t.dtype)
+                     for i, t in enumerate(xs))
+
+    return apply(out, tuple(xs), backward, "stack")
+
+
+def split(x, num_or_sections, axis: int = 0) -> list[Tensor]:
+    """Split into ``num_or_sections`` equal parts, or parts of the listed sizes (one may be -1)."""
+    x = as_input(x, "split")
+    axis = normalize_axis(axis, x.ndim, "split")
+    size = x.data.shape[axis]
+    if isinstance(num_or_sections, int) and not isinstance(num_or_sections, bool):
+        if num_or_sections <= 0 or size % num_or_sections:
+            raise ValueError(f"split: cannot split axis {axis} of size {size} into "
+                             f"{num_or_sections} equal parts")
+        sections = [size // num_or_sections] * num_or_sections
+    else:
+        sections = _ints(num_or_sections, "split", "num_or_sections")
+        known = sum(s for s in sections if s != -1)
+        if sections.count(-1) > 1 or any(s < -1 for s in sections) or known > size or (
+                -1 not in sections and known != size):
+            raise ValueError(f"split: sections {sections} do not divide axis {axis} of size "
+                             f"{size} (non-negative sizes, at most one -1, summing to {size})")
+        sections = [size - known if s == -1 else s for s in sections]
+    lead, start, parts = (slice(None),) * axis, 0, []
+    for n in sections:
+        parts.append(getitem(x, lead + (slice(start, start + n),)))
+        start += n
+    return parts
+
+
+def gather(x, index, axis=None) -> Tensor:
+    """Rows of ``x`` along ``axis`` (default 0) picked by a 1-D (or [M, 1]) integer index."""
+    x = as_input(x, "gather")
+    axis = normalize_axis(0 if axis is None else axis, x.ndim, "gather")
+    xp = backend.array_module(x.data)
+    idx = index.data if isinstance(index, Tensor) else backend.asarray(index)
+    if idx.ndim == 2 and idx.shape[1] == 1:
+        idx = idx.reshape(-1)
+    if idx.ndim != 1 or idx.dtype.kind not in "iu":
+        raise ValueError(f"gather: index must be a 1-D (or [M, 1]) integer tensor, got shape "
+                         f"{list(idx.shape)} and dtype {idx.dtype}")
+    size = x.data.shape[axis]
+    if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= size):
+        raise ValueError(f"gather: index values must lie in 0..{size - 1} (axis {axis} of shape "
+                         f"{x.shape}), got {int(idx.min())}..{int(idx.max())}")
+    shape, lead = x.data.shape, (slice(None),) * axis
+
+    def backward(g):
+        full = xp.zeros(shape, dtype=g.dtype)
+        xp.add.at(full, lead + (idx,), g)  # repeated indices add up
+        return (full,)
+
+    return apply(xp.take(x.data, idx, axis=axis), (x,), backward, "gather")
+
+
+def where(condition, x, y) -> Tensor:
+    """Elements of ``x`` where ``condition`` holds, else of ``y`` (all three broadcast)."""
+    if x is None or y is None:
+        raise TypeError("where: both 'x' and 'y' are required")
+    cond = condition.data if isinstance(condition, Tensor) else backend.asarray(condition)
+    if cond.dtype.kind != "b":
+        raise TypeError(f"where: condition must be a bool tensor, got dtype {cond.dtype}")
+    like = x if isinstance(x, Tensor) else y if isinstance(y, Tensor) else None
+    x, y = as_tensor(x, like=like), as_tensor(y, like=like)
+    xp = backend.array_module(x.data)
+    xs, ys = x.data.shape, y.data.shape
+
+    def backward(g):
+        zero = xp.zeros((), dtype=g.dtype)
+        return (None if x.stop_gradient else unbroadcast(xp.where(cond, g, zero), xs),
+                None if y.stop_gradient else unbroadcast(xp.where(cond, zero, g), ys))
+
+    return apply(xp.where(cond, x.data, y.data), (x, y), backward, "where")
+
+
+for _name, _fn in {
+    "reshape": reshape, "flatten": flatten, "squeeze": squeeze, "unsqueeze": unsqueeze,
+    "transpose": transpose, "split": split, "gather": gather,
+}.items():
+    setattr(Tensor, _name, _fn)  # see the note on Tensor methods at the end of core/ops.py
+del _name, _fn
+# Paddle's Tensor.T reverses every dimension (for a 2-D tensor: the matrix transpose).
+Tensor.T = property(lambda self: transpose(self, list(range(self.ndim))[::-1]))

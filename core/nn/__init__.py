@@ -1,0 +1,15 @@
+"""Layers, containers, losses and initialisers with PaddlePaddle 2.x names (``paddle.nn``)."""
+from core.nn import functional, initializer
+from core.nn.activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from core.nn.common import Dropout, Flatten, Identity, Linear
+from core.nn.container import LayerList, Sequential
+from core.nn.conv import Conv2D
+from core.nn.layer import Layer
+from core.nn.loss import CrossEntropyLoss, MSELoss
+from core.nn.norm import BatchNorm1D, BatchNorm2D
+from core.nn.pooling import AvgPool2D, MaxPool2D
+
+__all__ = ["AvgPool2D", "BatchNorm1D", "BatchNorm2D", "Conv2D", "CrossEntropyLoss", "Dropout",
+           "Flatten", "Identity", "Layer", "LayerList", "Linear", "LogSoftmax", "MSELoss",
+           "MaxPool2D", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh", "functional",
+           "initializer"]

@@ -1,0 +1,75 @@
+"""Common layers: ``Linear``, ``Flatten``, ``Dropout`` and ``Identity`` (Paddle 2.x names)."""
+from __future__ import annotations
+
+from core.nn.functional import common as F
+from core.nn.layer import Layer
+from core.tensor import Tensor
+
+
+class Linear(Layer):
+    """``y = x @ weight + bias`` with ``weight`` of shape [in_features, out_features].
+
+    ``weight_attr`` / ``bias_attr`` are Paddle ParamAttr-like objects (or dicts);
+    ``bias_attr=False`` builds the layer without a bias. The weight defaults to Xavier-uniform,
+    the bias to zeros.
+    """
+
+    def __init__(self, in_features: int, out_features: int, weight_attr=None, bias_attr=None,
+                 name: str | None = None):
+        super().__init__(name)
+        for label, value in (("in_features", in_features), ("out_features", out_features)):
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise ValueError(f"Linear: {label}={value!r} must be a positive integer.")
+        self.in_features, self.out_features = in_features, out_features
+        self.weight = self.create_parameter([in_features, out_features], attr=weight_attr)
+        self.bias = None if bias_attr is False else \
+            self.create_parameter([out_features], attr=bias_attr, is_bias=True)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.linear(x, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return f"in_features={self.in_features}, out_features={self.out_features}, " \
+               f"bias={self.bias is not None}"
+
+
+class Flatten(Layer):
+    """Merge dimensions ``start_axis..stop_axis``; by default all but the batch dimension."""
+
+    def __init__(self, start_axis: int = 1, stop_axis: int = -1):
+        super().__init__()
+        self.start_axis, self.stop_axis = start_axis, stop_axis
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.flatten(x, self.start_axis, self.stop_axis)
+
+    def extra_repr(self) -> str:
+        return f"start_axis={self.start_axis}, stop_axis={self.stop_axis}"
+
+
+class Dropout(Layer):
+    """Zero elements with probability ``p`` in training; see ``functional.dropout``."""
+
+    def __init__(self, p: float = 0.5, axis=None, mode: str = "upscale_in_train",
+                 name: str | None = None):
+        super().__init__(name)
+        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0.0 <= p <= 1.0:
+            raise ValueError(f"Dropout: p={p!r} is not a probability; use a number in [0, 1].")
+        self.p, self.axis, self.mode = p, axis, mode
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.dropout(x, self.p, self.axis, self.training, self.mode)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, axis={self.axis}, mode={self.mode}"
+
+
+class Identity(Layer):
+    """Returns its input unchanged (a placeholder in configurable architectures)."""
+
+    def __init__(self, *args, **kwargs):
+        del args, kwargs  # Paddle's Identity accepts and ignores any arguments
+        super().__init__()
+
+    def forward(self, x: Tensor) -> Tensor:
+        return x

@@ -1,0 +1,122 @@
+"""Containers: ``Sequential`` (layers called in order) and ``LayerList`` (a list of layers).
+
+Children are registered under their position ("0", "1", ...) or the name given, so parameter
+names read ``0.weight`` or ``conv1.weight`` exactly as in Paddle.
+"""
+from __future__ import annotations
+
+from core.nn.layer import Layer
+
+
+def _check_layer(owner: str, layer, where: str) -> Layer:
+    if not isinstance(layer, Layer):
+        raise TypeError(f"{owner}: {where} is a {type(layer).__name__}, not a Layer.")
+    return layer
+
+
+def _position(owner: str, index, length: int) -> int:
+    if isinstance(index, bool) or not isinstance(index, int):
+        raise TypeError(f"{owner}: index {index!r} must be an integer or a slice.")
+    if not -length <= index < length:
+        raise IndexError(f"{owner}: index {index} is out of range for {length} layer(s).")
+    return index % length
+
+
+class Sequential(Layer):
+    """Call layers in order: ``Sequential(l1, l2)`` or ``Sequential(("name", l1), ...)``."""
+
+    def __init__(self, *layers):
+        super().__init__()
+        if len(layers) == 1 and isinstance(layers[0], dict):
+            layers = tuple(layers[0].items())
+        for i, item in enumerate(layers):
+            if isinstance(item, (list, tuple)):
+                if len(item) != 2 or not isinstance(item[0], str):
+                    raise TypeError("Sequential: give layers, or (name, layer) pairs; item "
+                                    f"{i} is {item!r}.")
+                self.add_sublayer(item[0], _check_layer("Sequential", item[1], f"item {i}"))
+            else:
+                self.add_sublayer(str(i), _check_layer("Sequential", item, f"item {i}"))
+
+    def forward(self, x):
+        for layer in self._sub_layers.values():
+            x = layer(x)
+        return x
+
+    def __getitem__(self, index):
+        layers = list(self._sub_layers.items())
+        if isinstance(index, slice):
+            return Sequential(*layers[index])
+        if isinstance(index, str):
+            if index not in self._sub_layers:
+                raise KeyError(f"Sequential: no layer named {index!r}; names are "
+                               f"{list(self._sub_layers)}.")
+            return self._sub_layers[index]
+        return layers[_position("Sequential", index, len(layers))][1]
+
+    def __len__(self) -> int:
+        return len(self._sub_layers)
+
+    def __iter__(self):
+        return iter(self._sub_layers.values())
+
+
+class LayerList(Layer):
+    """A list of layers whose parameters belong to the owner; index, append, extend, insert."""
+
+    def __init__(self, sublayers=None):
+        super().__init__()
+        for layer in sublayers or ():
+            self.append(layer)
+
+    def _reset(self, layers: list[Layer]) -> None:
+        """Re-register ``layers`` under the names 0..n-1 (after an insertion or deletion)."""
+        for name in list(self._sub_layers):
+            delattr(self, name)
+        for i, layer in enumerate(layers):
+            self.add_sublayer(str(i), layer)
+
+    def append(self, sublayer: Layer) -> LayerList:
+        self.add_sublayer(str(len(self)), _check_layer("LayerList", sublayer, "the new item"))
+        return self
+
+    def extend(self, sublayers) -> LayerList:
+        for layer in sublayers:
+            self.append(layer)
+        return self
+
+    def insert(self, index: int, sublayer: Layer) -> None:
+        """Insert before ``index`` (Python's list.insert semantics)."""
+        layers = list(self)
+        layers.insert(index, _check_layer("LayerList", sublayer, "the new item"))
+        self._reset(layers)
+
+    def __getitem__(self, index):
+        layers = list(self)
+        if isinstance(index, slice):
+            return LayerList(layers[index])
+        return layers[_position("LayerList", index, len(layers))]
+
+    def __setitem__(self, index: int, sublayer: Layer) -> None:
+        layers = list(self)
+        layers[_position("LayerList", index, len(layers))] = \
+            _check_layer("LayerList", sublayer, "the new item")
+        self._reset(layers)  # re-registering keeps the order (a plain setattr would move it)
+
+    def __delitem__(self, index) -> None:
+        layers = list(self)
+        if isinstance(index, slice):
+            del layers[index]
+        else:
+            del layers[_position("LayerList", index, len(layers))]
+        self._reset(layers)
+
+    def __len__(self) -> int:
+        return len(self._sub_layers)
+
+    def __iter__(self):
+        return iter(self._sub_layers.values())
+
+    def forward(self, *inputs, **kwargs):
+        raise TypeError("LayerList is a container, not a layer to call: iterate over it in the "
+                        "owner's forward().")

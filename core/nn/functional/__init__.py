@@ -1,0 +1,10 @@
+"""Functional ops with ``paddle.nn.functional`` names; each is one fused differentiable op."""
+from core.nn.functional.activation import log_softmax, relu, sigmoid, softmax, tanh
+from core.nn.functional.common import dropout, flatten, linear
+from core.nn.functional.conv import conv2d
+from core.nn.functional.loss import cross_entropy, mse_loss
+from core.nn.functional.norm import batch_norm
+from core.nn.functional.pooling import avg_pool2d, max_pool2d
+
+__all__ = ["avg_pool2d", "batch_norm", "conv2d", "cross_entropy", "dropout", "flatten", "linear",
+           "log_softmax", "max_pool2d", "mse_loss", "relu", "sigmoid", "softmax", "tanh"]

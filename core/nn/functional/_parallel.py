@@ -1,0 +1,114 @@
+"""Host threads and reusable scratch buffers for the im2col ops (conv2d, pooling).
+
+Why threads: at this library's typical shapes (few channels, small images) a GEMM runs far below
+the BLAS peak and the im2col copies are memory-bound and single-threaded in numpy. Splitting the
+batch over Python threads, each with a one-thread BLAS, runs the copies in parallel too (numpy
+and BLAS release the GIL). The thread count follows the BLAS thread count the user chose
+(``threadpoolctl``, ``OMP_NUM_THREADS``...), so one knob governs both; with one BLAS thread, or
+for device (cupy) arrays, everything runs inline. Each worker gets a fixed, contiguous slice of
+the batch and partial results are combined in slice order, so results are deterministic.
+
+Why scratch buffers: the im2col matrices are rebuilt for every block of images; reusing one
+buffer per (thread, purpose, shape) saves the page faults of a fresh allocation each time.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+_MAX_BUFFERS = 48  # per thread; a network has a few buffers per layer geometry
+
+_local = threading.local()
+_lock = threading.Lock()
+_executor: ThreadPoolExecutor | None = None
+_blas_libs: list | None = None
+
+
+def _blas() -> list:
+    """threadpoolctl's controllers of the loaded BLAS libraries (found once; [] without it)."""
+    global _blas_libs
+    if _blas_libs is None:
+        try:
+            from threadpoolctl import ThreadpoolController  # noqa: PLC0415 - optional, slow
+        except ImportError:
+            _blas_libs = []
+        else:
+            _blas_libs = ThreadpoolController().select(user_api="blas").lib_controllers
+    return _blas_libs
+
+
+def host_workers(array, items: int) -> int:
+    """How many threads to split ``items`` images over: the BLAS thread count for host arrays.
+
+    Device arrays get 1: a GPU parallelises inside each kernel, and cupy's current device is
+    per thread, so extra host threads would only add risk.
+    """
+    if not isinstance(array, np.ndarray) or items < 2:
+        return 1
+    libs = _blas()
+    if not libs:
+        return 1
+    return max(1, min(items, libs[0].num_threads, os.cpu_count() or 1))
+
+
+def run_split(items: int, workers: int, task) -> list:
+    """``[task(start, stop) for each of `workers` contiguous slices of range(items)]``.
+
+    The first slice runs on the calling thread, the others on a shared pool; while they run
+    every BLAS library is held at one thread (restored afterwards, even on error).
+    """
+    if workers <= 1:
+        return [task(0, items)]
+    bounds = [items * i // workers for i in range(workers + 1)]
+    libs = _blas()
+    saved = [lib.num_threads for lib in libs]
+    for lib in libs:
+        lib.set_num_threads(1)
+    try:
+        pool = _pool(workers - 1)
+        futures = [pool.submit(task, bounds[i], bounds[i + 1]) for i in range(1, workers)]
+        try:
+            first = task(bounds[0], bounds[1])
+        finally:
+            rest = [f.exception() or f.result() for f in futures]  # wait for all before raising
+        for item in rest:
+            if isinstance(item, BaseException):
+                raise item
+        return [first, *rest]
+    finally:
+        for lib, count in zip(libs, saved):
+            lib.set_num_threads(count)
+
+
+def _pool(size: int) -> ThreadPoolExecutor:
+    global _executor
+    with _lock:
+        if _executor is None or _executor._max_workers < size:
+            _executor = ThreadPoolExecutor(max_workers=size, thread_name_prefix="core-im2col")
+        return _executor
+
+
+def scratch(xp, tag: str, shape: tuple, dtype, zero: bool = False):
+    """A buffer owned by this thread for ``tag``; never hand it to a caller.
+
+    With ``zero`` the buffer starts as zeros and callers rely on only ever writing the same
+    positions (e.g. the interior of a padded image), so the rest stays zero across reuses: the
+    tag must then identify the geometry too.
+    """
+    cache = getattr(_local, "buffers", None)
+    if cache is None:
+        cache = _local.buffers = OrderedDict()
+    key = (tag, tuple(shape), np.dtype(dtype).str, xp.__name__)
+    buffer = cache.get(key)
+    if buffer is None:
+        buffer = xp.zeros(shape, dtype) if zero else xp.empty(shape, dtype)
+        cache[key] = buffer
+        if len(cache) > _MAX_BUFFERS:
+            cache.popitem(last=False)
+    else:
+        cache.move_to_end(key)
+    return buffer

@@ -1,0 +1,82 @@
+"""Activation functions (``paddle.nn.functional`` names), each one fused op with a cheap backward.
+
+Every backward reuses the forward output instead of recomputing from the input: ReLU needs only
+the sign of its output, sigmoid and tanh their output, softmax its probabilities.
+"""
+from __future__ import annotations
+
+from core import backend
+from core.tensor import Tensor, apply
+
+
+def relu(x: Tensor, name: str | None = None) -> Tensor:
+    """max(x, 0); the gradient passes where the output is positive (one mask multiply)."""
+    del name
+    xp = backend.array_module(x.data)
+    out = xp.maximum(x.data, 0)
+
+    def backward(g):
+        return (xp.multiply(g, out > 0),)  # bool mask promotes to g's dtype without a copy of g
+
+    return apply(out, (x,), backward, "relu")
+
+
+def sigmoid(x: Tensor, name: str | None = None) -> Tensor:
+    """1 / (1 + exp(-x)), computed as (tanh(x/2) + 1) / 2, which never overflows."""
+    del name
+    xp = backend.array_module(x.data)
+    out = xp.tanh(x.data * 0.5)
+    out += 1
+    out *= 0.5
+    return apply(out, (x,), lambda g: (g * out * (1 - out),), "sigmoid")
+
+
+def tanh(x: Tensor, name: str | None = None) -> Tensor:
+    """Hyperbolic tangent; d/dx = 1 - tanh(x)^2."""
+    del name
+    xp = backend.array_module(x.data)
+    out = xp.tanh(x.data)
+    return apply(out, (x,), lambda g: (g * (1 - out * out),), "tanh")
+
+
+def _check_axis(x: Tensor, axis: int, fn: str) -> int:
+    if not isinstance(axis, int) or not -x.ndim <= axis < x.ndim:
+        raise ValueError(f"{fn}: axis={axis!r} is out of range for an input with {x.ndim} "
+                         f"dimension(s); use an integer in [{-x.ndim}, {x.ndim - 1}].")
+    return axis
+
+
+def _cast(x: Tensor, dtype) -> Tensor:
+    return x if dtype is None or x.dtype == dtype else x.astype(dtype)
+
+
+def softmax(x: Tensor, axis: int = -1, dtype=None, name: str | None = None) -> Tensor:
+    """exp(x) / sum(exp(x)) along ``axis``, shifted by the maximum so exp never overflows."""
+    del name
+    x = _cast(x, dtype)
+    axis = _check_axis(x, axis, "softmax")
+    xp = backend.array_module(x.data)
+    out = x.data - x.data.max(axis=axis, keepdims=True)
+    xp.exp(out, out=out)
+    out /= out.sum(axis=axis, keepdims=True)
+
+    def backward(g):
+        # Jacobian-vector product of softmax: p * (g - <g, p>).
+        return (out * (g - (g * out).sum(axis=axis, keepdims=True)),)
+
+    return apply(out, (x,), backward, "softmax")
+
+
+def log_softmax(x: Tensor, axis: int = -1, dtype=None, name: str | None = None) -> Tensor:
+    """x - logsumexp(x) along ``axis``, with the max-subtraction trick."""
+    del name
+    x = _cast(x, dtype)
+    axis = _check_axis(x, axis, "log_softmax")
+    xp = backend.array_module(x.data)
+    shifted = x.data - x.data.max(axis=axis, keepdims=True)
+    out = shifted - xp.log(xp.exp(shifted).sum(axis=axis, keepdims=True))
+
+    def backward(g):
+        return (g - xp.exp(out) * g.sum(axis=axis, keepdims=True),)
+
+    return apply(out, (x,), backward, "log_softmax")

@@ -1,0 +1,263 @@
+"""2-D convolution (``paddle.nn.functional.conv2d``): im2col + one GEMM per block of images.
+
+Speed choices, each measured as a same-run ratio (see benchmarks/README.md):
+
+* Channels-last arithmetic. The public layout is NCHW, but the output is NHWC memory returned
+  as an NCHW *view*. Element-wise ops keep that memory order, so the next conv's
+  ``x.transpose(0, 2, 3, 1)`` is contiguous again at no cost, and im2col copies runs of
+  ``kw * C`` contiguous numbers instead of single ones.
+* Blocks of a few images: each block's im2col matrix (about a megabyte) is built and multiplied
+  while it is still in cache. The backward pass rebuilds it instead of keeping the whole batch's
+  matrix from the forward pass.
+* The input gradient is a stride-1 convolution of the (dilated, padded) output gradient with the
+  flipped kernel, again im2col + one GEMM, instead of a scatter-add (col2im).
+* Blocks are split over host threads with one BLAS thread each (see ``_parallel``).
+"""
+from __future__ import annotations
+
+from core import backend
+from core.nn.functional._parallel import host_workers, run_split, scratch
+from core.nn.functional._spatial import Window, check_tensor, windows
+from core.tensor import Tensor, apply
+
+_BLOCK_BYTES = 1 << 20  # im2col bytes per block: small enough to stay in L2 with its GEMM
+
+
+def conv2d(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+           dilation=1, groups: int = 1, data_format: str = "NCHW", name=None) -> Tensor:
+    """Cross-correlate ``x`` with ``weight`` [out, in/groups, kh, kw] (Paddle semantics).
+
+    ``x`` is [N, C, H, W] (``data_format="NCHW"``) or [N, H, W, C] ("NHWC"). ``stride`` and
+    ``dilation`` are ints or (height, width) pairs; ``padding`` is an int, a pair, four ints
+    (top, bottom, left, right), "SAME" or "VALID". ``bias`` has shape [out].
+    """
+    del name
+    check_tensor(x, "x", "conv2d")
+    check_tensor(weight, "weight", "conv2d")
+    if data_format not in ("NCHW", "NHWC"):
+        raise ValueError(f"conv2d: data_format must be 'NCHW' or 'NHWC', got {data_format!r}")
+    channels_first = data_format == "NCHW"
+    xh = x.data.transpose(0, 2, 3, 1) if channels_first else x.data
+    spec = _Spec(xh.shape, weight.data.shape, groups, x.dtype, weight.dtype)
+    if bias is not None:
+        _check_bias(bias, spec.out_channels, x.dtype)
+    rows, cols = windows(xh.shape[1:3], weight.shape[2:], stride, padding, dilation, "conv2d")
+    layer = _Layer(backend.array_module(xh), rows, cols, groups)
+    w, b = weight.data, None if bias is None else bias.data
+    out = layer.forward(xh, w, b)
+    parents = (x, weight) if bias is None else (x, weight, bias)
+
+    def backward(g):
+        gh = layer.xp.ascontiguousarray(g.transpose(0, 2, 3, 1) if channels_first else g)
+        dx, dw, db = layer.backward(gh, xh, w, not x.stop_gradient, not weight.stop_gradient,
+                                    bias is not None and not bias.stop_gradient)
+        if dx is not None and channels_first:
+            dx = dx.transpose(0, 3, 1, 2)
+        return (dx, dw) if bias is None else (dx, dw, db)
+
+    return apply(out.transpose(0, 3, 1, 2) if channels_first else out, parents, backward,
+                 "conv2d")
+
+
+class _Spec:
+    """Checks that the input, the kernel and ``groups`` agree."""
+
+    def __init__(self, x_shape, w_shape, groups, x_dtype, w_dtype):
+        if x_dtype != w_dtype:
+            raise TypeError(f"conv2d: x ({x_dtype}) and weight ({w_dtype}) must have the same "
+                            "dtype")
+        if isinstance(groups, bool) or not isinstance(groups, int) or groups < 1:
+            raise ValueError(f"conv2d: groups must be an int >= 1, got {groups!r}")
+        channels, (out_channels, per_group) = x_shape[3], w_shape[:2]
+        if out_channels % groups:
+            raise ValueError(f"conv2d: the weight's {out_channels} output channels are not "
+                             f"divisible by groups={groups}")
+        if channels != per_group * groups:
+            raise ValueError(
+                f"conv2d: the input has {channels} channels but the weight {list(w_shape)} "
+                f"with groups={groups} expects {per_group * groups} (weight is "
+                "[out, in/groups, kh, kw]; check data_format)")
+        self.out_channels = out_channels
+
+
+def _check_bias(bias, out_channels: int, dtype) -> None:
+    if not isinstance(bias, Tensor) or tuple(bias.shape) != (out_channels,):
+        shape = bias.shape if isinstance(bias, Tensor) else type(bias).__name__
+        raise ValueError(f"conv2d: bias must be a Tensor of shape [{out_channels}], got {shape}")
+    if bias.dtype != dtype:
+        raise TypeError(f"conv2d: bias dtype {bias.dtype} differs from x's dtype {dtype}")
+
+
+class _Layer:
+    """The geometry of one call, with its forward and backward passes on raw NHWC arrays."""
+
+    def __init__(self, xp, rows, cols, groups: int):
+        self.xp, self.rows, self.cols, self.groups = xp, rows, cols, groups
+
+    # ----- forward ---------------------------------------------------------------------------
+    def forward(self, xh, w, b):
+        xp, rows, cols = self.xp, self.rows, self.cols
+        n = xh.shape[0]
+        out_c, per_group = w.shape[0], w.shape[1]
+        k = rows.kernel * cols.kernel * per_group
+        wmats = [self._group(w, g).transpose(2, 3, 1, 0).reshape(k, -1)
+                 for g in range(self.groups)]
+        out = xp.empty((n, rows.out, cols.out, out_c), dtype=xh.dtype)
+        out2d = out.reshape(-1, out_c)
+        pixels = rows.out * cols.out
+        block = self._block(k * pixels * xh.dtype.itemsize)
+
+        def task(start, stop):
+            for b0 in range(start, stop, block):
+                b1 = min(b0 + block, stop)
+                padded = self._pad(xh[b0:b1], block, "x")
+                target = out2d[b0 * pixels:b1 * pixels]
+                for g, wmat in enumerate(wmats):
+                    colsb = self._im2col(padded, g, per_group, rows, cols, "fwd")
+                    if self.groups == 1:
+                        xp.matmul(colsb, wmat, out=target)
+                    else:
+                        target[:, self._slice(g, out_c)] = colsb @ wmat
+                if b is not None:
+                    target += b
+
+        run_split(n, host_workers(xh, n), task)
+        return out
+
+    # ----- backward --------------------------------------------------------------------------
+    def backward(self, gh, xh, w, need_x: bool, need_w: bool, need_b: bool):
+        xp, rows, cols, groups = self.xp, self.rows, self.cols, self.groups
+        n, (out_c, per_group) = xh.shape[0], w.shape[:2]
+        og = out_c // groups
+        g2d = gh.reshape(-1, out_c)
+        pixels, in_pixels = rows.out * cols.out, rows.size * cols.size
+        k = rows.kernel * cols.kernel * per_group
+        dx = xp.empty(xh.shape, dtype=xh.dtype) if need_x else None
+        dx2d = None if dx is None else dx.reshape(-1, xh.shape[3])
+        flipped = [self._group(w, g)[:, :, ::-1, ::-1].transpose(2, 3, 0, 1).reshape(-1, per_group)
+                   for g in range(groups)] if need_x else []
+        back_k = rows.kernel * cols.kernel * og if need_x else 0
+        block = self._block(max(k * pixels, back_k * in_pixels) * xh.dtype.itemsize)
+        back_rows, back_cols = self._back_windows()
+
+        def task(start, stop):
+            dw = xp.zeros((groups, k, og), dtype=xh.dtype) if need_w else None
+            for b0 in range(start, stop, block):
+                b1 = min(b0 + block, stop)
+                gb = g2d[b0 * pixels:b1 * pixels]
+                if need_w:
+                    padded = self._pad(xh[b0:b1], block, "x")
+                    for g in range(groups):
+                        colsb = self._im2col(padded, g, per_group, rows, cols, "fwd")
+                        dw[g] += colsb.T @ gb[:, self._slice(g, out_c)]
+                if need_x:
+                    spread = self._spread(gh[b0:b1], block)
+                    target = dx2d[b0 * in_pixels:b1 * in_pixels]
+                    for g, wflip in enumerate(flipped):
+                        colsb = self._im2col(spread, g, og, back_rows, back_cols, "bwd")
+                        if groups == 1:
+                            xp.matmul(colsb, wflip, out=target)
+                        else:
+                            target[:, self._slice(g, xh.shape[3])] = colsb @ wflip
+            return dw
+
+        partials = run_split(n, host_workers(xh, n), task)
+        dw = None
+        if need_w:
+            total = partials[0]
+            for part in partials[1:]:
+                total += part  # fixed order: deterministic for a given thread count
+            dw = total.reshape(groups, rows.kernel, cols.kernel, per_group, og)
+            dw = dw.transpose(0, 4, 3, 1, 2).reshape(out_c, per_group, rows.kernel, cols.kernel)
+            dw = xp.ascontiguousarray(dw)
+        db = g2d.sum(axis=0) if need_b else None
+        return dx, dw, db
+
+    # ----- pieces ----------------------------------------------------------------------------
+    def _block(self, bytes_per_image: int) -> int:
+        return max(1, _BLOCK_BYTES // max(1, bytes_per_image))
+
+    def _group(self, w, g: int):
+        og = w.shape[0] // self.groups
+        return w[g * og:(g + 1) * og]
+
+    def _slice(self, g: int, channels: int) -> slice:
+        size = channels // self.groups
+        return slice(g * size, (g + 1) * size)
+
+    def _pad(self, xb, capacity: int, tag: str):
+        """``xb`` with its zero padding, in a scratch buffer whose border is never written."""
+        rows, cols = self.rows, self.cols
+        if not (rows.before or rows.after or cols.before or cols.after):
+            return xb
+        shape = (capacity, rows.padded, cols.padded, xb.shape[3])
+        key = f"pad-{tag}-{rows.before}-{rows.after}-{cols.before}-{cols.after}"
+        buffer = scratch(self.xp, key, shape, xb.dtype, zero=True)[:xb.shape[0]]
+        buffer[:, rows.before:rows.before + rows.size, cols.before:cols.before + cols.size] = xb
+        return buffer
+
+    def _back_windows(self):
+        """Windows of the input-gradient convolution: stride 1 over the spread gradient."""
+        rows, cols = self.rows, self.cols
+        return (Window(rows.size + rows.span - 1, rows.kernel, 1, rows.dilation, 0, 0),
+                Window(cols.size + cols.span - 1, cols.kernel, 1, cols.dilation, 0, 0))
+
+    def _spread(self, gb, capacity: int):
+        """The output gradient placed where the flipped kernel must meet it (zeros elsewhere).
+
+        Output (i, j) sits at (i*stride + span-1-pad_before) in each axis; positions the
+        flipped kernel never reaches are left out.
+        """
+        rows, cols = self.rows, self.cols
+        shape = (capacity, rows.size + rows.span - 1, cols.size + cols.span - 1, gb.shape[3])
+        key = f"spread-{_axis_key(rows)}-{_axis_key(cols)}"
+        buffer = scratch(self.xp, key, shape, gb.dtype, zero=True)[:gb.shape[0]]
+        (dst_r, src_r), (dst_c, src_c) = _placement(rows, shape[1]), _placement(cols, shape[2])
+        buffer[:, dst_r, dst_c] = gb[:, src_r, src_c]
+        return buffer
+
+    def _im2col(self, src, g: int, per_group: int, rows, cols, tag: str):
+        """Every window of ``src`` [b, H, W, C] (channel group g) as a [b*Ho*Wo, kh*kw*C] matrix.
+
+        It is stored window by window (row-major) when a window's row, ``kw * C`` numbers, is
+        the longer contiguous run, else offset by offset (a transposed view of a row-major
+        [kh*kw*C, b*Ho*Wo] matrix, runs of ``Wo`` numbers): numpy copies short runs slowly, and
+        BLAS takes either layout at the same speed. (The first conv of an MNIST net, C = 1:
+        runs of 28 instead of 5, a 4.5x faster copy.)
+        """
+        xp, b = self.xp, src.shape[0]
+        if self.groups > 1:
+            src = src[..., g * per_group:(g + 1) * per_group]
+        sn, sh, sw, sc = src.strides
+        m, k = b * rows.out * cols.out, rows.kernel * cols.kernel * per_group
+        window_run = cols.kernel * per_group if cols.dilation == 1 else per_group
+        offset_run = cols.out if cols.stride == 1 else 1
+        as_strided = xp.lib.stride_tricks.as_strided
+        if window_run >= offset_run:
+            shape = (b, rows.out, cols.out, rows.kernel, cols.kernel, per_group)
+            strides = (sn, sh * rows.stride, sw * cols.stride, sh * rows.dilation,
+                       sw * cols.dilation, sc)
+            flat = scratch(xp, f"cols-{tag}", (m, k), src.dtype)
+            xp.copyto(flat.reshape(shape), as_strided(src, shape, strides))
+            return flat
+        shape = (rows.kernel, cols.kernel, per_group, b, rows.out, cols.out)
+        strides = (sh * rows.dilation, sw * cols.dilation, sc, sn, sh * rows.stride,
+                   sw * cols.stride)
+        flat = scratch(xp, f"cols-t-{tag}", (k, m), src.dtype)
+        xp.copyto(flat.reshape(shape), as_strided(src, shape, strides))
+        return flat.T
+
+
+def _placement(axis, length: int) -> tuple[slice, slice]:
+    """Destination and source slices that put output positions into the spread gradient."""
+    start = axis.span - 1 - axis.before
+    first = -(start // axis.stride) if start < 0 else 0  # ceil(-start / stride)
+    last = min(axis.out - 1, (length - 1 - start) // axis.stride)
+    if last < first:
+        return slice(0, 0), slice(0, 0)
+    dst = slice(start + first * axis.stride, start + last * axis.stride + 1, axis.stride)
+    return dst, slice(first, last + 1)
+
+
+def _axis_key(axis) -> str:
+    return f"{axis.kernel}.{axis.stride}.{axis.dilation}.{axis.before}.{axis.after}"

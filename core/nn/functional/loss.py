@@ -1,0 +1,222 @@
+"""Loss functions: ``cross_entropy`` and ``mse_loss`` with Paddle 2.x semantics, each one fused op.
+
+``cross_entropy`` runs every training step, so it computes the log-softmax once (shifted by the
+row maximum) and its backward is ``(softmax - onehot) * scale`` written straight into one array,
+instead of a graph of a dozen small ops. A reduced loss has shape [1], as in the Paddle tutorials.
+"""
+from __future__ import annotations
+
+from core import backend
+from core.tensor import Tensor, apply
+
+_REDUCTIONS = ("mean", "sum", "none")
+
+
+def check_reduction(reduction: str, fn: str) -> None:
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{fn}: reduction={reduction!r} is not supported; "
+                         f"use one of {_REDUCTIONS}.")
+
+
+def cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = None,  # noqa: A002
+                  ignore_index: int = -100, reduction: str = "mean", soft_label: bool = False,
+                  axis: int = -1, use_softmax: bool = True, name: str | None = None) -> Tensor:
+    """Softmax cross entropy between logits ``input`` and ``label`` (Paddle's semantics).
+
+    Hard labels are integers shaped like ``input`` without ``axis`` ([N] for [N, C] logits) or
+    with ``axis`` of size 1 ([N, 1]); rows whose label is ``ignore_index`` contribute nothing and
+    ``"mean"`` divides by the number of other rows (by the sum of their class ``weight`` when
+    given). Soft labels (``soft_label=True``) are probabilities shaped like ``input``. With
+    ``use_softmax=False`` the input is taken to be probabilities already. ``reduction="none"``
+    returns one loss per row, shaped like a hard label.
+    """
+    del name
+    check_reduction(reduction, "cross_entropy")
+    x = input.data
+    if x.ndim < 1 or not isinstance(axis, int) or not -x.ndim <= axis < x.ndim:
+        raise ValueError(f"cross_entropy: axis={axis!r} is not valid for an input of shape "
+                         f"{input.shape}; use an integer in [{-x.ndim}, {x.ndim - 1}].")
+    axis %= x.ndim
+    xp = backend.array_module(x)
+    num_classes = x.shape[axis]
+    moved = xp.moveaxis(x, axis, -1) if axis != x.ndim - 1 else x
+    rows = moved.reshape(-1, num_classes)
+    if weight is not None and tuple(weight.data.shape) != (num_classes,):
+        raise ValueError(f"cross_entropy: weight of shape {weight.shape} does not fit "
+                         f"{num_classes} classes; it must be one weight per class, "
+                         f"[{num_classes}].")
+    if soft_label:
+        return _soft_cross_entropy(input, label, weight, reduction, axis, use_softmax, rows)
+    labels, out_shape = _hard_labels(input, label, axis, num_classes)
+    valid = _check_label_values(labels, num_classes, ignore_index)
+    safe = labels if valid is None else xp.where(valid, labels, 0)
+    index = xp.arange(rows.shape[0])
+
+    if use_softmax:
+        exp = rows - rows.max(axis=1, keepdims=True)
+        picked = exp[index, safe]  # the label's shifted logit, read before exp overwrites it
+        xp.exp(exp, out=exp)
+        total = exp.sum(axis=1)
+        nll = xp.log(total) - picked
+    else:
+        picked = rows[index, safe]
+        if valid is not None:  # an ignored row's stand-in class may have probability 0
+            picked = xp.where(valid, picked, 1)
+        nll = -xp.log(picked)
+
+    row_weight = None if valid is None else valid.astype(x.dtype)
+    if weight is not None:
+        class_weight = weight.data.astype(x.dtype, copy=False)[safe]
+        row_weight = class_weight if row_weight is None else class_weight * row_weight
+    losses = nll if row_weight is None else nll * row_weight
+    denom = _mean_denominator(row_weight, rows.shape[0])
+    out = _reduce(losses, reduction, denom, out_shape)
+
+    def backward(g):
+        coef = _row_coefficients(g, reduction, denom, row_weight, rows.shape[0], x.dtype)
+        if use_softmax:
+            grad = exp * (coef / total)[:, None]
+            grad[index, safe] -= coef
+        else:
+            grad = xp.zeros_like(rows)
+            grad[index, safe] = -coef / picked
+        return (_restore(grad, moved.shape, axis, xp),)
+
+    return apply(out, (input,), backward, "cross_entropy")
+
+
+def _hard_labels(input: Tensor, label: Tensor, axis: int, num_classes: int):
+    """Flat integer labels and the shape of an unreduced loss (the label's shape)."""
+    lab = label.data
+    if lab.dtype.kind not in "iu":
+        raise TypeError(f"cross_entropy: label has dtype {lab.dtype}, but hard labels must be "
+                        "integers (int64); pass soft_label=True for probability labels.")
+    shape = list(input.shape)
+    without = shape[:axis] + shape[axis + 1:]
+    with_one = shape[:axis] + [1] + shape[axis + 1:]
+    if list(lab.shape) == with_one:
+        lab = lab.reshape(without)
+    elif list(lab.shape) != without:
+        raise ValueError(f"cross_entropy: label of shape {label.shape} does not fit input of "
+                         f"shape {input.shape} with axis={axis}; the label must have shape "
+                         f"{without} or {with_one} ({num_classes} classes).")
+    return lab.reshape(-1), tuple(label.data.shape)
+
+
+def _check_label_values(labels, num_classes: int, ignore_index: int):
+    """The mask of non-ignored rows (None when every row counts); raise on labels out of range."""
+    if labels.size == 0:
+        return None
+    lo, hi = int(labels.min()), int(labels.max())
+    valid, kept = None, labels
+    if lo <= ignore_index <= hi:
+        valid = labels != ignore_index
+        kept = labels[valid]
+        if kept.size == 0:
+            return valid
+        lo, hi = int(kept.min()), int(kept.max())
+    if lo < 0 or hi >= num_classes:
+        bad = lo if lo < 0 else hi
+        raise ValueError(f"cross_entropy: label value {bad} is out of range for {num_classes} "
+                         f"classes; labels must be in [0, {num_classes - 1}] or equal "
+                         f"ignore_index ({ignore_index}).")
+    return valid
+
+
+def _mean_denominator(row_weight, n_rows: int) -> float:
+    """What "mean" divides by: the summed weight of the counted rows (never 0)."""
+    total = float(n_rows) if row_weight is None else float(row_weight.sum())
+    return total if total != 0 else 1.0
+
+
+def _reduce(losses, reduction: str, denom: float, out_shape):
+    if reduction == "none":
+        return losses.reshape(out_shape)
+    total = losses.sum().reshape(1)
+    return total / losses.dtype.type(denom) if reduction == "mean" else total
+
+
+def _row_coefficients(g, reduction: str, denom: float, row_weight, n_rows: int, dtype):
+    """d loss / d (row's negative log-likelihood), one value per row."""
+    if reduction == "none":
+        coef = g.reshape(-1).astype(dtype, copy=False)
+        return coef if row_weight is None else coef * row_weight
+    scale = g.reshape(()) / denom if reduction == "mean" else g.reshape(())
+    if row_weight is None:
+        return backend.array_module(g).full(n_rows, scale, dtype=dtype)
+    return (row_weight * scale).astype(dtype, copy=False)
+
+
+def _restore(grad_rows, moved_shape, axis: int, xp):
+    grad = grad_rows.reshape(moved_shape)
+    return grad if axis == len(moved_shape) - 1 else xp.moveaxis(grad, -1, axis)
+
+
+def _soft_cross_entropy(input: Tensor, label: Tensor, weight, reduction: str, axis: int,
+                        use_softmax: bool, rows) -> Tensor:
+    """-sum(label * log p) per row, for probability labels shaped like the input."""
+    x, lab = input.data, label.data
+    if list(lab.shape) != input.shape or lab.dtype.kind != "f":
+        raise ValueError(f"cross_entropy: with soft_label=True the label must be floating "
+                         f"probabilities of the input's shape {input.shape}; got shape "
+                         f"{label.shape} and dtype {lab.dtype}.")
+    xp = backend.array_module(x)
+    lab_rows = (xp.moveaxis(lab, axis, -1) if axis != x.ndim - 1 else lab).reshape(rows.shape)
+    if use_softmax:
+        shifted = rows - rows.max(axis=1, keepdims=True)
+        logp = shifted - xp.log(xp.exp(shifted).sum(axis=1, keepdims=True))
+    else:
+        logp = xp.log(rows)
+    losses = -(lab_rows * logp).sum(axis=1)
+    row_weight = None if weight is None else lab_rows @ weight.data.astype(x.dtype, copy=False)
+    if row_weight is not None:
+        losses = losses * row_weight
+    denom = _mean_denominator(row_weight, rows.shape[0])
+    out_shape = list(input.shape)
+    out_shape[axis] = 1
+    out = _reduce(losses, reduction, denom, tuple(out_shape))
+    moved_shape = xp.moveaxis(x, axis, -1).shape
+
+    def backward(g):
+        coef = _row_coefficients(g, reduction, denom, row_weight, rows.shape[0], x.dtype)[:, None]
+        gx = gl = None
+        if not input.stop_gradient:
+            if use_softmax:
+                gx = (xp.exp(logp) * lab_rows.sum(axis=1, keepdims=True) - lab_rows) * coef
+            else:
+                gx = -lab_rows / rows * coef
+            gx = _restore(gx, moved_shape, axis, xp)
+        if not label.stop_gradient:
+            gl = _restore(-logp * coef, moved_shape, axis, xp)
+        return gx, gl
+
+    return apply(out, (input, label), backward, "cross_entropy")
+
+
+def mse_loss(input: Tensor, label: Tensor, reduction: str = "mean",  # noqa: A002
+             name: str | None = None) -> Tensor:
+    """Mean squared error (input - label)^2, reduced by ``reduction``; shapes must match."""
+    del name
+    check_reduction(reduction, "mse_loss")
+    if input.shape != label.shape:
+        raise ValueError(f"mse_loss: input of shape {input.shape} and label of shape "
+                         f"{label.shape} differ; they must have the same shape (reshape the "
+                         "label, e.g. [N] versus [N, 1], rather than rely on broadcasting).")
+    diff = input.data - label.data
+    squared = diff * diff
+    n = max(diff.size, 1)
+    if reduction == "none":
+        out = squared
+    else:
+        out = squared.sum().reshape(1)
+        if reduction == "mean":
+            out = out / out.dtype.type(n)
+
+    def backward(g):
+        coef = 2 * g if reduction == "none" else 2 * g.reshape(()) / (n if reduction == "mean"
+                                                                      else 1)
+        grad = diff * coef
+        return (grad if not input.stop_gradient else None,
+                -grad if not label.stop_gradient else None)
+
+    return apply(out, (input, label), backward, "mse_loss")

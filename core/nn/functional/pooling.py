@@ -1,0 +1,168 @@
+"""2-D max and average pooling (``paddle.nn.functional.max_pool2d`` / ``avg_pool2d``).
+
+Both run channels-last, like conv2d: an NCHW input whose memory is NHWC (a conv output) costs
+no copy, and the output is again NHWC memory behind an NCHW view. A window's maximum (or sum) is
+built from one strided view per kernel offset, combined with ``maximum`` (or ``+``): a handful
+of whole-array operations instead of a reduction over a 6-D view, which numpy runs slowly.
+
+Max-pool ties go to the FIRST maximum of each window in row-major order, as in Paddle and
+PyTorch. Ties are common (zeros after a ReLU); a plain ``x == max`` mask would send the
+gradient to every tied element and inflate the gradients of everything upstream.
+"""
+from __future__ import annotations
+
+from core import backend
+from core.nn.functional._parallel import host_workers, run_split
+from core.nn.functional._spatial import check_tensor, windows
+from core.tensor import Tensor, apply
+
+
+def max_pool2d(x: Tensor, kernel_size, stride=None, padding=0, return_mask: bool = False,
+               ceil_mode: bool = False, data_format: str = "NCHW", name=None) -> Tensor:
+    """The maximum of each ``kernel_size`` window; padding never wins (it is -inf)."""
+    del name
+    if return_mask:
+        raise ValueError("max_pool2d: return_mask=True is not supported; the gradient is "
+                         "handled by autograd (first maximum of each window)")
+    pool = _Pool("max_pool2d", x, kernel_size, stride, padding, ceil_mode, data_format)
+    xp = pool.xp
+    src = pool.padded(-xp.inf)
+    views = pool.views(src)
+    out = xp.empty(views[0].shape, dtype=src.dtype)
+
+    def forward(start, stop):
+        xp.maximum(views[0][start:stop], views[1 % len(views)][start:stop], out=out[start:stop])
+        for view in views[2:]:
+            xp.maximum(out[start:stop], view[start:stop], out=out[start:stop])
+
+    run_split(out.shape[0], host_workers(out, out.shape[0]), forward)
+
+    def backward(g):
+        gh = pool.channels_last(g)
+        dx = xp.zeros(src.shape, dtype=src.dtype)
+        grads = pool.views(dx)
+
+        def task(start, stop):
+            part, taken = out[start:stop], None
+            for index, view in enumerate(views):
+                if index == len(views) - 1 and taken is not None:
+                    hit = ~taken  # the last offset wins exactly where no earlier one did
+                else:
+                    hit = view[start:stop] == part
+                    if taken is None:
+                        taken = hit
+                    else:
+                        hit &= ~taken
+                        taken |= hit
+                _add(xp, grads[index][start:stop], gh[start:stop], hit, pool.overlapping)
+
+        run_split(gh.shape[0], host_workers(gh, gh.shape[0]), task)
+        return (pool.unpad(dx),)
+
+    return apply(pool.public(out), (x,), backward, "max_pool2d")
+
+
+def avg_pool2d(x: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+               exclusive: bool = True, divisor_override=None, data_format: str = "NCHW",
+               name=None) -> Tensor:
+    """The mean of each window. ``exclusive`` (Paddle's default) leaves padding out of the
+    divisor; ``divisor_override`` replaces the divisor altogether."""
+    del name
+    pool = _Pool("avg_pool2d", x, kernel_size, stride, padding, ceil_mode, data_format)
+    xp = pool.xp
+    src = pool.padded(0)
+    views = pool.views(src)
+    divisor = pool.divisor(exclusive, divisor_override)
+    out = views[0].copy()
+    for view in views[1:]:
+        out += view
+    out /= divisor
+
+    def backward(g):
+        share = pool.channels_last(g) / divisor
+        dx = xp.zeros(src.shape, dtype=src.dtype)
+        for grad in pool.views(dx):
+            if pool.overlapping:
+                grad += share
+            else:
+                grad[...] = share
+        return (pool.unpad(dx),)
+
+    return apply(pool.public(out), (x,), backward, "avg_pool2d")
+
+
+def _add(xp, target, grad, hit, overlapping: bool) -> None:
+    """target += grad where hit (windows overlap) or target = grad * hit (they do not)."""
+    if overlapping:
+        target += grad * hit
+    else:
+        xp.multiply(grad, hit, out=target)
+
+
+class _Pool:
+    """Arguments, geometry and layout of one pooling call."""
+
+    def __init__(self, op, x, kernel_size, stride, padding, ceil_mode, data_format):
+        check_tensor(x, "x", op)
+        if ceil_mode:
+            raise ValueError(f"{op}: ceil_mode=True is not supported; pad the input instead "
+                             "(padding=...) to cover the last partial window")
+        if data_format not in ("NCHW", "NHWC"):
+            raise ValueError(f"{op}: data_format must be 'NCHW' or 'NHWC', got {data_format!r}")
+        self.channels_first = data_format == "NCHW"
+        self.xh = x.data.transpose(0, 2, 3, 1) if self.channels_first else x.data
+        self.xp = backend.array_module(self.xh)
+        stride = kernel_size if stride is None else stride
+        self.rows, self.cols = windows(self.xh.shape[1:3], kernel_size, stride, padding, 1, op)
+        for axis in (self.rows, self.cols):
+            if max(axis.before, axis.after) > axis.kernel // 2:
+                raise ValueError(f"{op}: padding ({axis.before}, {axis.after}) must be at most "
+                                 f"half the kernel size {axis.kernel}, so that no window is "
+                                 "all padding")
+        self.overlapping = self.rows.stride < self.rows.kernel or \
+            self.cols.stride < self.cols.kernel
+
+    def channels_last(self, g):
+        return g.transpose(0, 2, 3, 1) if self.channels_first else g
+
+    def public(self, out):
+        return out.transpose(0, 3, 1, 2) if self.channels_first else out
+
+    def padded(self, fill):
+        rows, cols = self.rows, self.cols
+        if not (rows.before or rows.after or cols.before or cols.after):
+            return self.xh
+        n, _, _, c = self.xh.shape
+        src = self.xp.full((n, rows.padded, cols.padded, c), fill, dtype=self.xh.dtype)
+        src[:, rows.before:rows.before + rows.size, cols.before:cols.before + cols.size] = self.xh
+        return src
+
+    def unpad(self, dx):
+        rows, cols = self.rows, self.cols
+        dx = dx[:, rows.before:rows.before + rows.size, cols.before:cols.before + cols.size]
+        return dx.transpose(0, 3, 1, 2) if self.channels_first else dx
+
+    def views(self, array) -> list:
+        """One strided view [N, Ho, Wo, C] per kernel offset, in row-major offset order."""
+        rows, cols = self.rows, self.cols
+        h_end, w_end = (rows.out - 1) * rows.stride + 1, (cols.out - 1) * cols.stride + 1
+        return [array[:, i:i + h_end:rows.stride, j:j + w_end:cols.stride]
+                for i in range(rows.kernel) for j in range(cols.kernel)]
+
+    def divisor(self, exclusive: bool, override):
+        if override is not None:
+            if not isinstance(override, (int, float)) or isinstance(override, bool) \
+                    or override <= 0:
+                raise ValueError(f"avg_pool2d: divisor_override must be a positive number, "
+                                 f"got {override!r}")
+            return float(override)
+        rows, cols = self.rows, self.cols
+        if not exclusive:
+            return float(rows.kernel * cols.kernel)
+        counts = [self._count(axis) for axis in (rows, cols)]
+        return (counts[0][:, None] * counts[1][None, :])[:, :, None].astype(self.xh.dtype)
+
+    def _count(self, axis):
+        """How many real (non-padding) elements each window covers along ``axis``."""
+        start = self.xp.arange(axis.out) * axis.stride - axis.before
+        return self.xp.minimum(start + axis.kernel, axis.size) - self.xp.maximum(start, 0)

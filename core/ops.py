@@ -1,0 +1,217 @@
+"""Differentiable tensor functions with Paddle 2.x names: element-wise math, reductions, shapes.
+
+Each op computes its value with the array module of its input (numpy or cupy, one code path) and
+records a backward closure through ``core.tensor.apply``. Axes follow Paddle: negative axes count
+from the end, ``axis=None`` (or ``[]``) reduces every axis. Shape functions live in
+``core.manipulation``, creation in ``core.creation``, comparisons in ``core.logic`` and ``einsum``
+in ``core.einsum``, as in Paddle's ``paddle.tensor`` package; ``matmul`` and the arithmetic ops
+are the engine's own, from ``core.tensor``, re-exported here.
+"""
+from __future__ import annotations
+
+import math
+
+from core import backend
+from core.tensor import Tensor, add, apply, divide, matmul, multiply, subtract
+
+__all__ = ["abs", "add", "argmax", "argmin", "as_input", "clip", "divide", "exp", "log",
+           "matmul", "max", "mean", "min", "multiply", "normalize_axes", "normalize_axis",
+           "sqrt", "square", "subtract", "sum", "tanh"]
+
+
+def as_input(x, fn: str, arg: str = "x") -> Tensor:
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{fn}: '{arg}' must be a Tensor, got {type(x).__name__} "
+                        "(wrap arrays with core.to_tensor)")
+    return x
+
+
+def _xp(x: Tensor):
+    return backend.array_module(x.data)
+
+
+def normalize_axis(axis, ndim: int, fn: str) -> int:
+    """``axis`` in [-ndim, ndim) as a non-negative int, or a clear error."""
+    if isinstance(axis, Tensor):
+        axis = axis.item()
+    if isinstance(axis, bool) or not isinstance(axis, int) and not hasattr(axis, "__index__"):
+        raise TypeError(f"{fn}: axis must be an int, got {axis!r}")
+    axis = int(axis)
+    if not -ndim <= axis < ndim:
+        allowed = f"{-ndim}..{ndim - 1}" if ndim else "none (the tensor is 0-D)"
+        raise ValueError(f"{fn}: axis {axis} is out of range for a {ndim}-D tensor; "
+                         f"allowed axes: {allowed}")
+    return axis % ndim
+
+
+def normalize_axes(axis, ndim: int, fn: str) -> tuple[int, ...]:
+    """None or [] -> every axis; an int or a list of distinct ints -> sorted non-negative axes."""
+    if axis is None or isinstance(axis, (list, tuple)) and len(axis) == 0:
+        return tuple(range(ndim))
+    if isinstance(axis, (list, tuple)):
+        axes = tuple(normalize_axis(a, ndim, fn) for a in axis)
+        if len(set(axes)) != len(axes):
+            raise ValueError(f"{fn}: axis {list(axis)} names the same axis twice")
+        return tuple(sorted(axes))
+    return (normalize_axis(axis, ndim, fn),)
+
+
+def _unary(x, fn: str, forward, derivative) -> Tensor:
+    """An element-wise op; ``derivative(a, out)`` is d out / d a."""
+    a = as_input(x, fn).data
+    out = forward(_xp(x), a)
+    return apply(out, (x,), lambda g: (g * derivative(a, out),), fn)
+
+
+def exp(x) -> Tensor:
+    """e ** x, element-wise."""
+    return _unary(x, "exp", lambda xp, a: xp.exp(a), lambda a, out: out)
+
+
+def log(x) -> Tensor:
+    """Natural logarithm, element-wise."""
+    return _unary(x, "log", lambda xp, a: xp.log(a), lambda a, out: 1 / a)
+
+
+def sqrt(x) -> Tensor:
+    """Square root, element-wise."""
+    return _unary(x, "sqrt", lambda xp, a: xp.sqrt(a), lambda a, out: 0.5 / out)
+
+
+def abs(x) -> Tensor:  # noqa: A001 - Paddle's name
+    """|x|; the gradient at 0 is 0 (the sign), as in Paddle."""
+    return _unary(x, "abs", lambda xp, a: xp.abs(a), lambda a, out: backend.array_module(a).sign(a))
+
+
+def square(x) -> Tensor:
+    """x * x, element-wise."""
+    return _unary(x, "square", lambda xp, a: a * a, lambda a, out: 2 * a)
+
+
+def tanh(x) -> Tensor:
+    """Hyperbolic tangent, element-wise."""
+    return _unary(x, "tanh", lambda xp, a: xp.tanh(a), lambda a, out: 1 - out * out)
+
+
+def clip(x, min=None, max=None) -> Tensor:  # noqa: A002 - Paddle's argument names
+    """Limit values to [min, max] (either may be None). Gradient flows where min < x < max,
+    strictly, as in Paddle's clip_grad kernel."""
+    a = as_input(x, "clip").data
+    low, high = (None if v is None else float(v.item() if isinstance(v, Tensor) else v)
+                 for v in (min, max))
+    if low is not None and high is not None and low > high:
+        raise ValueError(f"clip: min ({low}) must not be greater than max ({high})")
+    xp = _xp(x)
+    out, inside = a.copy(), xp.ones(a.shape, dtype=bool)
+    if low is not None:
+        out, inside = xp.maximum(out, xp.asarray(low, dtype=a.dtype)), inside & (a > low)
+    if high is not None:
+        out, inside = xp.minimum(out, xp.asarray(high, dtype=a.dtype)), inside & (a < high)
+    return apply(out, (x,), lambda g: (g * inside,), "clip")
+
+
+# ----- reductions ----------------------------------------------------------------------------
+
+def _restore(g, axes: tuple, keepdim: bool, shape: tuple):
+    """Broadcast a reduced gradient back to the input's shape (a read-only view)."""
+    xp = backend.array_module(g)
+    if not keepdim and axes:
+        g = xp.expand_dims(g, axes)
+    return xp.broadcast_to(g, shape)
+
+
+def sum(x, axis=None, dtype=None, keepdim: bool = False) -> Tensor:  # noqa: A001
+    """Sum over ``axis`` (None: all). Paddle's argument order: ``dtype`` comes before keepdim."""
+    a = as_input(x, "sum").data
+    if isinstance(dtype, bool):
+        raise TypeError("sum: dtype must be a dtype name, got a bool; pass keepdim=... by name")
+    axes = normalize_axes(axis, a.ndim, "sum")
+    out = _xp(x).asarray(a.sum(axis=axes, dtype=dtype, keepdims=keepdim))
+    shape, source = a.shape, a.dtype  # the closure keeps only these, not the input
+
+    def backward(g):
+        return (_restore(g, axes, keepdim, shape).astype(source, copy=False),)
+
+    return apply(out, (x,), backward, "sum")
+
+
+def mean(x, axis=None, keepdim: bool = False) -> Tensor:
+    """Mean over ``axis`` (None: all)."""
+    a = as_input(x, "mean").data
+    axes = normalize_axes(axis, a.ndim, "mean")
+    count = math.prod(a.shape[i] for i in axes)
+    if count == 0:
+        raise ValueError(f"mean: the reduced axes {list(axes)} of shape {list(a.shape)} are empty")
+    out, shape = _xp(x).asarray(a.mean(axis=axes, keepdims=keepdim)), a.shape
+    return apply(out, (x,), lambda g: (_restore(g / count, axes, keepdim, shape),), "mean")
+
+
+def _extreme(x, axis, keepdim: bool, fn: str) -> Tensor:
+    """max or min; the gradient goes to the FIRST extreme only, so ties do not duplicate it."""
+    a = as_input(x, fn).data
+    axes = normalize_axes(axis, a.ndim, fn)
+    if any(a.shape[i] == 0 for i in axes):
+        raise ValueError(f"{fn}: cannot reduce an empty axis of shape {list(a.shape)}")
+    xp = _xp(x)
+    out = xp.asarray(getattr(a, fn)(axis=axes, keepdims=keepdim))
+    kept = tuple(n for i, n in enumerate(a.shape) if i not in axes)
+    ends = tuple(range(len(kept), a.ndim))
+
+    def backward(g):
+        # Move the reduced axes last and flatten them: arg{max,min} then finds the first
+        # extreme in row-major order of the reduced axes.
+        moved = xp.moveaxis(a, axes, ends)
+        flat = moved.reshape(kept + (-1,))
+        first = (xp.argmax if fn == "max" else xp.argmin)(flat, axis=-1)
+        onehot = xp.arange(flat.shape[-1]) == first[..., None]
+        grad = (onehot * g.reshape(kept)[..., None]).reshape(moved.shape)
+        return (xp.moveaxis(grad, ends, axes),)
+
+    return apply(out, (x,), backward, fn)
+
+
+def max(x, axis=None, keepdim: bool = False) -> Tensor:  # noqa: A001
+    """Maximum over ``axis`` (None: all); on ties the gradient goes to the first maximum."""
+    return _extreme(x, axis, keepdim, "max")
+
+
+def min(x, axis=None, keepdim: bool = False) -> Tensor:  # noqa: A001
+    """Minimum over ``axis`` (None: all); on ties the gradient goes to the first minimum."""
+    return _extreme(x, axis, keepdim, "min")
+
+
+def _arg_extreme(x, axis, keepdim: bool, dtype, fn: str) -> Tensor:
+    a = as_input(x, fn).data
+    xp = _xp(x)
+    if axis is None:
+        out = getattr(xp, fn)(a.reshape(-1))
+        out = xp.asarray(out).reshape((1,) * a.ndim if keepdim else ())
+    else:
+        axis = normalize_axis(axis, a.ndim, fn)
+        out = getattr(xp, fn)(a, axis=axis)
+        out = xp.expand_dims(out, axis) if keepdim else out
+    return Tensor(xp.asarray(out).astype(dtype))
+
+
+def argmax(x, axis=None, keepdim: bool = False, dtype="int64") -> Tensor:
+    """Index of the first maximum along ``axis`` (None: of the flattened tensor); no gradient."""
+    return _arg_extreme(x, axis, keepdim, dtype, "argmax")
+
+
+def argmin(x, axis=None, keepdim: bool = False, dtype="int64") -> Tensor:
+    """Index of the first minimum along ``axis`` (None: of the flattened tensor); no gradient."""
+    return _arg_extreme(x, axis, keepdim, dtype, "argmin")
+
+
+# ----- Tensor methods --------------------------------------------------------------------------
+# Tensor methods are attached next to the functions they call (here and in core.manipulation and
+# core.logic) rather than in core/tensor.py: that keeps the autograd engine free of imports of
+# every op, and it is what Paddle itself does (paddle.tensor attaches its functions to Tensor).
+for _name, _fn in {
+    "sum": sum, "mean": mean, "max": max, "min": min, "argmax": argmax, "argmin": argmin,
+    "exp": exp, "log": log, "sqrt": sqrt, "abs": abs, "square": square, "tanh": tanh,
+    "clip": clip,
+}.items():
+    setattr(Tensor, _name, _fn)
+Tensor.__abs__ = abs
+del _name, _fn

@@ -1,0 +1,275 @@
+"""The ``Optimizer`` base: everything an update rule shares, so each rule is one method.
+
+``step()`` runs, for every trainable parameter that has a gradient, in this order (Paddle's):
+gradient clipping (``grad_clip``, if given) -> regularization (the parameter's own
+``regularizer`` if it has one, else the optimizer's ``weight_decay``) -> the rule's ``_update``
+with ``lr = get_lr() * param.optimize_attr["learning_rate"]``. State is created per parameter on
+first use with ``xp.zeros_like`` (Chainer's way), so it lives on the parameter's device and a
+state dict lacking entries simply lets them start from zero. State is keyed by parameter NAME.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+
+import numpy as np
+
+from core import backend
+from core.optimizer.lr import LRScheduler
+from core.regularizer import L2Decay, WeightDecayRegularizer
+from core.tensor import Tensor, no_grad
+
+LR_SCHEDULER_KEY = "LR_Scheduler"  # Paddle's key for the scheduler's state in a state dict
+STATE_KEY = "state"
+
+
+class Optimizer:
+    """Base class. Subclasses set ``_accumulators`` and define ``_update``.
+
+    Args:
+        learning_rate: a float >= 0 or an ``LRScheduler`` (stepped by the training loop).
+        parameters: the Parameters to update (e.g. ``model.parameters()``); names must be unique.
+        weight_decay: ``None``, a float (L2Decay with that coefficient) or an ``L2Decay`` /
+            ``L1Decay``; a parameter's own ``regularizer`` takes precedence.
+        grad_clip: ``None`` or a callable ``clip(params_grads) -> params_grads`` over a list of
+            ``(param, grad Tensor)`` pairs (Paddle's ClipGradBy* classes); applied first.
+    """
+
+    # Names of the per-parameter state arrays; ``_initial_value`` says how each starts.
+    _accumulators: tuple[str, ...] = ()
+
+    def __init__(self, learning_rate=0.001, parameters=None, weight_decay=None, grad_clip=None,
+                 name: str | None = None):
+        self._parameter_list = _check_parameters(type(self).__name__, parameters)
+        self._by_name = {p.name: p for p in self._parameter_list}
+        self._learning_rate = _check_learning_rate(type(self).__name__, learning_rate)
+        self.regularization = _as_regularizer(type(self).__name__, weight_decay)
+        if grad_clip is not None and not callable(grad_clip):
+            raise TypeError(f"{type(self).__name__}: grad_clip must be None or callable on a list "
+                            f"of (param, grad) pairs, got {type(grad_clip).__name__}")
+        self._grad_clip = grad_clip
+        self._name = name
+        self._state: dict[str, dict] = {}
+
+    # ----- the one method a rule defines ---------------------------------------------------
+    def _update(self, param, grad, state: dict, lr: float) -> None:
+        """Update ``param.data`` in place from ``grad`` (raw array); ``state["step"]`` is t."""
+        raise NotImplementedError(f"{type(self).__name__} must define _update()")
+
+    def _initial_value(self, name: str) -> float:
+        """The value state array ``name`` starts at (0 unless a rule says otherwise)."""
+        del name
+        return 0.0
+
+    def _accumulators_for(self, param) -> tuple[str, ...]:
+        del param
+        return self._accumulators
+
+    # ----- learning rate -------------------------------------------------------------------
+    def get_lr(self) -> float:
+        """The current global learning rate (the scheduler's value when one is used)."""
+        if isinstance(self._learning_rate, LRScheduler):
+            return float(self._learning_rate())
+        return self._learning_rate
+
+    def set_lr(self, value: float) -> None:
+        """Set a float learning rate (not allowed when the optimizer follows a scheduler)."""
+        if isinstance(self._learning_rate, LRScheduler):
+            raise RuntimeError(f"{type(self).__name__}.set_lr: the learning rate follows an "
+                               "LRScheduler; step the scheduler or use set_lr_scheduler()")
+        self._learning_rate = _check_learning_rate(type(self).__name__, value)
+
+    def set_lr_scheduler(self, scheduler: LRScheduler) -> None:
+        if not isinstance(scheduler, LRScheduler):
+            raise TypeError(f"{type(self).__name__}.set_lr_scheduler: expected an LRScheduler, "
+                            f"got {type(scheduler).__name__}")
+        self._learning_rate = scheduler
+
+    # ----- stepping ------------------------------------------------------------------------
+    def step(self) -> None:
+        """Apply one update to every trainable parameter that has a gradient."""
+        self._apply(self._parameter_list)
+
+    def minimize(self, loss, parameters=None, no_grad_set=None) -> None:
+        """Paddle's dygraph ``minimize``: the caller has run ``loss.backward()``; this updates
+        ``parameters`` (default: all of this optimizer's) except those in ``no_grad_set``
+        (Parameters or names)."""
+        del loss  # in dynamic-graph mode the gradients are already on the parameters
+        params = self._parameter_list if parameters is None else list(parameters)
+        skip = {getattr(p, "name", p) for p in (no_grad_set or ())}
+        self._apply([p for p in params if p.name not in skip])
+
+    @no_grad()
+    def _apply(self, parameters) -> None:
+        params_grads = [(p, p.grad_data) for p in parameters
+                        if p.grad_data is not None and _trainable(p)]
+        if self._grad_clip is not None and params_grads:
+            clipped = self._grad_clip([(p, Tensor(g)) for p, g in params_grads])
+            params_grads = [(p, g.data if isinstance(g, Tensor) else g) for p, g in clipped
+                            if g is not None]
+        base_lr = self.get_lr()
+        for param, grad in params_grads:
+            regularizer = getattr(param, "regularizer", None) or self.regularization
+            if regularizer is not None:
+                grad = grad + regularizer(param.data)  # a new array: param.grad stays as computed
+            state = self._state_for(param)
+            state["step"] = state.get("step", 0) + 1
+            self._update(param, grad, state, base_lr * _lr_scale(param))
+
+    def clear_grad(self, set_to_zero: bool = False) -> None:
+        """Drop every gradient (or, with ``set_to_zero``, zero the arrays in place)."""
+        for param in self._parameter_list:
+            if set_to_zero and param.grad_data is not None:
+                param.grad_data[...] = 0
+            else:
+                param.grad_data = None
+
+    clear_gradients = clear_grad
+
+    def _state_for(self, param) -> dict:
+        state = self._state.setdefault(param.name, {})
+        for name in self._accumulators_for(param):
+            if name not in state:
+                state[name] = _full_like(param.data, self._initial_value(name))
+        return state
+
+    # ----- state ---------------------------------------------------------------------------
+    def state_dict(self) -> dict:
+        """``{"state": {param name: {array name: Tensor, "step": int}}, "LR_Scheduler": ...}``.
+
+        Arrays are Tensors sharing memory with the live state (as ``Layer.state_dict``).
+        """
+        state = {name: {k: (Tensor(v) if k != "step" else v) for k, v in entries.items()}
+                 for name, entries in self._state.items()}
+        out = {STATE_KEY: state}
+        if isinstance(self._learning_rate, LRScheduler):
+            out[LR_SCHEDULER_KEY] = self._learning_rate.state_dict()
+        return out
+
+    def set_state_dict(self, state_dict: dict) -> None:
+        """Copy state in by parameter name (Tensors or numpy arrays, e.g. from ``load``).
+
+        Entries the dict lacks start from their initial value on the next step. Entries for
+        unknown parameters or unknown state names are ignored with a warning; a shape mismatch
+        raises ``ValueError``.
+        """
+        if not isinstance(state_dict, dict):
+            raise TypeError(f"{type(self).__name__}.set_state_dict: expected a dict, got "
+                            f"{type(state_dict).__name__}")
+        if LR_SCHEDULER_KEY in state_dict and isinstance(self._learning_rate, LRScheduler):
+            self._learning_rate.set_state_dict(state_dict[LR_SCHEDULER_KEY])
+        ignored = []
+        for name, entries in (state_dict.get(STATE_KEY) or {}).items():
+            param = self._by_name.get(name)
+            if param is None:
+                ignored.append(name)
+                continue
+            ignored += self._load_param_state(param, entries)
+        if ignored:
+            warnings.warn(f"{type(self).__name__}.set_state_dict ignored entries that match no "
+                          f"parameter or state of this optimizer: {ignored}", stacklevel=2)
+
+    set_dict = set_state_dict
+
+    def _load_param_state(self, param, entries: dict) -> list[str]:
+        known, ignored = self._accumulators_for(param), []
+        state = self._state.setdefault(param.name, {})
+        for key, value in entries.items():
+            if key == "step":
+                state["step"] = int(np.asarray(backend.to_numpy(_raw(value))))
+            elif key in known:
+                state[key] = _copy_like(value, param, key)
+            else:
+                ignored.append(f"{param.name}.{key}")
+        return ignored
+
+    def state_nbytes(self) -> int:
+        """Bytes held by the optimizer's state arrays (step counters are Python ints)."""
+        return sum(int(v.nbytes) for entries in self._state.values()
+                   for v in entries.values() if hasattr(v, "nbytes"))
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}(lr={self.get_lr()}, "
+                f"parameters={len(self._parameter_list)})")
+
+
+def _trainable(param) -> bool:
+    return bool(getattr(param, "trainable", not param.stop_gradient)) and not param.stop_gradient
+
+
+def _lr_scale(param) -> float:
+    return float((getattr(param, "optimize_attr", None) or {}).get("learning_rate", 1.0))
+
+
+def _raw(value):
+    return value.data if isinstance(value, Tensor) else value
+
+
+def _full_like(data, value: float):
+    xp = backend.array_module(data)
+    return xp.zeros_like(data) if value == 0 else xp.full_like(data, value)
+
+
+def _copy_like(value, param, key: str):
+    """A private copy of ``value`` on ``param``'s device with its dtype (never an alias)."""
+    raw, data = _raw(value), param.data
+    if tuple(np.shape(raw)) != tuple(data.shape):
+        raise ValueError(f"set_state_dict: state '{key}' of parameter '{param.name}' has shape "
+                         f"{list(np.shape(raw))} but the parameter has shape {list(data.shape)}")
+    xp = backend.array_module(data)
+    if xp is np:
+        raw = backend.to_numpy(raw)
+    return xp.array(raw, dtype=data.dtype, copy=True)
+
+
+def _check_parameters(owner: str, parameters) -> list:
+    if parameters is None:
+        raise ValueError(f"{owner}: parameters is required in dynamic-graph mode: pass "
+                         "parameters=model.parameters()")
+    params = list(parameters)
+    if any(isinstance(p, dict) for p in params):
+        raise TypeError(f"{owner}: parameter groups (dicts) are not supported; pass a flat list "
+                        "and set per-parameter learning rates with optimize_attr")
+    bad = [type(p).__name__ for p in params if not isinstance(p, Tensor)]
+    if bad:
+        raise TypeError(f"{owner}: parameters must be Tensors/Parameters, got {bad}")
+    names = [p.name for p in params]
+    if None in names:
+        raise ValueError(f"{owner}: every parameter needs a name (optimizer state is keyed by it)")
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise ValueError(f"{owner}: parameter names must be unique (state is keyed by name); "
+                         f"repeated: {duplicates}")
+    return params
+
+
+def _check_learning_rate(owner: str, value):
+    if isinstance(value, LRScheduler):
+        return value
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) \
+            or not math.isfinite(value) or value < 0:
+        raise ValueError(f"{owner}: learning_rate must be a finite float >= 0 or an "
+                         f"LRScheduler, got {value!r}")
+    return float(value)
+
+
+def _as_regularizer(owner: str, weight_decay):
+    if weight_decay is None or isinstance(weight_decay, WeightDecayRegularizer):
+        return weight_decay
+    if isinstance(weight_decay, bool) or not isinstance(weight_decay, numbers.Real):
+        raise TypeError(f"{owner}: weight_decay must be None, a float (L2 coefficient) or an "
+                        f"L2Decay/L1Decay, got {type(weight_decay).__name__}")
+    return L2Decay(float(weight_decay)) if weight_decay else None
+
+
+def check_range(owner: str, name: str, value, low: float, high: float | None = None,
+                high_open: bool = True) -> float:
+    """Validate a hyper-parameter: ``low <= value < high`` (or ``<= high``)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        raise ValueError(f"{owner}: {name} must be a finite number, got {value!r}")
+    too_high = high is not None and (value >= high if high_open else value > high)
+    if value < low or too_high:
+        upper = "" if high is None else (f" and < {high}" if high_open else f" and <= {high}")
+        raise ValueError(f"{owner}: {name} must be >= {low}{upper}, got {value!r}")
+    return float(value)

@@ -1,0 +1,66 @@
+"""``python -m runner``: compose the TOML configs with Hydra, validate them, train, return the
+objective (the value a Hydra sweeper optimises).
+
+Everything the user can fix ends as one paragraph on stderr, ``tomlrun: error: ...``, with exit
+status 2 and no traceback. Validation and the device check run before ``runner.app.run``, so a
+bad config never starts a run or writes anything to MLflow. Hydra reports its own errors (an
+unknown group option, a bad override, a TOML syntax error) in one message with status 1.
+"""
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import NoReturn
+
+import hydra
+from hydra.core.hydra_config import HydraConfig
+from omegaconf import DictConfig
+
+from core.backend import DeviceError, set_device
+from runner.config import validate
+from runner.errors import ConfigError, UserError
+from runner.paths import config_dirs
+
+PROG = "tomlrun"
+
+# An absolute config_path is how tomlrun's search-path plugin (hydra_plugins/tomlrun_toml)
+# recognises this app: it serves exactly this folder as toml:// and mounts experiments/.
+_CONF_DIR, _EXPERIMENTS_DIR = config_dirs()
+
+
+@hydra.main(version_base=None, config_path=str(_CONF_DIR), config_name="config")
+def main(cfg: DictConfig) -> float:
+    """Hydra's task function: one run per composed config (one per job under ``-m``)."""
+    try:
+        run_config = validate(cfg)
+        _use_device(run_config.device)
+        app = importlib.import_module("runner.app")  # training and MLflow load only when valid
+        hydra_config = HydraConfig.get()
+        return app.run(
+            run_config,
+            overrides=list(hydra_config.overrides.task),
+            launch_dir=hydra_config.runtime.cwd,
+        )
+    except (UserError, DeviceError) as exc:
+        exit_with_error(exc)
+
+
+def _use_device(device: str) -> None:
+    """Select the device now, so that gpu:N on a machine without that GPU fails before any work."""
+    try:
+        set_device(device)
+    except DeviceError as exc:
+        shown = "" if device in str(exc) else f"device = '{device}' cannot be used: "
+        raise ConfigError(shown + str(exc)) from None
+
+
+def exit_with_error(exc: BaseException) -> NoReturn:
+    """Print ``exc`` as one ``tomlrun: error:`` paragraph and exit with status 2."""
+    message = " ".join(str(exc).split())  # one paragraph, whatever line breaks it carried
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    # SystemExit is not an Exception: Hydra's job runner lets it through untouched, unprinted.
+    sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

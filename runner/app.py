@@ -1,0 +1,225 @@
+"""One run: a validated ``RunConfig`` in, the objective metric out.
+
+``run`` selects the device, BLAS threads and seed, builds data, model, optimizer and schedule
+(``runner.build``), opens the tracked run, trains (``runner.train``), evaluates on the test set,
+saves the final checkpoint, logs the artifacts and closes the run as FINISHED, FAILED (with the
+error as the ``error`` tag) or KILLED (Ctrl-C or SIGTERM). Building happens before the tracked
+run is opened, so a config or data mistake fails fast and leaves no empty run behind.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import logging
+import os
+import re
+import shlex
+import signal
+import sys
+import threading
+import time
+
+import core
+from core import serialize
+from core.backend import DeviceError
+from core.optimizer.lr import LRScheduler
+from runner import build, tomlwrite, tracking
+from runner.config import flatten
+from runner.curves import plot_learning_curves
+from runner.errors import ConfigError, UserError
+from runner.schema import RunConfig
+from runner.train import evaluate, fit
+
+log = logging.getLogger(__name__)
+
+# The train/valid/test split is drawn with a fixed seed, not trainer.seed, so that every run of a
+# sweep (seeds included) is measured on the same validation samples.
+SPLIT_SEED = 0
+CHECKPOINT = "model.pdparams"
+CONFIG_FILE = "config.toml"
+CURVES_FILE = "learning_curves.png"
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM turned into an exception, so the run is closed as KILLED like on Ctrl-C."""
+
+
+def run(cfg: RunConfig, overrides: list[str], launch_dir: str) -> float:
+    """Train and test as ``cfg`` says; return the last value of ``cfg.trainer.objective``."""
+    _ensure_console_logging()
+    launch_dir = os.path.abspath(launch_dir)
+    try:
+        core.device.set_device(cfg.device)
+    except DeviceError as exc:
+        raise UserError(str(exc)) from exc
+    with blas_threads(cfg.runtime.threads):
+        core.seed(cfg.trainer.seed)
+        data = build.build_data(cfg.data, SPLIT_SEED)
+        train_loader, valid_loader, test_loader = build.build_loaders(data, cfg.data, cfg.trainer)
+        _check_objective(cfg.trainer.objective, has_valid=valid_loader is not None)
+        model = build.build_model(cfg.model, data.input_shape, data.num_classes)
+        schedule = build.build_schedule(cfg.schedule, cfg.optim.lr, cfg.trainer.epochs,
+                                        len(train_loader))
+        optimizer = build.build_optimizer(cfg.optim, model.parameters(), schedule,
+                                          grad_clip=build.build_clip(cfg.clip))
+        scheduler = schedule if isinstance(schedule, LRScheduler) else None
+        tracker = make_tracker(cfg, overrides, launch_dir)
+        tracker.start(params=flatten(cfg), tags=run_tags(overrides, launch_dir))
+        status = "FAILED"
+        try:
+            with sigterm_raises():
+                objective = _train_and_report(cfg, model, optimizer, scheduler, train_loader,
+                                              valid_loader, test_loader, tracker)
+            status = "FINISHED"
+            return objective
+        except KeyboardInterrupt:
+            status = "KILLED"
+            raise
+        except BaseException as exc:
+            with contextlib.suppress(Exception):  # a broken store must not hide the real error
+                tracker.set_tag("error", f"{type(exc).__name__}: {exc}")
+            raise
+        finally:
+            _end(tracker, status)
+
+
+def _end(tracker, status: str) -> None:
+    """Close the run; when the run already failed, a failing close is only logged."""
+    try:
+        tracker.end(status)
+    except Exception:
+        if status == "FINISHED":
+            raise
+        log.warning("could not mark the tracked run %s", status, exc_info=True)
+
+
+def _train_and_report(cfg, model, optimizer, scheduler, train_loader, valid_loader,
+                      test_loader, tracker) -> float:
+    recorder = tracking.Recorder(tracker)
+    begin = time.perf_counter()
+    overhead_before = tracker.overhead_sec
+    state = fit(model, optimizer, train_loader, cfg.trainer, valid_loader=valid_loader,
+                scheduler=scheduler, sink=recorder)
+    test_loss, test_acc = evaluate(model, test_loader)
+    log.info("test loss %.4f acc %.4f", test_loss, test_acc)
+    recorder.log_metrics({"test/loss": test_loss, "test/acc": test_acc}, state.step)
+    recorder.flush(force=True)
+    # What tracking cost while training: the time inside tracker calls over the wall time.
+    # The one-off import and store setup are reported apart, as tracking/setup_sec.
+    fraction = (tracker.overhead_sec - overhead_before) / (time.perf_counter() - begin)
+    recorder.log_metrics({"tracking/overhead_fraction": fraction,
+                          "tracking/setup_sec": tracker.setup_sec}, state.step)
+    _save_outputs(cfg, model, recorder, tracker, output_dir())
+    return recorder.last(cfg.trainer.objective)
+
+
+def _save_outputs(cfg: RunConfig, model, recorder, tracker, folder: str) -> None:
+    """Write the resolved config, checkpoint and curves into ``folder`` and log them."""
+    os.makedirs(folder, exist_ok=True)
+    config_path = os.path.join(folder, CONFIG_FILE)
+    tomlwrite.dump(dataclasses.asdict(cfg), config_path)
+    tracker.log_artifact(config_path)
+    if cfg.trainer.checkpoint:
+        checkpoint = os.path.join(folder, CHECKPOINT)
+        serialize.save(model.state_dict(), checkpoint)
+        tracker.log_artifact(checkpoint)
+    curves = plot_learning_curves(recorder.history, os.path.join(folder, CURVES_FILE))
+    tracker.log_artifact(curves)
+
+
+def output_dir() -> str:
+    """Hydra's job output folder when running under Hydra, else the current folder."""
+    try:
+        from hydra.core.hydra_config import HydraConfig  # noqa: PLC0415 - optional here
+    except ImportError:
+        return os.getcwd()
+    if HydraConfig.initialized():
+        return HydraConfig.get().runtime.output_dir
+    return os.getcwd()
+
+
+def _check_objective(objective: str, has_valid: bool) -> None:
+    if objective.startswith("valid/") and not has_valid:
+        raise ConfigError(f"trainer.objective={objective} needs a validation set but "
+                          "data.valid_size is 0: hold out some data or use a test/ or train/ "
+                          "metric as the objective.")
+
+
+# ----- tracking setup -------------------------------------------------------------------------
+
+def make_tracker(cfg: RunConfig, overrides: list[str], launch_dir: str):
+    """An MLflow tracker for ``cfg.tracking`` (a NullTracker when tracking is disabled)."""
+    if not cfg.tracking.enabled:
+        return tracking.NullTracker()
+    uri = cfg.tracking.uri or tracking.default_uri(launch_dir)
+    return tracking.MlflowTracker(uri, cfg.tracking.experiment,
+                                  cfg.tracking.run_name or run_name(cfg, overrides),
+                                  artifact_location=tracking.default_artifact_location(launch_dir))
+
+
+def run_tags(overrides: list[str], launch_dir: str) -> dict[str, str]:
+    tags = {"device": core.device.get_device(), "command": shlex.join(sys.argv),
+            "overrides": " ".join(overrides), "launch_dir": launch_dir}
+    commit = tracking.git_commit(launch_dir)
+    if commit:
+        tags["mlflow.source.git.commit"] = commit  # the name MLflow's UI shows
+    return tags
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.+=,-]+")
+
+
+def run_name(cfg: RunConfig, overrides: list[str]) -> str:
+    """``<model>-<optim>`` plus one part per other override: ``cnn-adam-lr0.001-epochs3``."""
+    parts = [cfg.model.name, cfg.optim.name]
+    for override in overrides:
+        key, sep, value = override.lstrip("+~").partition("=")
+        if not sep or key.startswith(("hydra", "tracking")) or key in ("model", "optim"):
+            continue
+        parts.append(value if "." not in key else key.rsplit(".", 1)[1] + value)
+    return _UNSAFE.sub("_", "-".join(parts))[:200]
+
+
+# ----- process settings -----------------------------------------------------------------------
+
+@contextlib.contextmanager
+def blas_threads(threads: int):
+    """Limit BLAS threads (PaddlePaddle's trainer_count) within the block; 0 changes nothing."""
+    if threads <= 0:
+        yield
+        return
+    try:
+        from threadpoolctl import threadpool_limits  # noqa: PLC0415 - optional dependency
+    except ImportError:
+        log.warning("runtime.threads=%d is ignored because threadpoolctl is not installed: "
+                    "install it, or set OPENBLAS_NUM_THREADS=%d (MKL_NUM_THREADS for MKL) "
+                    "before starting Python.", threads, threads)
+        yield
+        return
+    with threadpool_limits(limits=threads, user_api="blas"):
+        yield
+
+
+@contextlib.contextmanager
+def sigterm_raises():
+    """Within the block, SIGTERM raises ``Terminated``; the previous handler comes back after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signal handlers can only be set from the main thread
+        return
+
+    def handler(signum, frame):
+        del frame
+        raise Terminated(f"stopped by signal {signal.Signals(signum).name}")
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _ensure_console_logging() -> None:
+    """Show the loop's log lines on stdout when no one (Hydra, the user) configured logging."""
+    root = logging.getLogger()
+    if not root.handlers:
+        logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stdout)

@@ -1,0 +1,235 @@
+"""From a composed Hydra config to the typed ``RunConfig`` of ``runner/schema.py``, and back to
+MLflow params.
+
+``validate`` is the boundary: after it, every value has its schema type and lies in its range.
+Each group option's class is chosen by the group's ``name`` key, so a user's own
+``model/tiny.toml`` with ``name = "mlp"`` is checked as an MLP. Every failure is a ``ConfigError``
+whose one paragraph names the key path (``optim.lr``), the bad value and what is allowed.
+"""
+from __future__ import annotations
+
+import difflib
+import math
+import typing
+from dataclasses import fields, is_dataclass
+from typing import Any, Callable, Mapping
+
+from omegaconf import DictConfig, OmegaConf
+from omegaconf.errors import OmegaConfBaseException
+
+from core.backend import DeviceError, parse_device
+from runner import schema
+from runner.errors import ConfigError
+
+# Option classes by group, each chosen by the group's ``name`` key.
+GROUPS: dict[str, dict[str, type]] = {
+    "model": schema.MODEL_SCHEMAS,
+    "optim": schema.OPTIM_SCHEMAS,
+    "schedule": schema.SCHEDULE_SCHEMAS,
+    "clip": schema.CLIP_SCHEMAS,
+    "data": schema.DATA_SCHEMAS,
+}
+# Plain tables with one class each; like schedule and clip they take their defaults when absent.
+SECTIONS: dict[str, type] = {
+    "trainer": schema.TrainerConfig,
+    "runtime": schema.RuntimeConfig,
+    "tracking": schema.TrackingConfig,
+}
+REQUIRED_GROUPS = ("model", "optim", "data")  # what to train, how, and on what: never guessed
+TOP_LEVEL = (*GROUPS, *SECTIONS, "device")
+ACTIVATIONS = ("relu", "sigmoid", "tanh")
+REGULARIZERS = ("l1", "l2")
+
+Rule = tuple[Callable[[Any], bool], str]
+_POSITIVE: Rule = (lambda v: v > 0, "a number > 0")
+_NON_NEGATIVE: Rule = (lambda v: v >= 0, "a number >= 0")
+_COUNT: Rule = (lambda v: v >= 1, "an integer >= 1")
+_FRACTION: Rule = (lambda v: 0 <= v < 1, "a number in [0, 1)")
+_POSITIVE_INTS: Rule = (lambda v: all(n >= 1 for n in v), "a list of integers >= 1")
+_NON_EMPTY: Rule = (lambda v: v != "", "a non-empty string")
+_VALID_SIZE: Rule = (lambda v: 0 <= v < 1 or (v >= 1 and float(v).is_integer()),
+                     "a fraction in [0, 1) or a whole count of samples >= 1")
+
+
+def _choice(options: tuple[str, ...]) -> Rule:
+    return (lambda v: v in options, "one of " + ", ".join(options))
+
+
+# Range rules by section and key (a key means the same wherever it appears in its section).
+RULES: dict[str, dict[str, Rule]] = {
+    "model": {"channels": (lambda v: len(v) > 0 and _POSITIVE_INTS[0](v),
+                           "a non-empty list of integers >= 1"),
+              "hidden": _POSITIVE_INTS, "kernel_size": _COUNT, "pool": _COUNT,
+              "activation": _choice(ACTIVATIONS), "dropout": _FRACTION},
+    "optim": {"lr": _POSITIVE, "weight_decay": _NON_NEGATIVE, "epsilon": _POSITIVE,
+              "regularizer": _choice(REGULARIZERS), "momentum": _FRACTION, "beta1": _FRACTION,
+              "beta2": _FRACTION, "rho": _FRACTION, "initial_accumulator_value": _NON_NEGATIVE},
+    "schedule": {"warmup_epochs": _NON_NEGATIVE, "step_epochs": _POSITIVE, "gamma": _POSITIVE,
+                 "min_lr": _NON_NEGATIVE},
+    "data": {"valid_size": _VALID_SIZE},
+    "trainer": {"epochs": _COUNT, "batch_size": _COUNT, "log_every": _COUNT,
+                "eval_every": _COUNT, "seed": _NON_NEGATIVE, "objective": _NON_EMPTY},
+    "runtime": {"threads": _NON_NEGATIVE},
+    "tracking": {"experiment": _NON_EMPTY},
+}
+
+
+def validate(cfg: DictConfig | Mapping) -> schema.RunConfig:
+    """The ``RunConfig`` of a composed config; raises ``ConfigError`` on anything out of schema."""
+    tree = _plain(cfg)
+    tree.pop("hydra", None)  # Hydra's own settings, present only when composed with them
+    for key in tree:
+        if key not in TOP_LEVEL:
+            raise ConfigError(_unknown_key(key, "", TOP_LEVEL, "the top level holds"))
+    parts: dict[str, Any] = {}
+    for group, options in GROUPS.items():
+        parts[group] = _group(group, tree.get(group), options)
+    for section, cls in SECTIONS.items():
+        node = tree.get(section)
+        parts[section] = _build(cls, {} if node is None else node, section)
+    parts["device"] = _device(tree.get("device", "cpu"))
+    run_config = schema.RunConfig(**parts)
+    _check_together(run_config)
+    return run_config
+
+
+def flatten(run_config: schema.RunConfig) -> dict[str, str]:
+    """Dotted keys to strings (``{"optim.lr": "0.001", "model.channels": "[20, 20]"}``).
+
+    Values are spelled as on the command line, so a logged param pastes back as an override.
+    """
+    flat: dict[str, str] = {}
+
+    def walk(prefix: str, value: Any) -> None:
+        if is_dataclass(value):
+            for field in fields(value):
+                walk(f"{prefix}.{field.name}" if prefix else field.name,
+                     getattr(value, field.name))
+        else:
+            flat[prefix] = _show(value, quote=False)
+
+    walk("", run_config)
+    return flat
+
+
+# --- composing the pieces ---------------------------------------------------------------------
+def _plain(cfg: DictConfig | Mapping) -> dict:
+    """A resolved plain-dict copy; missing values and broken interpolations name their key."""
+    if not isinstance(cfg, DictConfig):
+        cfg = OmegaConf.create(dict(cfg))
+    try:
+        return OmegaConf.to_container(cfg, resolve=True, throw_on_missing=True)
+    except OmegaConfBaseException as exc:
+        key = getattr(exc, "full_key", None) or "the config"
+        reason = str(exc).splitlines()[0]
+        raise ConfigError(f"{key} could not be read: {reason}. Give it a value on the command "
+                          f"line ({key}=VALUE) or in a TOML file.") from None
+
+
+def _group(group: str, node: Any, options: dict[str, type]) -> Any:
+    names = ", ".join(options)
+    if node is None:
+        if group in REQUIRED_GROUPS:
+            raise ConfigError(f"the config group '{group}' is missing: choose one of {names} "
+                              f"with {group}=NAME.")
+        node = {"name": next(iter(options))}
+    if not isinstance(node, dict):
+        raise ConfigError(f"{group} = {_show(node)} is not valid: {group} must be a table of "
+                          f"keys; choose one of {names} with {group}=NAME.")
+    name = node.get("name")
+    if name not in options:
+        shown = "is missing" if name is None else f"= {_show(name)} is not a known {group}"
+        raise ConfigError(f"{group}.name {shown}: the valid {group} names are {names}; choose "
+                          f"an option with {group}=NAME (a TOML file names its class by 'name').")
+    return _build(options[name], node, group, siblings=options)
+
+
+def _build(cls: type, node: Any, path: str, siblings: dict[str, type] | None = None) -> Any:
+    """``cls(**node)`` with every key known, typed and in range."""
+    if not isinstance(node, dict):
+        raise ConfigError(f"{path} = {_show(node)} is not valid: {path} must be a table of keys.")
+    hints = typing.get_type_hints(cls)
+    names = [field.name for field in fields(cls)]
+    for key in node:
+        if key not in names:
+            owners = sorted(n for n, c in (siblings or {}).items()
+                            if key in {f.name for f in fields(c)})
+            also = f" ('{key}' belongs to {path}={', '.join(owners)})" if owners else ""
+            label = f"{path} ({node['name']})" if "name" in node else path
+            raise ConfigError(_unknown_key(key, path, names, f"the keys of {label} are", also))
+    values = {key: _typed(value, hints[key], f"{path}.{key}") for key, value in node.items()}
+    rules = RULES.get(path, {})
+    for key, value in values.items():
+        if key in rules and not rules[key][0](value):
+            raise ConfigError(f"{path}.{key} = {_show(node[key])} is not allowed: use "
+                              f"{rules[key][1]}.")
+    return cls(**values)
+
+
+def _device(value: Any) -> str:
+    text = _typed(value, str, "device")
+    try:
+        return str(parse_device(text))
+    except DeviceError as exc:
+        raise ConfigError(str(exc)) from None  # it names the device and what is allowed
+
+
+def _check_together(run_config: schema.RunConfig) -> None:
+    """Rules that involve two keys."""
+    schedule, lr = run_config.schedule, run_config.optim.lr
+    if schedule.name == "cosine" and schedule.min_lr > lr:
+        raise ConfigError(f"schedule.min_lr = {_show(schedule.min_lr)} is not allowed: the "
+                          f"cosine schedule decays from optim.lr = {_show(lr)} down to min_lr, "
+                          "so use a min_lr <= optim.lr.")
+
+
+# --- types and messages -----------------------------------------------------------------------
+_TYPE_NAMES = {float: "a number", int: "an integer", bool: "true or false", str: "a string",
+               list[int]: "a list of integers"}
+
+
+def _typed(value: Any, hint: Any, path: str) -> Any:
+    """``value`` as type ``hint`` (an int is accepted for a float; a bool is never a number)."""
+    ok = False
+    if hint is float and isinstance(value, (int, float)) and not isinstance(value, bool):
+        value, ok = float(value), math.isfinite(value)
+    elif hint is int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif hint in (bool, str):
+        ok = isinstance(value, hint)
+    elif hint == list[int]:
+        ok = isinstance(value, list) and all(
+            isinstance(item, int) and not isinstance(item, bool) for item in value)
+    if ok:
+        return value
+    wanted = _TYPE_NAMES.get(hint, str(hint))
+    if hint is float and isinstance(value, float):
+        wanted = "a finite number"
+    tip = ""
+    if hint is str and isinstance(value, (int, float, bool)):
+        tip = f" (quote it on the command line: {path}='\"{_show(value, quote=False)}\"')"
+    raise ConfigError(f"{path} = {_show(value)} has the wrong type: expected {wanted}{tip}.")
+
+
+def _unknown_key(key: str, path: str, valid: typing.Iterable[str], intro: str,
+                 also: str = "") -> str:
+    valid = sorted(valid)
+    full = f"{path}.{key}" if path else key
+    close = difflib.get_close_matches(key, valid, n=1)
+    hint = f" (did you mean '{path + '.' if path else ''}{close[0]}'?)" if close else ""
+    return f"'{full}' is not a known key{hint}{also}: {intro} {', '.join(valid)}."
+
+
+def _show(value: Any, quote: bool = True) -> str:
+    """``value`` spelled as in a TOML file or on the command line."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return f"'{value}'" if quote else value
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_show(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_show(v)}" for k, v in value.items()) + "}"
+    return repr(value)

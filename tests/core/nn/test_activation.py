@@ -1,0 +1,79 @@
+"""Activation functions and layers: values, numerical stability, finite-difference gradients."""
+import numpy as np
+import pytest
+
+import core
+from core import nn
+from core.nn import functional as F
+from tests.gradcheck import check_grad
+
+
+def _away_from_zero(shape, seed=0):
+    """Inputs with |x| >= 0.1, so ReLU's kink never sits inside a finite difference."""
+    x = np.random.default_rng(seed).standard_normal(shape)
+    return np.where(np.abs(x) < 0.1, 0.5, x)
+
+
+def test_relu_values_and_gradient_mask():
+    x = core.to_tensor([[-2.0, 0.0, 3.0]], stop_gradient=False)
+    out = F.relu(x)
+    np.testing.assert_array_equal(out.numpy(), [[0.0, 0.0, 3.0]])
+    out.backward(core.to_tensor([[5.0, 6.0, 7.0]]))
+    np.testing.assert_array_equal(x.gradient(), [[0.0, 0.0, 7.0]])  # no gradient at the kink
+
+
+@pytest.mark.parametrize("fn", [F.relu, F.sigmoid, F.tanh])
+def test_elementwise_gradients(fn):
+    check_grad(fn, _away_from_zero((3, 4)))
+
+
+def test_sigmoid_and_tanh_values_without_overflow():
+    x = np.array([-1000.0, -3.0, 0.0, 2.0, 1000.0], dtype=np.float32)
+    with np.errstate(over="ignore"):
+        expected = 1.0 / (1.0 + np.exp(-x.astype(np.float64)))
+    got = F.sigmoid(core.to_tensor(x)).numpy()
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(F.tanh(core.to_tensor(x)).numpy(), np.tanh(x), rtol=1e-6)
+
+
+@pytest.mark.parametrize("axis", [-1, 0, 1])
+def test_softmax_values_and_gradient(axis):
+    x = np.random.default_rng(1).standard_normal((3, 4, 2))
+    p = F.softmax(core.to_tensor(x), axis=axis).numpy()
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    np.testing.assert_allclose(p, e / e.sum(axis=axis, keepdims=True), rtol=1e-12)
+    check_grad(lambda t: F.softmax(t, axis=axis), x)
+
+
+@pytest.mark.parametrize("axis", [-1, 1])
+def test_log_softmax_values_and_gradient(axis):
+    x = np.random.default_rng(2).standard_normal((2, 5, 3))
+    got = F.log_softmax(core.to_tensor(x), axis=axis).numpy()
+    np.testing.assert_allclose(got, np.log(F.softmax(core.to_tensor(x), axis).numpy()),
+                               rtol=1e-10)
+    check_grad(lambda t: F.log_softmax(t, axis=axis), x)
+
+
+def test_softmax_family_is_stable_for_huge_logits():
+    x = core.to_tensor([[1000.0, 0.0, -1000.0]])
+    np.testing.assert_allclose(F.softmax(x).numpy(), [[1.0, 0.0, 0.0]])
+    assert np.isfinite(F.log_softmax(x).numpy()).all()
+    np.testing.assert_allclose(F.log_softmax(x).numpy()[0, :2], [0.0, -1000.0])
+
+
+def test_softmax_bad_axis_is_named():
+    with pytest.raises(ValueError, match="axis=2"):
+        F.softmax(core.to_tensor(np.zeros((2, 2))), axis=2)
+
+
+@pytest.mark.parametrize("layer,fn", [
+    (nn.ReLU(), F.relu), (nn.Sigmoid(), F.sigmoid), (nn.Tanh(), F.tanh),
+    (nn.Softmax(axis=0), lambda t: F.softmax(t, axis=0)),
+    (nn.LogSoftmax(), F.log_softmax),
+])
+def test_layers_match_functional_and_have_gradients(layer, fn):
+    x = _away_from_zero((2, 3), seed=3)
+    np.testing.assert_array_equal(layer(core.to_tensor(x)).numpy(), fn(core.to_tensor(x)).numpy())
+    check_grad(layer, x)
+    assert layer.parameters() == []

@@ -1,0 +1,165 @@
+"""conv2d and Conv2D: gradients (float64 finite differences), torch parity, layouts, errors."""
+import numpy as np
+import pytest
+
+import core
+from core.nn import initializer
+from core.nn.conv import Conv2D
+from core.nn.functional import _parallel
+from core.nn.functional.conv import conv2d
+from tests.gradcheck import check_grad
+
+RNG = np.random.default_rng(0)
+
+
+def _direct_conv(x, w, b, stride, padding):
+    """A slow, obviously right reference: loops over output pixels (NCHW, zero padding)."""
+    (sh, sw), (ph, pw) = stride, padding
+    xp = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
+    kh, kw = w.shape[2:]
+    ho, wo = (xp.shape[2] - kh) // sh + 1, (xp.shape[3] - kw) // sw + 1
+    out = np.zeros((x.shape[0], w.shape[0], ho, wo))
+    for i in range(ho):
+        for j in range(wo):
+            patch = xp[:, :, i * sh:i * sh + kh, j * sw:j * sw + kw]
+            out[:, :, i, j] = np.einsum("nchw,ochw->no", patch, w)
+    return out if b is None else out + b[None, :, None, None]
+
+
+@pytest.mark.parametrize("stride", [1, 2, (2, 1)])
+@pytest.mark.parametrize("padding", [0, 1, 2])
+def test_conv2d_gradients_non_square_kernel(stride, padding):
+    x, w, b = (RNG.standard_normal(s) for s in ((2, 2, 6, 7), (3, 2, 3, 5), (3,)))
+    check_grad(lambda x, w, b: conv2d(x, w, b, stride=stride, padding=padding), x, w, b)
+    check_grad(lambda x, w: conv2d(x, w, stride=stride, padding=padding), x, w)
+
+
+def test_conv2d_matches_direct_loops():
+    x, w, b = (RNG.standard_normal(s) for s in ((3, 4, 9, 8), (5, 4, 3, 5), (5,)))
+    for stride, padding in (((1, 1), (0, 0)), ((2, 1), (1, 2)), ((2, 3), (2, 1))):
+        out = conv2d(*map(core.to_tensor, (x, w, b)), stride=stride, padding=padding)
+        np.testing.assert_allclose(out.numpy(), _direct_conv(x, w, b, stride, padding),
+                                   rtol=1e-10, atol=1e-12)
+
+
+def test_conv2d_gradients_with_strided_view_inputs():
+    """Inputs that are views with odd strides (a slice, an NCHW view of NHWC memory)."""
+    w, b = RNG.standard_normal((3, 2, 3, 3)), RNG.standard_normal(3)
+    check_grad(lambda x, w, b: conv2d(x[:, :, ::2, 1::2], w, b, padding=1),
+               RNG.standard_normal((2, 2, 11, 12)), w, b)
+    nhwc = RNG.standard_normal((2, 7, 6, 2))
+    view = core.to_tensor(nhwc).data.transpose(0, 3, 1, 2)  # NCHW view, NHWC memory
+    contiguous = np.ascontiguousarray(view)
+    outs = []
+    for data in (view, contiguous):
+        x = core.Tensor(data, stop_gradient=False)
+        out = conv2d(x, core.to_tensor(w), core.to_tensor(b), stride=2, padding=1)
+        out.backward(core.to_tensor(np.cos(np.arange(out.size)).reshape(out.shape)))
+        outs.append((out.numpy(), x.gradient()))
+    np.testing.assert_allclose(outs[0][0], outs[1][0], rtol=1e-12)
+    np.testing.assert_allclose(outs[0][1], outs[1][1], rtol=1e-12)
+
+
+@pytest.mark.parametrize("groups, dilation, padding", [(2, 1, 1), (1, 2, 2), (2, (2, 1), "SAME"),
+                                                       (1, 1, [1, 0, 2, 1]), (1, 1, "VALID")])
+def test_conv2d_gradients_groups_dilation_and_padding_forms(groups, dilation, padding):
+    x, w, b = (RNG.standard_normal(s) for s in ((2, 4, 7, 6), (4, 4 // groups, 3, 2), (4,)))
+    check_grad(lambda x, w, b: conv2d(x, w, b, stride=(1, 2), padding=padding,
+                                      dilation=dilation, groups=groups), x, w, b)
+
+
+def test_conv2d_nhwc_matches_nchw():
+    x, w, b = (RNG.standard_normal(s) for s in ((2, 3, 8, 9), (4, 3, 3, 5), (4,)))
+    ref = conv2d(*map(core.to_tensor, (x, w, b)), stride=2, padding=1).numpy()
+    nhwc = conv2d(core.to_tensor(x.transpose(0, 2, 3, 1)), core.to_tensor(w), core.to_tensor(b),
+                  stride=2, padding=1, data_format="NHWC")
+    np.testing.assert_allclose(nhwc.numpy().transpose(0, 3, 1, 2), ref, rtol=1e-12)
+    check_grad(lambda x, w: conv2d(x, w, padding=1, data_format="NHWC"),
+               RNG.standard_normal((2, 5, 4, 3)), RNG.standard_normal((2, 3, 3, 3)))
+
+
+def test_conv2d_threaded_and_single_thread_agree():
+    """Batch split over host threads gives the same values as one thread, run after run."""
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    x, w, b = (RNG.standard_normal(s).astype(np.float32) for s in ((9, 3, 10, 10), (4, 3, 3, 3),
+                                                                   (4,)))
+    results = []
+    for threads in (1, 2, 2):
+        with threadpoolctl.threadpool_limits(threads, user_api="blas"):
+            xt, wt = core.to_tensor(x, stop_gradient=False), core.to_tensor(w, stop_gradient=False)
+            bt = core.to_tensor(b, stop_gradient=False)
+            out = conv2d(xt, wt, bt, padding=1)
+            out.backward(core.to_tensor(np.sin(np.arange(out.size)).reshape(out.shape)
+                                        .astype(np.float32)))
+            results.append([out.numpy(), xt.gradient(), wt.gradient(), bt.gradient()])
+    for got, want in zip(results[1], results[0]):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    for got, want in zip(results[2], results[1]):
+        np.testing.assert_array_equal(got, want)  # deterministic for a given thread count
+    assert _parallel.host_workers(np.zeros(1), 1) == 1
+
+
+def test_conv2d_matches_torch():
+    torch = pytest.importorskip("torch")
+    cases = [((4, 3, 12, 11), (6, 3, 3, 5), 1, 2, 1, 1), ((5, 4, 13, 10), (6, 2, 3, 3), 2, 1, 1, 2),
+             ((3, 2, 14, 14), (4, 2, 5, 5), (1, 2), (2, 0), 2, 1),
+             ((100, 20, 14, 14), (20, 20, 5, 5), 1, 2, 1, 1)]
+    for x_shape, w_shape, stride, padding, dilation, groups in cases:
+        x, w = RNG.standard_normal(x_shape), RNG.standard_normal(w_shape)
+        b, g = RNG.standard_normal(w_shape[0]), None
+        tensors = [core.to_tensor(a, stop_gradient=False) for a in (x, w, b)]
+        out = conv2d(*tensors, stride=stride, padding=padding, dilation=dilation, groups=groups)
+        g = RNG.standard_normal(out.shape)
+        out.backward(core.to_tensor(g))
+        refs = [torch.tensor(a, requires_grad=True) for a in (x, w, b)]
+        ref = torch.nn.functional.conv2d(*refs, stride=stride, padding=padding,
+                                         dilation=dilation, groups=groups)
+        ref.backward(torch.tensor(g))
+        np.testing.assert_allclose(out.numpy(), ref.detach().numpy(), rtol=1e-9, atol=1e-9)
+        for ours, theirs in zip(tensors, refs):
+            np.testing.assert_allclose(ours.gradient(), theirs.grad.numpy(), rtol=1e-9, atol=1e-9)
+
+
+def test_conv2d_only_computes_needed_gradients():
+    x = core.to_tensor(RNG.standard_normal((2, 1, 6, 6)).astype(np.float32))
+    w = core.to_tensor(RNG.standard_normal((3, 1, 3, 3)).astype(np.float32), stop_gradient=False)
+    conv2d(x, w).backward()
+    assert x.gradient() is None and w.gradient().shape == (3, 1, 3, 3)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"w_shape": (3, 2, 3, 3)}, "channels"), ({"padding": -1}, "padding"),
+    ({"padding": "FULL"}, "SAME"), ({"stride": 0}, "stride"), ({"groups": 2}, "divisible"),
+    ({"w_shape": (3, 3, 9, 9)}, "does not fit"), ({"data_format": "CHWN"}, "data_format"),
+    ({"bias_shape": (4,)}, "bias"), ({"w_dtype": np.float64}, "dtype")])
+def test_conv2d_rejects_bad_arguments(kwargs, message):
+    x = core.to_tensor(np.zeros((1, 3, 6, 6), np.float32))
+    w = core.to_tensor(np.zeros(kwargs.pop("w_shape", (3, 3, 3, 3)), kwargs.pop("w_dtype",
+                                                                                np.float32)))
+    b = core.to_tensor(np.zeros(kwargs.pop("bias_shape", (3,)), np.float32))
+    with pytest.raises((ValueError, TypeError), match=message):
+        conv2d(x, w, b, **kwargs)
+
+
+def test_conv2d_layer_parameters_init_and_forward():
+    core.seed(0)
+    layer = Conv2D(4, 8, (3, 5), padding=1)
+    assert layer.weight.shape == [8, 4, 3, 5] and layer.bias.shape == [8]
+    assert not layer.weight.stop_gradient and layer.weight.dtype == np.float32
+    np.testing.assert_array_equal(layer.bias.numpy(), np.zeros(8))
+    std = np.sqrt(2.0 / (4 * 3 * 5))  # Paddle's conv default: normal, std sqrt(2 / fan_in)
+    assert abs(layer.weight.numpy().std() - std) < 0.15 * std
+    x = RNG.standard_normal((2, 4, 6, 7)).astype(np.float32)
+    expected = _direct_conv(x, layer.weight.numpy(), layer.bias.numpy(), (1, 1), (1, 1))
+    np.testing.assert_allclose(layer(core.to_tensor(x)).numpy(), expected, rtol=1e-4, atol=1e-5)
+    assert [n for n, _ in layer.named_parameters()] == ["weight", "bias"]
+    assert Conv2D(2, 4, 3, bias_attr=False).bias is None
+    grouped = Conv2D(4, 6, 3, groups=2, weight_attr={"initializer": None})
+    assert grouped.weight.shape == [6, 2, 3, 3]
+    fixed = Conv2D(1, 1, 2, weight_attr=type("Attr", (), {"initializer": initializer.Constant(
+        0.5)})())
+    np.testing.assert_array_equal(fixed.weight.numpy(), np.full((1, 1, 2, 2), 0.5))
+    with pytest.raises(ValueError, match="groups"):
+        Conv2D(3, 4, 3, groups=2)
+    with pytest.raises(ValueError, match="padding_mode"):
+        Conv2D(3, 4, 3, padding_mode="reflect")

@@ -1,0 +1,174 @@
+"""cross_entropy and mse_loss: hand-computed values, reductions, ignore_index, errors, gradients."""
+import math
+
+import numpy as np
+import pytest
+
+import core
+from core import nn
+from core.nn import functional as F
+from tests.gradcheck import check_grad
+
+RNG = np.random.default_rng(0)
+
+
+def _reference_ce(logits, labels, weight=None, ignore_index=-100):
+    """Per-row losses and row weights, straight from the definition (numpy, float64)."""
+    logits = np.asarray(logits, np.float64)
+    losses, weights = [], []
+    for row, label in zip(logits, labels):
+        if label == ignore_index:
+            losses.append(0.0)
+            weights.append(0.0)
+            continue
+        w = 1.0 if weight is None else weight[label]
+        losses.append(w * (math.log(np.exp(row).sum()) - row[label]))
+        weights.append(w)
+    return np.array(losses), np.array(weights)
+
+
+def test_cross_entropy_on_a_2x3_example_computed_by_hand():
+    logits = core.to_tensor([[1.0, 2.0, 3.0], [1.0, 0.0, -1.0]], stop_gradient=False)
+    labels = core.to_tensor([2, 1])
+    row0 = math.log(math.e ** 1 + math.e ** 2 + math.e ** 3) - 3.0
+    row1 = math.log(math.e ** 1 + math.e ** 0 + math.e ** -1) - 0.0
+    loss = F.cross_entropy(logits, labels)
+    assert loss.shape == [1] and loss.dtype == np.float32
+    np.testing.assert_allclose(loss.numpy(), [(row0 + row1) / 2], rtol=1e-6)
+    loss.backward()
+    p = np.exp(logits.numpy()) / np.exp(logits.numpy()).sum(axis=1, keepdims=True)
+    onehot = np.array([[0, 0, 1], [0, 1, 0]])
+    np.testing.assert_allclose(logits.gradient(), (p - onehot) / 2, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(
+        F.cross_entropy(logits, labels, reduction="sum").numpy(), [row0 + row1], rtol=1e-6)
+    none = F.cross_entropy(logits, labels, reduction="none")
+    assert none.shape == [2]
+    np.testing.assert_allclose(none.numpy(), [row0, row1], rtol=1e-6)
+    column = F.cross_entropy(logits, core.to_tensor([[2], [1]]), reduction="none")
+    assert column.shape == [2, 1]  # the unreduced loss takes the label's shape
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_cross_entropy_gradient_for_each_reduction(reduction):
+    x, labels = RNG.standard_normal((5, 4)), np.array([0, 3, 1, 1, 2])
+    check_grad(lambda t, y: F.cross_entropy(t, y, reduction=reduction), x, labels)
+    check_grad(lambda t, y: F.cross_entropy(t, y, reduction=reduction), x, labels[:, None])
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_cross_entropy_ignore_index(reduction):
+    x, labels = RNG.standard_normal((6, 3)), np.array([0, -100, 2, 1, -100, 1])
+    losses, _ = _reference_ce(x, labels)
+    got = F.cross_entropy(core.to_tensor(x), core.to_tensor(labels), reduction=reduction).numpy()
+    expected = {"none": losses, "sum": [losses.sum()], "mean": [losses.sum() / 4]}[reduction]
+    np.testing.assert_allclose(got, expected, rtol=1e-12)
+    check_grad(lambda t, y: F.cross_entropy(t, y, reduction=reduction), x, labels)
+    t = core.to_tensor(x, stop_gradient=False)
+    F.cross_entropy(t, core.to_tensor(labels), reduction=reduction).backward()
+    assert (t.gradient()[labels == -100] == 0).all()
+
+
+def test_cross_entropy_custom_ignore_index_and_all_ignored():
+    x, labels = RNG.standard_normal((4, 3)), np.array([0, 2, 2, 1])
+    got = F.cross_entropy(core.to_tensor(x), core.to_tensor(labels), ignore_index=2).numpy()
+    losses, _ = _reference_ce(x, labels, ignore_index=2)
+    np.testing.assert_allclose(got, [losses.sum() / 2], rtol=1e-12)
+    t = core.to_tensor(x, stop_gradient=False)
+    loss = F.cross_entropy(t, core.to_tensor([-100] * 4))
+    np.testing.assert_array_equal(loss.numpy(), [0.0])  # nothing counted: 0, not nan
+    loss.backward()
+    assert (t.gradient() == 0).all()
+
+
+def test_cross_entropy_class_weights():
+    x, labels = RNG.standard_normal((5, 3)), np.array([0, 2, -100, 1, 2])
+    weight = np.array([0.5, 2.0, 1.5])
+    losses, weights = _reference_ce(x, labels, weight)
+    got = F.cross_entropy(core.to_tensor(x), core.to_tensor(labels), core.to_tensor(weight))
+    np.testing.assert_allclose(got.numpy(), [losses.sum() / weights.sum()], rtol=1e-12)
+    check_grad(lambda t, y, w: F.cross_entropy(t, y, w), x, labels, weight, wrt=[0])
+    check_grad(lambda t, y, w: F.cross_entropy(t, y, w, reduction="none"), x, labels, weight,
+               wrt=[0])
+
+
+def test_cross_entropy_along_another_axis():
+    x = RNG.standard_normal((2, 4, 3))  # [N, C, L] with the classes on axis 1
+    labels = np.array([[0, 3, 1], [2, 2, -100]])
+    check_grad(lambda t, y: F.cross_entropy(t, y, axis=1), x, labels)
+    check_grad(lambda t, y: F.cross_entropy(t, y, axis=1, reduction="none"), x, labels[:, None])
+    moved = np.moveaxis(x, 1, -1).reshape(-1, 4)
+    losses, _ = _reference_ce(moved, labels.reshape(-1))
+    got = F.cross_entropy(core.to_tensor(x), core.to_tensor(labels), axis=1, reduction="none")
+    np.testing.assert_allclose(got.numpy(), losses.reshape(2, 3), rtol=1e-12)
+
+
+def test_cross_entropy_soft_labels_and_probabilities():
+    x = RNG.standard_normal((3, 4))
+    soft = RNG.random((3, 4))
+    soft /= soft.sum(axis=1, keepdims=True)
+    logp = x - np.log(np.exp(x).sum(axis=1, keepdims=True))
+    got = F.cross_entropy(core.to_tensor(x), core.to_tensor(soft), soft_label=True)
+    np.testing.assert_allclose(got.numpy(), [-(soft * logp).sum() / 3], rtol=1e-12)
+    for reduction in ("mean", "none"):
+        check_grad(lambda t, y: F.cross_entropy(t, y, soft_label=True, reduction=reduction),
+                   x, soft)
+    check_grad(lambda t, y: F.cross_entropy(t, y, soft_label=True, axis=0), x, soft)
+    probs = np.exp(logp)
+    got = F.cross_entropy(core.to_tensor(probs), core.to_tensor([1, 0, 3]), use_softmax=False)
+    np.testing.assert_allclose(got.numpy(), [-(logp[0, 1] + logp[1, 0] + logp[2, 3]) / 3])
+    check_grad(lambda t, y: F.cross_entropy(t, y, use_softmax=False), probs, np.array([1, 0, 3]))
+
+
+def test_cross_entropy_is_stable_for_huge_logits():
+    x = core.to_tensor([[1000.0, -1000.0, 0.0]], stop_gradient=False)
+    loss = F.cross_entropy(x, core.to_tensor([1]))
+    np.testing.assert_allclose(loss.numpy(), [2000.0])
+    loss.backward()
+    assert np.isfinite(x.gradient()).all()
+
+
+def test_cross_entropy_errors_name_the_problem():
+    x = core.to_tensor(np.zeros((3, 10), np.float32))
+    with pytest.raises(ValueError, match=r"label value 12 .*10 classes"):
+        F.cross_entropy(x, core.to_tensor([1, 12, 3]))
+    with pytest.raises(ValueError, match=r"label value -1 .*10 classes"):
+        F.cross_entropy(x, core.to_tensor([1, -1, 3]))
+    with pytest.raises(ValueError, match=r"label of shape \[4\]"):
+        F.cross_entropy(x, core.to_tensor([1, 2, 3, 4]))
+    with pytest.raises(TypeError, match="soft_label=True"):
+        F.cross_entropy(x, core.to_tensor([1.0, 2.0, 3.0]))
+    with pytest.raises(ValueError, match=r"weight of shape \[3\]"):
+        F.cross_entropy(x, core.to_tensor([1, 2, 3]), core.to_tensor([1.0, 2.0, 3.0]))
+    with pytest.raises(ValueError, match="reduction='avg'"):
+        nn.CrossEntropyLoss(reduction="avg")
+
+
+def test_cross_entropy_loss_layer_matches_functional():
+    x, labels = core.to_tensor(RNG.standard_normal((4, 3))), core.to_tensor([0, 1, 2, -100])
+    layer = nn.CrossEntropyLoss(reduction="sum")
+    np.testing.assert_array_equal(layer(x, labels).numpy(),
+                                  F.cross_entropy(x, labels, reduction="sum").numpy())
+    check_grad(lambda t, y: nn.CrossEntropyLoss()(t, y), x.numpy(), labels.numpy())
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_mse_loss_values_and_gradients(reduction):
+    a, b = RNG.standard_normal((3, 2)), RNG.standard_normal((3, 2))
+    squared = (a - b) ** 2
+    expected = {"none": squared, "sum": [squared.sum()], "mean": [squared.mean()]}[reduction]
+    got = nn.MSELoss(reduction)(core.to_tensor(a), core.to_tensor(b))
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-12)
+    check_grad(lambda x, y: F.mse_loss(x, y, reduction), a, b)
+
+
+def test_mse_loss_refuses_broadcasting_shapes():
+    with pytest.raises(ValueError, match=r"\[3\].*\[3, 1\]"):
+        F.mse_loss(core.to_tensor([1.0, 2.0, 3.0]), core.to_tensor([[1.0], [2.0], [3.0]]))
+
+
+def test_probability_input_ignores_rows_whose_stand_in_class_has_probability_zero():
+    probs = core.to_tensor([[0.0, 1.0], [0.25, 0.75]], stop_gradient=False)
+    loss = F.cross_entropy(probs, core.to_tensor([-100, 1]), use_softmax=False)
+    np.testing.assert_allclose(loss.numpy(), [-np.log(0.75)], rtol=1e-6)
+    loss.backward()
+    np.testing.assert_allclose(probs.gradient(), [[0.0, 0.0], [0.0, -1 / 0.75]], rtol=1e-6)

@@ -1,0 +1,122 @@
+"""max_pool2d / avg_pool2d and their layers: gradients, first-max ties, torch parity, errors."""
+import numpy as np
+import pytest
+
+import core
+from core.nn.functional.pooling import avg_pool2d, max_pool2d
+from core.nn.pooling import AvgPool2D, MaxPool2D
+from tests.gradcheck import check_grad
+
+RNG = np.random.default_rng(0)
+
+
+def _distinct(shape):
+    """Values far apart (no ties), so finite differences never cross a window's maximum."""
+    return RNG.permutation(np.prod(shape)).reshape(shape) * 0.1
+
+
+def _loop_max_pool(x, g, k, s, p):
+    """Reference by loops: output and the input gradient sent to each window's FIRST max."""
+    xp = np.pad(x, ((0, 0), (0, 0), (p, p), (p, p)), constant_values=-np.inf)
+    ho, wo = (xp.shape[2] - k) // s + 1, (xp.shape[3] - k) // s + 1
+    out, dx = np.zeros(x.shape[:2] + (ho, wo)), np.zeros_like(xp)
+    for n in range(x.shape[0]):
+        for c in range(x.shape[1]):
+            for i in range(ho):
+                for j in range(wo):
+                    window = xp[n, c, i * s:i * s + k, j * s:j * s + k]
+                    first = np.argmax(window)  # argmax returns the first maximum
+                    out[n, c, i, j] = window.flat[first]
+                    dx[n, c, i * s + first // k, j * s + first % k] += g[n, c, i, j]
+    return out, dx[:, :, p:p + x.shape[2], p:p + x.shape[3]]
+
+
+@pytest.mark.parametrize("k, s, p", [(2, 2, 0), (3, 2, 1), (3, 1, 1), (2, 1, 0), (3, 3, 0)])
+def test_max_pool_ties_send_gradient_to_first_maximum(k, s, p):
+    x = np.maximum(RNG.integers(-3, 2, size=(2, 3, 8, 9)), 0).astype(np.float64)  # many zeros
+    xt = core.to_tensor(x, stop_gradient=False)
+    out = max_pool2d(xt, k, s, p)
+    g = RNG.standard_normal(out.shape)
+    out.backward(core.to_tensor(g))
+    want_out, want_dx = _loop_max_pool(x, g, k, s, p)
+    np.testing.assert_array_equal(out.numpy(), want_out)
+    np.testing.assert_allclose(xt.gradient(), want_dx, rtol=1e-12, atol=1e-12)
+
+
+def test_max_pool_tie_gradient_total_is_preserved():
+    """Each window passes on exactly its output gradient: no duplication on all-zero windows."""
+    x = core.to_tensor(np.zeros((1, 2, 4, 4), np.float32), stop_gradient=False)
+    max_pool2d(x, 2).backward()  # output gradient of ones
+    assert x.gradient().sum() == 8.0
+    np.testing.assert_array_equal(x.gradient()[0, 0], [[1, 0, 1, 0], [0, 0, 0, 0]] * 2)
+
+
+@pytest.mark.parametrize("k, s, p", [(2, None, 0), (3, 2, 1), ((3, 2), (1, 2), (1, 1))])
+def test_max_pool_gradients(k, s, p):
+    check_grad(lambda x: max_pool2d(x, k, s, p), _distinct((2, 2, 7, 6)))
+
+
+@pytest.mark.parametrize("exclusive", [True, False])
+@pytest.mark.parametrize("k, s, p", [(2, None, 0), (3, 2, 1), ((3, 2), (1, 2), (1, 0))])
+def test_avg_pool_gradients(k, s, p, exclusive):
+    check_grad(lambda x: avg_pool2d(x, k, s, p, exclusive=exclusive),
+               RNG.standard_normal((2, 2, 7, 6)))
+
+
+def test_avg_pool_exclusive_divides_by_real_elements_only():
+    x = core.to_tensor(np.ones((1, 1, 4, 4)))
+    np.testing.assert_allclose(avg_pool2d(x, 3, 1, 1).numpy(), np.ones((1, 1, 4, 4)))
+    inclusive = avg_pool2d(x, 3, 1, 1, exclusive=False).numpy()[0, 0]
+    assert inclusive[0, 0] == pytest.approx(4 / 9) and inclusive[1, 1] == pytest.approx(1.0)
+    assert avg_pool2d(x, 2, divisor_override=2).numpy()[0, 0, 0, 0] == pytest.approx(2.0)
+    check_grad(lambda x: avg_pool2d(x, 2, 1, divisor_override=3),
+               RNG.standard_normal((1, 2, 4, 5)))
+
+
+def test_pooling_nhwc_and_views():
+    x = RNG.standard_normal((2, 3, 8, 6))
+    ref = max_pool2d(core.to_tensor(x), 2).numpy()
+    nhwc = max_pool2d(core.to_tensor(x.transpose(0, 2, 3, 1)), 2, data_format="NHWC").numpy()
+    np.testing.assert_array_equal(nhwc.transpose(0, 3, 1, 2), ref)
+    check_grad(lambda x: avg_pool2d(x, 2, data_format="NHWC"), RNG.standard_normal((2, 4, 4, 3)))
+    check_grad(lambda x: max_pool2d(x[:, :, 1:, ::2], 2), _distinct((2, 2, 7, 12)))
+
+
+def test_pooling_matches_torch():
+    torch = pytest.importorskip("torch")
+    tf = torch.nn.functional
+    for k, s, p in ((2, 2, 0), (3, 2, 1), (3, 1, 1), ((2, 3), (2, 1), (1, 1))):
+        x = np.maximum(RNG.standard_normal((4, 5, 11, 10)), 0)  # ReLU output: ties at 0
+        for ours, theirs in ((max_pool2d, tf.max_pool2d),
+                             (lambda *a: avg_pool2d(*a, exclusive=False), tf.avg_pool2d)):
+            xt = core.to_tensor(x, stop_gradient=False)
+            out = ours(xt, k, s, p)
+            g = RNG.standard_normal(out.shape)
+            out.backward(core.to_tensor(g))
+            ref_x = torch.tensor(x, requires_grad=True)
+            ref = theirs(ref_x, k, s, p)
+            ref.backward(torch.tensor(g))
+            np.testing.assert_allclose(out.numpy(), ref.detach().numpy(), rtol=1e-12)
+            np.testing.assert_allclose(xt.gradient(), ref_x.grad.numpy(), rtol=1e-12,
+                                       atol=1e-12)
+
+
+def test_pool_layers():
+    x = core.to_tensor(RNG.standard_normal((2, 3, 6, 6)).astype(np.float32))
+    np.testing.assert_array_equal(MaxPool2D(2)(x).numpy(), max_pool2d(x, 2).numpy())
+    np.testing.assert_array_equal(AvgPool2D(3, 1, 1)(x).numpy(), avg_pool2d(x, 3, 1, 1).numpy())
+    assert MaxPool2D(2).parameters() == [] and "kernel_size=2" in repr(MaxPool2D(2))
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda x: max_pool2d(x, 2, padding=2), "half the kernel"),
+    (lambda x: max_pool2d(x, 0), "kernel_size"),
+    (lambda x: max_pool2d(x, 2, ceil_mode=True), "ceil_mode"),
+    (lambda x: max_pool2d(x, 2, return_mask=True), "return_mask"),
+    (lambda x: avg_pool2d(x, 9), "does not fit"),
+    (lambda x: avg_pool2d(x, 2, divisor_override=0), "divisor_override"),
+    (lambda x: avg_pool2d(x, 2, data_format="NCWH"), "data_format"),
+    (lambda x: max_pool2d(x[0], 2), "4-D")])
+def test_pooling_rejects_bad_arguments(call, message):
+    with pytest.raises(ValueError, match=message):
+        call(core.to_tensor(np.zeros((1, 2, 6, 6), np.float32)))

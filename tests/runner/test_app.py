@@ -1,0 +1,148 @@
+"""runner.app.run end to end on the digits, checked through what MLflow recorded."""
+import os
+import signal
+import tomllib
+
+import pytest
+
+from core import serialize
+from runner import app, schema, tracking
+from runner.errors import ConfigError
+
+
+def make_config(uri: str, **trainer) -> schema.RunConfig:
+    options = {"epochs": 1, "batch_size": 64, "log_every": 5, "progress": False} | trainer
+    return schema.RunConfig(
+        model=schema.CNNConfig(channels=[4, 8], kernel_size=3),
+        optim=schema.AdamConfig(lr=0.01),
+        schedule=schema.ScheduleConfig(name="cosine", warmup_epochs=0.2),
+        clip=schema.ClipConfig(),
+        data=schema.DataConfig(),
+        trainer=schema.TrainerConfig(**options),
+        runtime=schema.RuntimeConfig(threads=1),
+        tracking=schema.TrackingConfig(uri=uri, experiment="app-tests"),
+    )
+
+
+@pytest.fixture(scope="module")
+def launch(tmp_path_factory):
+    """One launch folder and sqlite store for the module (creating the tables costs seconds)."""
+    folder = tmp_path_factory.mktemp("launch")
+    return folder, tracking.default_uri(folder)
+
+
+@pytest.fixture
+def job_dir(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # outside Hydra the outputs go to the current folder
+    return tmp_path
+
+
+def _client(uri):
+    from mlflow.tracking import MlflowClient
+
+    return MlflowClient(tracking_uri=uri)
+
+
+def _only_run(uri, **filters):
+    client = _client(uri)
+    experiment = client.get_experiment_by_name("app-tests")
+    runs = client.search_runs([experiment.experiment_id],
+                              filter_string=" and ".join(f"tags.`{k}` = '{v}'"
+                                                         for k, v in filters.items()))
+    assert len(runs) == 1
+    return client, runs[0]
+
+
+def test_one_epoch_run_is_recorded_and_returns_the_objective(launch, job_dir):
+    folder, uri = launch
+    overrides = ["optim.lr=0.01", "trainer.epochs=1", "tracking.experiment=app-tests"]
+    objective = app.run(make_config(uri), overrides, str(folder))
+
+    client, run = _only_run(uri, overrides=" ".join(overrides))
+    assert run.info.status == "FINISHED"
+    assert run.info.run_name == "cnn-adam-lr0.01-epochs1"
+    metrics = run.data.metrics
+    for key in ("train/loss", "train/acc", "train/lr", "train/samples_per_sec", "valid/loss",
+                "valid/acc", "test/loss", "test/acc", "time/epoch_sec",
+                "tracking/overhead_fraction"):
+        assert key in metrics, key
+    assert objective == metrics["valid/acc"] and 0.3 < objective <= 1.0
+    assert 0 <= metrics["tracking/overhead_fraction"] < 0.5
+    params = run.data.params
+    assert params["optim.lr"] == "0.01" and params["model.name"] == "cnn"
+    assert params["model.channels"] == "[4, 8]"
+    tags = run.data.tags
+    assert tags["device"] == "cpu" and tags["launch_dir"] == str(folder)
+    assert "command" in tags
+
+    artifacts = {a.path for a in client.list_artifacts(run.info.run_id)}
+    assert artifacts == {app.CONFIG_FILE, app.CHECKPOINT, app.CURVES_FILE}
+    local = client.download_artifacts(run.info.run_id, "", str(job_dir / "downloaded"))
+    written = tomllib.loads(open(os.path.join(local, app.CONFIG_FILE)).read())
+    assert written["optim"]["lr"] == 0.01 and written["model"]["channels"] == [4, 8]
+    state = serialize.load(os.path.join(local, app.CHECKPOINT))
+    assert state["conv1.weight"].shape == (4, 1, 3, 3) and state["fc.weight"].shape == (32, 10)
+    with open(os.path.join(local, app.CURVES_FILE), "rb") as png:
+        assert png.read(8) == b"\x89PNG\r\n\x1a\n"
+    # The job folder holds the same outputs, and the artifacts live under the launch folder.
+    assert {p.name for p in job_dir.iterdir()} >= {app.CONFIG_FILE, app.CHECKPOINT,
+                                                   app.CURVES_FILE}
+    assert run.info.artifact_uri.startswith((folder / "mlruns").as_uri())
+
+
+def test_an_error_in_training_marks_the_run_failed(launch, job_dir, monkeypatch):
+    folder, uri = launch
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("loss exploded")
+
+    monkeypatch.setattr(app, "fit", broken)
+    with pytest.raises(RuntimeError, match="loss exploded"):
+        app.run(make_config(uri), ["trainer.seed=11"], str(folder))
+    _, run = _only_run(uri, overrides="trainer.seed=11")
+    assert run.info.status == "FAILED"
+    assert run.data.tags["error"] == "RuntimeError: loss exploded"
+
+
+def test_sigterm_marks_the_run_killed_and_restores_the_handler(launch, job_dir, monkeypatch):
+    folder, uri = launch
+    before = signal.getsignal(signal.SIGTERM)
+
+    def terminated(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(app, "fit", terminated)
+    with pytest.raises(KeyboardInterrupt, match="SIGTERM"):
+        app.run(make_config(uri), ["trainer.seed=12"], str(folder))
+    _, run = _only_run(uri, overrides="trainer.seed=12")
+    assert run.info.status == "KILLED"
+    assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_tracking_disabled_still_writes_the_outputs(job_dir):
+    cfg = make_config("unused", checkpoint=False, objective="test/acc")
+    cfg.tracking.enabled = False
+    cfg.data.valid_size = 0
+    objective = app.run(cfg, [], str(job_dir))
+    assert 0 < objective <= 1
+    assert {p.name for p in job_dir.iterdir()} == {app.CONFIG_FILE, app.CURVES_FILE}
+
+
+def test_a_validation_objective_without_validation_data_fails_before_the_run(job_dir):
+    cfg = make_config("unused")
+    cfg.tracking.enabled = False
+    cfg.data.valid_size = 0
+    with pytest.raises(ConfigError, match="valid_size"):
+        app.run(cfg, [], str(job_dir))
+    assert list(job_dir.iterdir()) == []
+
+
+@pytest.mark.parametrize("overrides,name", [
+    ([], "cnn-adam"),
+    (["model=cnn", "optim=adam", "optim.lr=0.001"], "cnn-adam-lr0.001"),
+    (["data=mnist", "+trainer.epochs=3", "tracking.run_name=x", "hydra.verbose=true"],
+     "cnn-adam-mnist-epochs3"),
+    (["model.channels=[8,16]"], "cnn-adam-channels_8,16_"),
+])
+def test_run_names_come_from_the_overrides(overrides, name):
+    assert app.run_name(make_config(""), overrides) == name

@@ -1,0 +1,195 @@
+"""``python -m runner``: help, --cfg, multirun, user search paths and one-paragraph errors.
+
+The subprocess cases start together (each costs ~1 s of interpreter and Hydra start-up) and none
+of them trains: they stop at --help, --cfg or an error. Runs that reach ``runner.app.run`` are
+tested in-process against a fake app that records its calls.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+import yaml
+
+import runner.__main__ as entry
+from runner import schema
+from runner.errors import UserError
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = 'name = "mlp"\nhidden = [8]\n'
+BROKEN = 'name = "mlp"\nhidden = [8\ndropout = 0.5\n'  # the array is never closed
+
+
+def _user_folder(base: Path) -> Path:
+    """A user's own TOML folder: one good and one broken model option."""
+    (base / "model").mkdir(parents=True)
+    (base / "model" / "tiny.toml").write_text(TINY)
+    (base / "model" / "broken.toml").write_text(BROKEN)
+    return base
+
+
+def _cases(user: Path) -> dict[str, list[str]]:
+    searchpath = f"hydra.searchpath=[toml://{user}]"
+    return {
+        "help": ["--help"],
+        "cfg": ["--cfg", "job", "+experiment=mnist_cnn"],
+        "searchpath": ["--cfg", "job", "model=tiny", searchpath],
+        "syntax": ["model=broken", searchpath],
+        "unknown_key": ["+optim.lrr=0.1"],
+        "wrong_type": ["trainer.epochs=ten"],
+        "negative_lr": ["optim.lr=-0.5"],
+        "bad_device": ["device=gpu:99"],
+        "bad_device_string": ["device=tpu"],
+        "missing_option": ["model=nope"],
+        "bad_override": ["optim.lr=["],
+    }
+
+
+@pytest.fixture(scope="module")
+def cli(tmp_path_factory):
+    """Run every case at once; name -> (returncode, stdout, stderr, cwd)."""
+    user = _user_folder(tmp_path_factory.mktemp("user_conf"))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    env.pop("HYDRA_FULL_ERROR", None)
+    started = {}
+    for name, args in _cases(user).items():
+        cwd = tmp_path_factory.mktemp(name)
+        started[name] = (cwd, subprocess.Popen(
+            [sys.executable, "-m", "runner", *args], cwd=cwd, env=env, text=True,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+    results = {}
+    for name, (cwd, process) in started.items():
+        stdout, stderr = process.communicate(timeout=120)
+        results[name] = (process.returncode, stdout, stderr, cwd)
+    return results
+
+
+def test_help_lists_every_group(cli):
+    code, out, err, _ = cli["help"]
+    assert code == 0, err
+    for line in ("clip: none", "data: digits, fashion_mnist, mnist",
+                 "experiment: digits_mlp, mnist_cnn", "model: cnn, mlp",
+                 "optim: adadelta, adagrad, adam, adamw, momentum, rmsprop, sgd",
+                 "schedule: constant, cosine, step"):
+        assert line in out
+    assert "tomlrun trains a neural network" in out
+
+
+def test_cfg_job_prints_the_composed_experiment(cli):
+    code, out, err, _ = cli["cfg"]
+    assert code == 0, err
+    cfg = yaml.safe_load(out)
+    assert cfg["optim"] == {"name": "adam", "lr": 0.001, "beta1": 0.9, "beta2": 0.999,
+                            "epsilon": 1e-8, "weight_decay": 1e-5, "regularizer": "l2"}
+    assert cfg["data"]["name"] == "mnist" and cfg["trainer"]["batch_size"] == 100
+
+
+def test_user_searchpath_adds_a_toml_option_and_parses_lazily(cli):
+    code, out, err, _ = cli["searchpath"]  # broken.toml lies beside tiny.toml, unread
+    assert code == 0, err
+    assert yaml.safe_load(out)["model"] == {"name": "mlp", "hidden": [8]}
+
+
+@pytest.mark.parametrize("case, needles", [
+    ("unknown_key", ["'optim.lrr' is not a known key (did you mean 'optim.lr'?)"]),
+    ("wrong_type", ["trainer.epochs = 'ten' has the wrong type: expected an integer"]),
+    ("negative_lr", ["optim.lr = -0.5 is not allowed: use a number > 0"]),
+    ("bad_device", ["gpu:99"]),
+    ("bad_device_string", ["device 'tpu' is not valid", "'gpu:N'"]),
+])
+def test_user_errors_are_one_paragraph_with_status_2(cli, case, needles):
+    code, out, err, cwd = cli[case]
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tomlrun: error: "), err
+    for needle in needles:
+        assert needle in err
+    # Validation comes first: no run was started, so nothing reached MLflow.
+    assert not (cwd / "mlflow.db").exists() and not (cwd / "mlruns").exists()
+
+
+@pytest.mark.parametrize("case, needles", [
+    ("missing_option", ["Could not find 'model/nope'", "cnn", "mlp"]),
+    ("syntax", ["TOML syntax error in ", str(Path("model") / "broken.toml"), "line 3, column 1"]),
+    ("bad_override", ["no viable alternative at input '['"]),
+])
+def test_hydra_errors_exit_nonzero_without_traceback(cli, case, needles):
+    code, out, err, cwd = cli[case]
+    assert code != 0
+    assert "Traceback" not in err
+    for needle in needles:
+        assert needle in err
+    assert not (cwd / "mlflow.db").exists()
+
+
+def test_no_case_prints_a_traceback(cli):
+    assert all("Traceback" not in err for _, _, err, _ in cli.values())
+
+
+# --- in-process runs against a fake runner.app --------------------------------------------------
+@pytest.fixture
+def fake_app(monkeypatch, tmp_path):
+    """Replace runner.app with a recorder; run Hydra in tmp_path without touching logging."""
+    calls = []
+    app = types.ModuleType("runner.app")
+    app.error = None
+
+    def run(run_config, overrides, launch_dir):
+        calls.append((run_config, overrides, launch_dir))
+        if app.error is not None:
+            raise app.error
+        return 0.5
+
+    app.run, app.calls = run, calls
+    monkeypatch.setitem(sys.modules, "runner.app", app)
+    monkeypatch.chdir(tmp_path)
+    return app
+
+
+def _main(monkeypatch, *args) -> None:
+    quiet = ["hydra/job_logging=disabled", "hydra/hydra_logging=disabled",
+             "hydra.run.dir=out", "hydra.sweep.dir=multi"]
+    monkeypatch.setattr(sys, "argv", ["runner", *args, *quiet])
+    entry.main()
+
+
+def test_run_passes_the_typed_config_overrides_and_launch_dir(fake_app, monkeypatch, tmp_path):
+    _main(monkeypatch, "model=mlp", "optim.lr=0.05")
+    [(run_config, overrides, launch_dir)] = fake_app.calls
+    assert isinstance(run_config.model, schema.MLPConfig) and run_config.optim.lr == 0.05
+    assert overrides == ["model=mlp", "optim.lr=0.05"]  # Hydra's own settings left out
+    assert Path(launch_dir) == tmp_path
+
+
+def test_multirun_runs_one_job_per_value(fake_app, monkeypatch):
+    _main(monkeypatch, "-m", "optim.lr=0.1,0.2", "+experiment=digits_mlp")
+    assert [call[0].optim.lr for call in fake_app.calls] == [0.1, 0.2]
+    assert all(call[0].model.hidden == [64] for call in fake_app.calls)
+
+
+def test_user_searchpath_option_is_validated_by_its_name(fake_app, monkeypatch, tmp_path):
+    user = _user_folder(tmp_path / "mine")
+    _main(monkeypatch, "model=tiny", f"hydra.searchpath=[toml://{user}]")
+    assert fake_app.calls[0][0].model == schema.MLPConfig(hidden=[8])
+
+
+@pytest.mark.parametrize("args", [["optim.lr=0"], ["device=gpu:99"]])
+def test_bad_config_never_reaches_the_app(fake_app, monkeypatch, capsys, args):
+    with pytest.raises(SystemExit) as info:
+        _main(monkeypatch, *args)
+    assert info.value.code == 2 and fake_app.calls == []
+    assert capsys.readouterr().err.startswith("tomlrun: error: ")
+
+
+def test_user_error_inside_the_app_is_one_paragraph(fake_app, monkeypatch, capsys):
+    fake_app.error = UserError("data.root = '/nowhere' does not exist:\nput the IDX files there.")
+    with pytest.raises(SystemExit) as info:
+        _main(monkeypatch)
+    assert info.value.code == 2
+    assert capsys.readouterr().err == ("tomlrun: error: data.root = '/nowhere' does not exist: "
+                                       "put the IDX files there.\n")

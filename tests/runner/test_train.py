@@ -1,0 +1,164 @@
+"""runner.train: a small model learns the digits; log lines, metrics, evaluation and progress."""
+import io
+import logging
+import re
+
+import numpy as np
+import pytest
+
+import core
+from runner import build, schema
+from runner.progress import Progress
+from runner.train import TrainState, evaluate, fit
+
+LINE = re.compile(r"^epoch (\d+) batch (\d+) loss (\d+\.\d{4}) acc ([01]\.\d{2})$")
+
+
+class Sink:
+    def __init__(self):
+        self.points, self.flushes = [], 0
+
+    def log_metrics(self, metrics, step):
+        self.points.extend((key, step, value) for key, value in metrics.items())
+
+    def flush(self):
+        self.flushes += 1
+
+    def series(self, key):
+        return [(step, value) for k, step, value in self.points if k == key]
+
+
+@pytest.fixture(scope="module")
+def digits():
+    data = build.build_data(schema.DataConfig(), seed=0)
+    return build.build_loaders(data, schema.DataConfig(), schema.TrainerConfig(batch_size=64))
+
+
+def _setup(loaders, lr=0.01, schedule=None):
+    core.seed(0)
+    model = build.build_model(schema.MLPConfig(hidden=[32]), (1, 8, 8), 10)
+    steps = len(loaders[0])
+    rate = schedule(steps) if schedule else lr
+    opt = build.build_optimizer(schema.AdamConfig(), model.parameters(), rate)
+    return model, opt, rate
+
+
+def test_a_small_model_learns_the_digits_in_two_epochs(digits, caplog):
+    train, valid, _ = digits
+    model, opt, _ = _setup(digits)
+    cfg = schema.TrainerConfig(epochs=2, log_every=5, progress=False)
+    before = evaluate(model, valid)
+    sink = Sink()
+    with caplog.at_level(logging.INFO, logger="runner.train"):
+        state = fit(model, opt, train, cfg, valid_loader=valid, sink=sink)
+    after = evaluate(model, valid)
+    assert after[0] < before[0] / 3 and after[1] > 0.85
+    losses = [value for _, value in sink.series("train/loss")]
+    assert losses[-1] < losses[0] / 3
+    assert state.step == 2 * len(train) and state.epoch == 1
+    assert state.metrics["valid/acc"] == pytest.approx(after[1])
+
+
+def test_log_lines_follow_the_tutorial_format(digits, caplog):
+    train, _, _ = digits
+    model, opt, _ = _setup(digits)
+    cfg = schema.TrainerConfig(epochs=2, log_every=10, progress=False)
+    with caplog.at_level(logging.INFO, logger="runner.train"):
+        fit(model, opt, train, cfg)
+    lines = [r.getMessage() for r in caplog.records if r.name == "runner.train"]
+    matches = [LINE.match(line) for line in lines]
+    assert all(matches), lines
+    expected = [(e, b) for e in range(2) for b in range(0, len(train), 10)]
+    assert [(int(m[1]), int(m[2])) for m in matches] == expected
+
+
+def test_metrics_steps_windows_and_validation_schedule(digits):
+    train, valid, _ = digits
+    model, opt, _ = _setup(digits)
+    cfg = schema.TrainerConfig(epochs=3, log_every=4, eval_every=2, progress=False)
+    sink = Sink()
+    fit(model, opt, train, cfg, valid_loader=valid, sink=sink)
+    per_epoch = len(train)
+    train_steps = [step for step, _ in sink.series("train/loss")]
+    assert train_steps == [e * per_epoch + b + 1 for e in range(3) for b in range(0, per_epoch, 4)]
+    for key in ("train/acc", "train/lr", "train/samples_per_sec"):
+        assert [s for s, _ in sink.series(key)] == train_steps
+    assert all(v == 0.01 for _, v in sink.series("train/lr"))
+    assert all(0 <= v <= 1 for _, v in sink.series("train/acc"))
+    # validation after epoch 1 (eval_every=2) and after the last epoch
+    assert [s for s, _ in sink.series("valid/acc")] == [2 * per_epoch, 3 * per_epoch]
+    assert [s for s, _ in sink.series("time/epoch_sec")] == [per_epoch, 2 * per_epoch,
+                                                              3 * per_epoch]
+    assert sink.flushes == 3
+
+
+def test_the_schedule_steps_once_per_batch_and_lr_is_logged(digits):
+    train, _, _ = digits
+    model, opt, scheduler = _setup(
+        digits, schedule=lambda steps: core.optimizer.lr.StepDecay(0.01, step_size=steps,
+                                                                   gamma=0.5))
+    sink = Sink()
+    fit(model, opt, train, schema.TrainerConfig(epochs=2, log_every=1000, progress=False),
+        scheduler=scheduler, sink=sink)
+    assert scheduler.last_epoch == 2 * len(train)
+    assert sink.series("train/lr") == [(1, 0.01), (len(train) + 1, 0.005)]
+
+
+def test_callbacks_see_each_epoch(digits):
+    train, _, _ = digits
+    model, opt, _ = _setup(digits)
+    seen = []
+    fit(model, opt, train, schema.TrainerConfig(epochs=2, progress=False),
+        callbacks=[lambda state: seen.append((state.epoch, state.step))])
+    assert seen == [(0, len(train)), (1, 2 * len(train))]
+    assert isinstance(TrainState(), TrainState)
+
+
+def test_evaluate_matches_a_direct_computation_and_keeps_the_mode(digits):
+    _, valid, _ = digits
+    model, _, _ = _setup(digits)
+    model.train()
+    loss, acc = evaluate(model, valid)
+    assert model.training
+    images = np.concatenate([x.numpy() for x, _ in valid])
+    labels = np.concatenate([y.numpy() for _, y in valid])
+    with core.no_grad():
+        logits = model(core.to_tensor(images)).numpy().astype(np.float64)
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+    assert loss == pytest.approx(-log_probs[np.arange(len(labels)), labels].mean(), rel=1e-5)
+    assert acc == pytest.approx((logits.argmax(axis=1) == labels).mean())
+
+
+def test_progress_bar_draws_only_on_a_terminal():
+    quiet = io.StringIO()
+    bar = Progress(10, desc="epoch 0", stream=quiet)
+    bar.update(5)
+    bar.close()
+    assert not bar.enabled and quiet.getvalue() == ""
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    screen = Terminal()
+    bar = Progress(4, desc="epoch 1", stream=screen, min_interval=0.0)
+    for _ in range(4):
+        bar.update(1, postfix="loss 0.5")
+    assert bar.render().startswith("epoch 1 100%|" + "#" * 30 + "| 4/4 [")
+    assert bar.render().endswith("loss 0.5")
+    bar.clear()
+    bar.close()
+    text = screen.getvalue()
+    assert text.count("\r\x1b[K") >= 5 and text.endswith("\n")
+    assert "| 2/4 [" in text
+
+
+def test_train_lr_is_the_rate_the_logged_update_used(digits):
+    train, _, _ = digits
+    model, opt, warmup = _setup(
+        digits, schedule=lambda steps: core.optimizer.lr.LinearWarmup(0.01, 10, 0.0, 0.01))
+    sink = Sink()
+    fit(model, opt, train, schema.TrainerConfig(epochs=1, log_every=5, progress=False),
+        scheduler=warmup, sink=sink)
+    assert sink.series("train/lr")[:3] == [(1, 0.0), (6, 0.005), (11, 0.01)]
