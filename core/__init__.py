@@ -16,7 +16,12 @@ from core.logic import (all, any, equal, greater_equal, greater_than, isfinite, 
                         isinf, isnan, less_equal, less_than, logical_and, logical_not,
                         logical_or, not_equal)
 
+# Sub-packages, reachable as attributes as in Paddle (``core.nn.Conv2D``, ``core.optimizer.Adam``).
+from core import datasets, io, metric, nn, optimizer, regularizer  # noqa: E402
+from core.serialize import load, save  # noqa: E402
+
 __all__ = [
+    "datasets", "io", "load", "metric", "nn", "optimizer", "regularizer", "save",
     "Parameter", "Tensor", "device", "is_grad_enabled", "no_grad", "seed", "to_tensor",
     # math and reductions
     "abs", "add", "argmax", "argmin", "clip", "divide", "einsum", "exp", "log", "matmul", "max",

@@ -25,7 +25,7 @@ PROG = "tomlrun"
 
 # An absolute config_path is how tomlrun's search-path plugin (hydra_plugins/tomlrun_toml)
 # recognises this app: it serves exactly this folder as toml:// and mounts experiments/.
-_CONF_DIR, _EXPERIMENTS_DIR = config_dirs()
+_CONF_DIR = config_dirs()[0]
 
 
 @hydra.main(version_base=None, config_path=str(_CONF_DIR), config_name="config")

@@ -44,6 +44,21 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM turned into an exception, so the run is closed as KILLED like on Ctrl-C."""
 
 
+# Every metric a run logs, hence every valid trainer.objective.
+METRICS = ("train/loss", "train/acc", "train/lr", "train/samples_per_sec", "time/epoch_sec",
+           "valid/loss", "valid/acc", "test/loss", "test/acc")
+
+
+@dataclasses.dataclass
+class _Parts:
+    model: object
+    optimizer: object
+    scheduler: object | None  # None for a constant learning rate
+    train: object
+    valid: object | None
+    test: object
+
+
 def run(cfg: RunConfig, overrides: list[str], launch_dir: str) -> float:
     """Train and test as ``cfg`` says; return the last value of ``cfg.trainer.objective``."""
     _ensure_console_logging()
@@ -54,22 +69,13 @@ def run(cfg: RunConfig, overrides: list[str], launch_dir: str) -> float:
         raise UserError(str(exc)) from exc
     with blas_threads(cfg.runtime.threads):
         core.seed(cfg.trainer.seed)
-        data = build.build_data(cfg.data, SPLIT_SEED)
-        train_loader, valid_loader, test_loader = build.build_loaders(data, cfg.data, cfg.trainer)
-        _check_objective(cfg.trainer.objective, has_valid=valid_loader is not None)
-        model = build.build_model(cfg.model, data.input_shape, data.num_classes)
-        schedule = build.build_schedule(cfg.schedule, cfg.optim.lr, cfg.trainer.epochs,
-                                        len(train_loader))
-        optimizer = build.build_optimizer(cfg.optim, model.parameters(), schedule,
-                                          grad_clip=build.build_clip(cfg.clip))
-        scheduler = schedule if isinstance(schedule, LRScheduler) else None
+        parts = _build(cfg)
         tracker = make_tracker(cfg, overrides, launch_dir)
         tracker.start(params=flatten(cfg), tags=run_tags(overrides, launch_dir))
         status = "FAILED"
         try:
             with sigterm_raises():
-                objective = _train_and_report(cfg, model, optimizer, scheduler, train_loader,
-                                              valid_loader, test_loader, tracker)
+                objective = _train_and_report(cfg, parts, tracker)
             status = "FINISHED"
             return objective
         except KeyboardInterrupt:
@@ -83,6 +89,18 @@ def run(cfg: RunConfig, overrides: list[str], launch_dir: str) -> float:
             _end(tracker, status)
 
 
+def _build(cfg: RunConfig) -> _Parts:
+    data = build.build_data(cfg.data, SPLIT_SEED)
+    train, valid, test = build.build_loaders(data, cfg.data, cfg.trainer)
+    _check_objective(cfg.trainer.objective, has_valid=valid is not None)
+    model = build.build_model(cfg.model, data.input_shape, data.num_classes)
+    schedule = build.build_schedule(cfg.schedule, cfg.optim.lr, cfg.trainer.epochs, len(train))
+    optimizer = build.build_optimizer(cfg.optim, model.parameters(), schedule,
+                                      grad_clip=build.build_clip(cfg.clip))
+    scheduler = schedule if isinstance(schedule, LRScheduler) else None
+    return _Parts(model, optimizer, scheduler, train, valid, test)
+
+
 def _end(tracker, status: str) -> None:
     """Close the run; when the run already failed, a failing close is only logged."""
     try:
@@ -93,14 +111,13 @@ def _end(tracker, status: str) -> None:
         log.warning("could not mark the tracked run %s", status, exc_info=True)
 
 
-def _train_and_report(cfg, model, optimizer, scheduler, train_loader, valid_loader,
-                      test_loader, tracker) -> float:
+def _train_and_report(cfg: RunConfig, parts: _Parts, tracker) -> float:
     recorder = tracking.Recorder(tracker)
     begin = time.perf_counter()
     overhead_before = tracker.overhead_sec
-    state = fit(model, optimizer, train_loader, cfg.trainer, valid_loader=valid_loader,
-                scheduler=scheduler, sink=recorder)
-    test_loss, test_acc = evaluate(model, test_loader)
+    state = fit(parts.model, parts.optimizer, parts.train, cfg.trainer, valid_loader=parts.valid,
+                scheduler=parts.scheduler, sink=recorder)
+    test_loss, test_acc = evaluate(parts.model, parts.test)
     log.info("test loss %.4f acc %.4f", test_loss, test_acc)
     recorder.log_metrics({"test/loss": test_loss, "test/acc": test_acc}, state.step)
     recorder.flush(force=True)
@@ -109,7 +126,7 @@ def _train_and_report(cfg, model, optimizer, scheduler, train_loader, valid_load
     fraction = (tracker.overhead_sec - overhead_before) / (time.perf_counter() - begin)
     recorder.log_metrics({"tracking/overhead_fraction": fraction,
                           "tracking/setup_sec": tracker.setup_sec}, state.step)
-    _save_outputs(cfg, model, recorder, tracker, output_dir())
+    _save_outputs(cfg, parts.model, recorder, tracker, output_dir())
     return recorder.last(cfg.trainer.objective)
 
 
@@ -139,6 +156,9 @@ def output_dir() -> str:
 
 
 def _check_objective(objective: str, has_valid: bool) -> None:
+    if objective not in METRICS:
+        raise ConfigError(f"trainer.objective={objective} is not a metric this runner logs: "
+                          f"choose one of {', '.join(METRICS)}.")
     if objective.startswith("valid/") and not has_valid:
         raise ConfigError(f"trainer.objective={objective} needs a validation set but "
                           "data.valid_size is 0: hold out some data or use a test/ or train/ "
@@ -167,6 +187,9 @@ def run_tags(overrides: list[str], launch_dir: str) -> dict[str, str]:
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.+=,-]+")
+# Overrides that do not change what is trained (where files are, how it is shown or tracked).
+_NOT_IN_NAME = ("hydra", "tracking", "runtime", "device", "data.root", "data.cache_dir",
+                "data.download", "trainer.progress", "trainer.log_every", "trainer.checkpoint")
 
 
 def run_name(cfg: RunConfig, overrides: list[str]) -> str:
@@ -174,7 +197,7 @@ def run_name(cfg: RunConfig, overrides: list[str]) -> str:
     parts = [cfg.model.name, cfg.optim.name]
     for override in overrides:
         key, sep, value = override.lstrip("+~").partition("=")
-        if not sep or key.startswith(("hydra", "tracking")) or key in ("model", "optim"):
+        if not sep or key.startswith(_NOT_IN_NAME) or key in ("model", "optim"):
             continue
         parts.append(value if "." not in key else key.rsplit(".", 1)[1] + value)
     return _UNSAFE.sub("_", "-".join(parts))[:200]

@@ -47,7 +47,7 @@ class TomlSyntaxError(ConfigLoadError, CompactHydraException):
 
 
 def split_mount(path: str) -> tuple[str, str]:
-    """``"/abs/dir?group=experiment"`` -> ``("/abs/dir", "experiment")``; no mount -> group ``""``."""
+    """``"/abs/dir?group=experiment"`` -> ``("/abs/dir", "experiment")``; no mount: group ``""``."""
     match = _MOUNT_RE.match(path)
     if not match:
         return path, ""
@@ -55,7 +55,7 @@ def split_mount(path: str) -> tuple[str, str]:
 
 
 def parse_toml(text: str, filename: str) -> dict:
-    """Parse TOML text; a syntax error becomes a ``TomlSyntaxError`` naming file, line and column."""
+    """Parse TOML text; a syntax error becomes a ``TomlSyntaxError`` naming file, line, column."""
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

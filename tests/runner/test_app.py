@@ -62,10 +62,11 @@ def test_one_epoch_run_is_recorded_and_returns_the_objective(launch, job_dir):
     assert run.info.status == "FINISHED"
     assert run.info.run_name == "cnn-adam-lr0.01-epochs1"
     metrics = run.data.metrics
-    for key in ("train/loss", "train/acc", "train/lr", "train/samples_per_sec", "valid/loss",
-                "valid/acc", "test/loss", "test/acc", "time/epoch_sec",
-                "tracking/overhead_fraction"):
-        assert key in metrics, key
+    assert set(metrics) == set(app.METRICS) | {"tracking/overhead_fraction",
+                                               "tracking/setup_sec"}
+    assert {"train/loss", "valid/acc", "test/acc"} <= set(app.METRICS)
+    steps = [m.step for m in client.get_metric_history(run.info.run_id, "train/loss")]
+    assert steps == [1, 6, 11, 16, 21]  # 21 batches of 64 make the 1294 training digits
     assert objective == metrics["valid/acc"] and 0.3 < objective <= 1.0
     assert 0 <= metrics["tracking/overhead_fraction"] < 0.5
     params = run.data.params
@@ -137,12 +138,37 @@ def test_a_validation_objective_without_validation_data_fails_before_the_run(job
     assert list(job_dir.iterdir()) == []
 
 
+def test_an_unknown_objective_fails_before_the_run(job_dir):
+    cfg = make_config("unused", objective="valid/f1")
+    cfg.tracking.enabled = False
+    with pytest.raises(ConfigError, match="valid/acc"):
+        app.run(cfg, [], str(job_dir))
+
+
 @pytest.mark.parametrize("overrides,name", [
     ([], "cnn-adam"),
     (["model=cnn", "optim=adam", "optim.lr=0.001"], "cnn-adam-lr0.001"),
     (["data=mnist", "+trainer.epochs=3", "tracking.run_name=x", "hydra.verbose=true"],
      "cnn-adam-mnist-epochs3"),
     (["model.channels=[8,16]"], "cnn-adam-channels_8,16_"),
+    (["data.root=/data/mnist", "trainer.progress=false", "runtime.threads=2", "device=gpu:1",
+      "schedule=cosine"], "cnn-adam-cosine"),
 ])
 def test_run_names_come_from_the_overrides(overrides, name):
     assert app.run_name(make_config(""), overrides) == name
+
+
+def test_blas_threads_are_limited_inside_the_block_only():
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    blas = [p for p in threadpoolctl.threadpool_info() if p["user_api"] == "blas"]
+    if not blas:
+        pytest.skip("no BLAS library is loaded")
+    before = [p["num_threads"] for p in blas]
+    with app.blas_threads(1):
+        inside = [p["num_threads"] for p in threadpoolctl.threadpool_info()
+                  if p["user_api"] == "blas"]
+    after = [p["num_threads"] for p in threadpoolctl.threadpool_info() if p["user_api"] == "blas"]
+    assert inside == [1] * len(blas) and after == before
+    with app.blas_threads(0):  # 0 leaves the default
+        assert [p["num_threads"] for p in threadpoolctl.threadpool_info()
+                if p["user_api"] == "blas"] == before

