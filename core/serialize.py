@@ -12,12 +12,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 import zipfile
 
 import numpy as np
 
 from core import backend
+from core.atomic import atomic_write
 from core.tensor import Tensor
 
 MANIFEST = "__tomlrun__"
@@ -90,21 +90,8 @@ def _label(where: list[str]) -> str:
 
 
 def _atomic_write(path: str, arrays: dict) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise FileNotFoundError(f"save: the folder '{folder}' of '{path}' does not exist")
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            _write_npz(handle, arrays)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    _fsync_folder(folder)
+    with atomic_write(path, "wb") as handle:
+        _write_npz(handle, arrays)
 
 
 def _write_npz(handle, arrays: dict) -> None:
@@ -114,20 +101,6 @@ def _write_npz(handle, arrays: dict) -> None:
         for name, array in arrays.items():
             with zf.open(name + ".npy", "w", force_zip64=True) as member:
                 np.lib.format.write_array(member, np.asanyarray(array), allow_pickle=False)
-
-
-def _fsync_folder(folder: str) -> None:
-    """Make the rename durable; some platforms (Windows) cannot open a folder, which is fine."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 # ----- loading --------------------------------------------------------------------------------

@@ -43,6 +43,11 @@ def main(cfg: DictConfig) -> float:
         )
     except (UserError, DeviceError) as exc:
         exit_with_error(exc)
+    except KeyboardInterrupt as exc:
+        # The run is already closed as KILLED; a stack trace would only hide that message.
+        signal_name = "SIGTERM" if type(exc).__name__ == "Terminated" else "Ctrl-C"
+        print(f"{PROG}: stopped by {signal_name}; the run was marked KILLED.", file=sys.stderr)
+        sys.exit(143 if signal_name == "SIGTERM" else 130)
 
 
 def _use_device(device: str) -> None:

@@ -19,6 +19,8 @@ import sys
 import threading
 import time
 
+from threadpoolctl import threadpool_limits
+
 import core
 from core import serialize
 from core.backend import DeviceError
@@ -73,10 +75,13 @@ def run(cfg: RunConfig, overrides: list[str], launch_dir: str) -> float:
         tracker = make_tracker(cfg, overrides, launch_dir)
         tracker.start(params=flatten(cfg), tags=run_tags(overrides, launch_dir))
         status = "FAILED"
+        begin = time.perf_counter()
         try:
             with sigterm_raises():
                 objective = _train_and_report(cfg, parts, tracker)
             status = "FINISHED"
+            _end(tracker, status)
+            _summarise(cfg, tracker, objective, time.perf_counter() - begin)
             return objective
         except KeyboardInterrupt:
             status = "KILLED"
@@ -86,7 +91,8 @@ def run(cfg: RunConfig, overrides: list[str], launch_dir: str) -> float:
                 tracker.set_tag("error", f"{type(exc).__name__}: {exc}")
             raise
         finally:
-            _end(tracker, status)
+            if status != "FINISHED":
+                _end(tracker, status)
 
 
 def _build(cfg: RunConfig) -> _Parts:
@@ -99,6 +105,15 @@ def _build(cfg: RunConfig) -> _Parts:
                                       grad_clip=build.build_clip(cfg.clip))
     scheduler = schedule if isinstance(schedule, LRScheduler) else None
     return _Parts(model, optimizer, scheduler, train, valid, test)
+
+
+def _summarise(cfg: RunConfig, tracker, objective: float, seconds: float) -> None:
+    """The last lines a user reads: the result, and where the run and its files are."""
+    log.info("%s = %.4f after %d epochs in %.1f s; outputs in %s", cfg.trainer.objective,
+             objective, cfg.trainer.epochs, seconds, output_dir())
+    if tracker.run_id is not None:
+        log.info("MLflow run %s (%s) in %s; browse with: mlflow ui --backend-store-uri %s",
+                 tracker.run_id, tracker.run_name, tracker.uri, tracker.uri)
 
 
 def _end(tracker, status: str) -> None:
@@ -209,14 +224,6 @@ def run_name(cfg: RunConfig, overrides: list[str]) -> str:
 def blas_threads(threads: int):
     """Limit BLAS threads (PaddlePaddle's trainer_count) within the block; 0 changes nothing."""
     if threads <= 0:
-        yield
-        return
-    try:
-        from threadpoolctl import threadpool_limits  # noqa: PLC0415 - optional dependency
-    except ImportError:
-        log.warning("runtime.threads=%d is ignored because threadpoolctl is not installed: "
-                    "install it, or set OPENBLAS_NUM_THREADS=%d (MKL_NUM_THREADS for MKL) "
-                    "before starting Python.", threads, threads)
         yield
         return
     with threadpool_limits(limits=threads, user_api="blas"):

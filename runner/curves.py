@@ -6,7 +6,8 @@ must work on machines without a display.
 from __future__ import annotations
 
 import os
-import tempfile
+
+from core.atomic import atomic_write
 
 # (panel title, metric keys) for each panel, in order.
 PANELS = (("loss", ("train/loss", "valid/loss")), ("accuracy", ("train/acc", "valid/acc")))
@@ -36,14 +37,6 @@ def plot_learning_curves(history: dict[str, list[tuple[int, float]]],
         if axes.has_data():
             axes.legend()
     path = os.fspath(path)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".png",
-                               dir=os.path.dirname(os.path.abspath(path)))
-    os.close(fd)
-    try:
-        figure.savefig(tmp, format="png")
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with atomic_write(path, "wb") as handle:
+        figure.savefig(handle, format="png")
     return path

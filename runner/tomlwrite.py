@@ -10,8 +10,9 @@ from __future__ import annotations
 import math
 import os
 import re
-import tempfile
 from collections.abc import Mapping
+
+from core.atomic import atomic_write
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f",
@@ -29,16 +30,8 @@ def dump(data: Mapping, path: str | os.PathLike) -> None:
     """Write ``dumps(data)`` to ``path`` atomically (a temp file renamed over the target)."""
     path = os.fspath(path)
     text = dumps(data)
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".toml", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with atomic_write(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
 
 
 def _write_table(table: Mapping, prefix: tuple[str, ...], lines: list[str]) -> None:

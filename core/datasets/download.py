@@ -12,12 +12,12 @@ import hashlib
 import http.client
 import os
 import sys
-import tempfile
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+from core.atomic import atomic_write
 from core.datasets.common import DatasetError
 
 _CHUNK = 1 << 20
@@ -121,27 +121,19 @@ def fetch(filename: str, md5: str, dest: Path, mirrors, timeout: float = 60.0) -
 
 def _fetch_verified(url: str, target: Path, md5: str, timeout: float) -> int:
     """Stream ``url`` into a temporary file, check its md5, then rename it to ``target``."""
-    handle, partial = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
-                                       suffix=".part")
-    try:
-        digest, size = hashlib.md5(usedforsecurity=False), 0
-        with os.fdopen(handle, "wb") as out, urllib.request.urlopen(url, timeout=timeout) as rsp:
-            while chunk := rsp.read(_CHUNK):
-                digest.update(chunk)
-                out.write(chunk)
-                size += len(chunk)
-            announced = rsp.headers.get("Content-Length")
+    digest, size = hashlib.md5(usedforsecurity=False), 0
+    # atomic_write removes the partial file on any error (a bad md5, a cut transfer, Ctrl-C).
+    with atomic_write(target, "wb") as out, urllib.request.urlopen(url, timeout=timeout) as rsp:
+        while chunk := rsp.read(_CHUNK):
+            digest.update(chunk)
+            out.write(chunk)
+            size += len(chunk)
+        announced = rsp.headers.get("Content-Length")
         # http.client returns a short body without complaint when the server hangs up early.
         if announced is not None and announced.isdigit() and size < int(announced):
             raise _BadTransferError(f"the transfer was cut off after {size} of {announced} bytes")
         if digest.hexdigest() != md5:
             raise _BadTransferError(f"md5 {digest.hexdigest()} of {size} bytes, expected {md5}")
-        os.replace(partial, target)
-    except BaseException:
-        # Whatever went wrong (including Ctrl-C), no partial file stays behind.
-        if os.path.exists(partial):
-            os.unlink(partial)
-        raise
     return size
 
 

@@ -8,8 +8,8 @@ and BLAS release the GIL). The thread count follows the BLAS thread count the us
 for device (cupy) arrays, everything runs inline. Each worker gets a fixed, contiguous slice of
 the batch and partial results are combined in slice order, so results are deterministic.
 
-Why scratch buffers: the im2col matrices are rebuilt for every block of images; reusing one
-buffer per (thread, purpose, shape) saves the page faults of a fresh allocation each time.
+Why a per-thread cache: the im2col matrices are rebuilt for every block of images; reusing one
+buffer per (thread, purpose, geometry) saves the page faults of a fresh allocation each time.
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-_MAX_BUFFERS = 48  # per thread; a network has a few buffers per layer geometry
+_MAX_CACHED = 64  # per thread; a network needs a few entries per layer geometry
 
 _local = threading.local()
 _lock = threading.Lock()
@@ -92,23 +92,21 @@ def _pool(size: int) -> ThreadPoolExecutor:
         return _executor
 
 
-def scratch(xp, tag: str, shape: tuple, dtype, zero: bool = False):
-    """A buffer owned by this thread for ``tag``; never hand it to a caller.
+def thread_cached(key, make):
+    """The object ``make()`` built for ``key`` on this thread (kept for the next call).
 
-    With ``zero`` the buffer starts as zeros and callers rely on only ever writing the same
-    positions (e.g. the interior of a padded image), so the rest stays zero across reuses: the
-    tag must then identify the geometry too.
+    Used for scratch buffers and the strided views over them: building them once per thread
+    and geometry keeps the per-block Python work, which holds the GIL, to a few calls.
+    Never hand a cached buffer to a caller.
     """
-    cache = getattr(_local, "buffers", None)
+    cache = getattr(_local, "cache", None)
     if cache is None:
-        cache = _local.buffers = OrderedDict()
-    key = (tag, tuple(shape), np.dtype(dtype).str, xp.__name__)
-    buffer = cache.get(key)
-    if buffer is None:
-        buffer = xp.zeros(shape, dtype) if zero else xp.empty(shape, dtype)
-        cache[key] = buffer
-        if len(cache) > _MAX_BUFFERS:
+        cache = _local.cache = OrderedDict()
+    item = cache.get(key)
+    if item is None:
+        item = cache[key] = make()
+        if len(cache) > _MAX_CACHED:
             cache.popitem(last=False)
     else:
         cache.move_to_end(key)
-    return buffer
+    return item

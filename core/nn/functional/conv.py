@@ -16,11 +16,11 @@ Speed choices, each measured as a same-run ratio (see benchmarks/README.md):
 from __future__ import annotations
 
 from core import backend
-from core.nn.functional._parallel import host_workers, run_split, scratch
+from core.nn.functional._parallel import host_workers, run_split, thread_cached
 from core.nn.functional._spatial import Window, check_tensor, windows
 from core.tensor import Tensor, apply
 
-_BLOCK_BYTES = 1 << 20  # im2col bytes per block: small enough to stay in L2 with its GEMM
+_BLOCK_BYTES = 1 << 21  # im2col bytes per block: small enough to stay in cache with its GEMM
 
 
 def conv2d(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
@@ -42,7 +42,7 @@ def conv2d(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padd
     if bias is not None:
         _check_bias(bias, spec.out_channels, x.dtype)
     rows, cols = windows(xh.shape[1:3], weight.shape[2:], stride, padding, dilation, "conv2d")
-    layer = _Layer(backend.array_module(xh), rows, cols, groups)
+    layer = _Layer(backend.array_module(xh), rows, cols, groups, x.dtype)
     w, b = weight.data, None if bias is None else bias.data
     out = layer.forward(xh, w, b)
     parents = (x, weight) if bias is None else (x, weight, bias)
@@ -91,17 +91,18 @@ def _check_bias(bias, out_channels: int, dtype) -> None:
 class _Layer:
     """The geometry of one call, with its forward and backward passes on raw NHWC arrays."""
 
-    def __init__(self, xp, rows, cols, groups: int):
-        self.xp, self.rows, self.cols, self.groups = xp, rows, cols, groups
+    def __init__(self, xp, rows, cols, groups: int, dtype):
+        self.xp, self.rows, self.cols, self.groups, self.dtype = xp, rows, cols, groups, dtype
+        self.interior = (slice(None), slice(rows.before, rows.before + rows.size),
+                         slice(cols.before, cols.before + cols.size))
 
     # ----- forward ---------------------------------------------------------------------------
     def forward(self, xh, w, b):
-        xp, rows, cols = self.xp, self.rows, self.cols
-        n = xh.shape[0]
+        xp, rows, cols, groups = self.xp, self.rows, self.cols, self.groups
+        n, channels = xh.shape[0], xh.shape[3]
         out_c, per_group = w.shape[0], w.shape[1]
         k = rows.kernel * cols.kernel * per_group
-        wmats = [self._group(w, g).transpose(2, 3, 1, 0).reshape(k, -1)
-                 for g in range(self.groups)]
+        wmats = [self._group(w, g).transpose(2, 3, 1, 0).reshape(k, -1) for g in range(groups)]
         out = xp.empty((n, rows.out, cols.out, out_c), dtype=xh.dtype)
         out2d = out.reshape(-1, out_c)
         pixels = rows.out * cols.out
@@ -113,16 +114,17 @@ class _Layer:
         def task(start, stop):
             for b0 in range(start, stop, block):
                 b1 = min(b0 + block, stop)
-                padded = self._pad(xh[b0:b1], block, "x")
+                unfold = self._unfold("x", b1 - b0, channels, rows, cols)
+                unfold.source[self.interior] = xh[b0:b1]
                 target = out2d[b0 * pixels:b1 * pixels]
                 for g, wmat in enumerate(wmats):
-                    colsb = self._im2col(padded, g, per_group, rows, cols, "fwd")
-                    if self.groups == 1:
-                        xp.matmul(colsb, wmat, out=target)
+                    if groups == 1:
+                        xp.matmul(unfold(g), wmat, out=target)
                     else:
-                        target[:, self._slice(g, out_c)] = colsb @ wmat
+                        target[:, self._slice(g, out_c)] = unfold(g) @ wmat
                 if row_bias is not None:
-                    target.reshape(-1, row_bias.shape[0])[...] += row_bias
+                    by_row = target.reshape(-1, row_bias.shape[0])
+                    by_row += row_bias
 
         run_split(n, host_workers(xh, n), task)
         return out
@@ -130,18 +132,19 @@ class _Layer:
     # ----- backward --------------------------------------------------------------------------
     def backward(self, gh, xh, w, need_x: bool, need_w: bool, need_b: bool):
         xp, rows, cols, groups = self.xp, self.rows, self.cols, self.groups
-        n, (out_c, per_group) = xh.shape[0], w.shape[:2]
+        n, channels, (out_c, per_group) = xh.shape[0], xh.shape[3], w.shape[:2]
         og = out_c // groups
         g2d = gh.reshape(-1, out_c)
         pixels, in_pixels = rows.out * cols.out, rows.size * cols.size
         k = rows.kernel * cols.kernel * per_group
         dx = xp.empty(xh.shape, dtype=xh.dtype) if need_x else None
-        dx2d = None if dx is None else dx.reshape(-1, xh.shape[3])
+        dx2d = None if dx is None else dx.reshape(-1, channels)
         flipped = [self._group(w, g)[:, :, ::-1, ::-1].transpose(2, 3, 0, 1).reshape(-1, per_group)
                    for g in range(groups)] if need_x else []
         back_k = rows.kernel * cols.kernel * og if need_x else 0
         block = self._block(max(k * pixels, back_k * in_pixels) * xh.dtype.itemsize)
         back_rows, back_cols = self._back_windows()
+        (to_r, from_r), (to_c, from_c) = _placement(rows, back_rows), _placement(cols, back_cols)
 
         def task(start, stop):
             dw = xp.zeros((groups, k, og), dtype=xh.dtype) if need_w else None
@@ -149,19 +152,19 @@ class _Layer:
                 b1 = min(b0 + block, stop)
                 gb = g2d[b0 * pixels:b1 * pixels]
                 if need_w:
-                    padded = self._pad(xh[b0:b1], block, "x")
+                    unfold = self._unfold("x", b1 - b0, channels, rows, cols)
+                    unfold.source[self.interior] = xh[b0:b1]
                     for g in range(groups):
-                        colsb = self._im2col(padded, g, per_group, rows, cols, "fwd")
-                        dw[g] += colsb.T @ gb[:, self._slice(g, out_c)]
+                        dw[g] += unfold(g).T @ gb[:, self._slice(g, out_c)]
                 if need_x:
-                    spread = self._spread(gh[b0:b1], block)
+                    spread = self._unfold("g", b1 - b0, out_c, back_rows, back_cols)
+                    spread.source[:, to_r, to_c] = gh[b0:b1, from_r, from_c]
                     target = dx2d[b0 * in_pixels:b1 * in_pixels]
                     for g, wflip in enumerate(flipped):
-                        colsb = self._im2col(spread, g, og, back_rows, back_cols, "bwd")
                         if groups == 1:
-                            xp.matmul(colsb, wflip, out=target)
+                            xp.matmul(spread(g), wflip, out=target)
                         else:
-                            target[:, self._slice(g, xh.shape[3])] = colsb @ wflip
+                            target[:, self._slice(g, channels)] = spread(g) @ wflip
             return dw
 
         partials = run_split(n, host_workers(xh, n), task)
@@ -172,7 +175,6 @@ class _Layer:
                 total += part  # fixed order: deterministic for a given thread count
             dw = total.reshape(groups, rows.kernel, cols.kernel, per_group, og)
             dw = dw.transpose(0, 4, 3, 1, 2).reshape(out_c, per_group, rows.kernel, cols.kernel)
-            dw = xp.ascontiguousarray(dw)
         # A matrix-vector product sums the rows ~10x faster than g2d.sum(axis=0) here.
         db = xp.ones(g2d.shape[0], dtype=g2d.dtype) @ g2d if need_b else None
         return dx, dw, db
@@ -189,71 +191,69 @@ class _Layer:
         size = channels // self.groups
         return slice(g * size, (g + 1) * size)
 
-    def _pad(self, xb, capacity: int, tag: str):
-        """``xb`` with its zero padding, in a scratch buffer whose border is never written."""
-        rows, cols = self.rows, self.cols
-        if not (rows.before or rows.after or cols.before or cols.after):
-            return xb
-        shape = (capacity, rows.padded, cols.padded, xb.shape[3])
-        key = f"pad-{tag}-{rows.before}-{rows.after}-{cols.before}-{cols.after}"
-        buffer = scratch(self.xp, key, shape, xb.dtype, zero=True)[:xb.shape[0]]
-        buffer[:, rows.before:rows.before + rows.size, cols.before:cols.before + cols.size] = xb
-        return buffer
-
     def _back_windows(self):
-        """Windows of the input-gradient convolution: stride 1 over the spread gradient."""
+        """Windows of the input-gradient convolution: stride 1 over the spread gradient, whose
+        output (i, j) sits at (i*stride + span-1-pad_before) in each axis, zeros elsewhere."""
         rows, cols = self.rows, self.cols
         return (Window(rows.size + rows.span - 1, rows.kernel, 1, rows.dilation, 0, 0),
                 Window(cols.size + cols.span - 1, cols.kernel, 1, cols.dilation, 0, 0))
 
-    def _spread(self, gb, capacity: int):
-        """The output gradient placed where the flipped kernel must meet it (zeros elsewhere).
+    def _unfold(self, tag: str, images: int, channels: int, rows, cols):
+        """This thread's im2col plan for blocks of ``images`` images (built on first use).
 
-        Output (i, j) sits at (i*stride + span-1-pad_before) in each axis; positions the
-        flipped kernel never reaches are left out.
+        The key holds the forward geometry too: the zeros of a plan's source buffer (padding,
+        the holes of a strided gradient) are laid out by it and must never be shared.
         """
-        rows, cols = self.rows, self.cols
-        shape = (capacity, rows.size + rows.span - 1, cols.size + cols.span - 1, gb.shape[3])
-        key = f"spread-{_axis_key(rows)}-{_axis_key(cols)}"
-        buffer = scratch(self.xp, key, shape, gb.dtype, zero=True)[:gb.shape[0]]
-        (dst_r, src_r), (dst_c, src_c) = _placement(rows, shape[1]), _placement(cols, shape[2])
-        buffer[:, dst_r, dst_c] = gb[:, src_r, src_c]
-        return buffer
+        key = ("conv2d", tag, images, channels, self.groups, self.rows, self.cols, self.dtype,
+               self.xp.__name__)
+        shape = (images, rows.padded, cols.padded, channels)
+        return thread_cached(key, lambda: _Unfold(self.xp, shape, self.dtype, rows, cols,
+                                                  self.groups))
 
-    def _im2col(self, src, g: int, per_group: int, rows, cols, tag: str):
-        """Every window of ``src`` [b, H, W, C] (channel group g) as a [b*Ho*Wo, kh*kw*C] matrix.
 
-        It is stored window by window (row-major) when a window's row, ``kw * C`` numbers, is
-        the longer contiguous run, else offset by offset (a transposed view of a row-major
-        [kh*kw*C, b*Ho*Wo] matrix, runs of ``Wo`` numbers): numpy copies short runs slowly, and
-        BLAS takes either layout at the same speed. (The first conv of an MNIST net, C = 1:
-        runs of 28 instead of 5, a 4.5x faster copy.)
-        """
-        xp, b = self.xp, src.shape[0]
-        if self.groups > 1:
-            src = src[..., g * per_group:(g + 1) * per_group]
-        sn, sh, sw, sc = src.strides
-        m, k = b * rows.out * cols.out, rows.kernel * cols.kernel * per_group
+class _Unfold:
+    """im2col for one geometry and block size on one thread: a zero-bordered source buffer,
+    the matrix, and the strided views between them, all built once.
+
+    The matrix is stored window by window (row-major) when a window's row, ``kw * C`` numbers,
+    is the longer contiguous run, else offset by offset (a transposed view of a row-major
+    [kh*kw*C, b*Ho*Wo] matrix, runs of ``Wo`` numbers): numpy copies short runs slowly, and BLAS
+    takes either layout at the same speed. (The first conv of an MNIST net, C = 1: runs of 28
+    instead of 5, a 4.5x faster copy.)
+    """
+
+    def __init__(self, xp, shape, dtype, rows, cols, groups: int):
+        self.xp = xp
+        self.source = xp.zeros(shape, dtype)
+        images, per_group = shape[0], shape[3] // groups
+        sn, sh, sw, sc = self.source.strides
+        m, k = images * rows.out * cols.out, rows.kernel * cols.kernel * per_group
         window_run = cols.kernel * per_group if cols.dilation == 1 else per_group
-        offset_run = cols.out if cols.stride == 1 else 1
-        as_strided = xp.lib.stride_tricks.as_strided
-        if window_run >= offset_run:
-            shape = (b, rows.out, cols.out, rows.kernel, cols.kernel, per_group)
+        if window_run >= (cols.out if cols.stride == 1 else 1):
+            view_shape = (images, rows.out, cols.out, rows.kernel, cols.kernel, per_group)
             strides = (sn, sh * rows.stride, sw * cols.stride, sh * rows.dilation,
                        sw * cols.dilation, sc)
-            flat = scratch(xp, f"cols-{tag}", (m, k), src.dtype)
-            xp.copyto(flat.reshape(shape), as_strided(src, shape, strides))
-            return flat
-        shape = (rows.kernel, cols.kernel, per_group, b, rows.out, cols.out)
-        strides = (sh * rows.dilation, sw * cols.dilation, sc, sn, sh * rows.stride,
-                   sw * cols.stride)
-        flat = scratch(xp, f"cols-t-{tag}", (k, m), src.dtype)
-        xp.copyto(flat.reshape(shape), as_strided(src, shape, strides))
-        return flat.T
+            self.matrix = xp.empty((m, k), dtype)
+            self._target = self.matrix.reshape(view_shape)
+        else:
+            view_shape = (rows.kernel, cols.kernel, per_group, images, rows.out, cols.out)
+            strides = (sh * rows.dilation, sw * cols.dilation, sc, sn, sh * rows.stride,
+                       sw * cols.stride)
+            flat = xp.empty((k, m), dtype)
+            self.matrix, self._target = flat.T, flat.reshape(view_shape)
+        as_strided = xp.lib.stride_tricks.as_strided
+        self._windows = [as_strided(self.source[..., g * per_group:(g + 1) * per_group],
+                                    view_shape, strides) for g in range(groups)]
+
+    def __call__(self, group: int = 0):
+        """The im2col matrix [b*Ho*Wo, kh*kw*C/groups] of the source's channel group."""
+        self.xp.copyto(self._target, self._windows[group])
+        return self.matrix
 
 
-def _placement(axis, length: int) -> tuple[slice, slice]:
+def _placement(axis, back) -> tuple[slice, slice]:
     """Destination and source slices that put output positions into the spread gradient."""
+    length = back.size
     start = axis.span - 1 - axis.before
     first = -(start // axis.stride) if start < 0 else 0  # ceil(-start / stride)
     last = min(axis.out - 1, (length - 1 - start) // axis.stride)
@@ -261,7 +261,3 @@ def _placement(axis, length: int) -> tuple[slice, slice]:
         return slice(0, 0), slice(0, 0)
     dst = slice(start + first * axis.stride, start + last * axis.stride + 1, axis.stride)
     return dst, slice(first, last + 1)
-
-
-def _axis_key(axis) -> str:
-    return f"{axis.kernel}.{axis.stride}.{axis.dilation}.{axis.before}.{axis.after}"
