@@ -1,4 +1,4 @@
-"""Shared helpers for the dataset tests: hand-made IDX files and the optional real data."""
+"""Helpers for the dataset tests: hand-made IDX files (the real data comes from tests/conftest.py)."""
 from __future__ import annotations
 
 import gzip
@@ -8,7 +8,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-SHARED = Path("/work/shared/data")
 CODES = {np.dtype("uint8"): 0x08, np.dtype("int8"): 0x09, np.dtype("int16"): 0x0B,
          np.dtype("int32"): 0x0C, np.dtype("float32"): 0x0D, np.dtype("float64"): 0x0E}
 
@@ -36,14 +35,3 @@ def write_idx_fixture():
 @pytest.fixture(name="idx_bytes")
 def idx_bytes_fixture():
     return idx_bytes
-
-
-@pytest.fixture
-def shared_dir():
-    """A folder of the shared test data, or a skip when this machine does not have it."""
-    def get(name: str) -> Path:
-        folder = SHARED / name
-        if not folder.is_dir():
-            pytest.skip(f"{folder} is not available")
-        return folder
-    return get
