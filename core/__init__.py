@@ -2,7 +2,7 @@
 from core import device
 from core.backend import seed
 from core.tensor import Parameter, Tensor, is_grad_enabled, no_grad, to_tensor
-from core.tensor import add, divide, matmul, multiply, pow, subtract  # noqa: A004
+from core.arithmetic import add, divide, matmul, multiply, pow, subtract  # noqa: A004
 
 # Tensor functions (importing these modules also attaches their Tensor methods).
 from core.ops import (abs, argmax, argmin, clip, exp, log, max, mean, min,  # noqa: A004

@@ -10,7 +10,8 @@ import math
 
 from core import backend
 from core.ops import as_input, normalize_axes, normalize_axis
-from core.tensor import Tensor, apply, as_tensor, getitem, unbroadcast
+from core.arithmetic import getitem
+from core.tensor import Tensor, apply, as_tensor, unbroadcast
 
 __all__ = ["concat", "flatten", "gather", "reshape", "split", "squeeze", "stack", "transpose",
            "unsqueeze", "where"]

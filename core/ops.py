@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 
 from core import backend
-from core.tensor import Tensor, add, apply, divide, matmul, multiply, subtract
+from core.arithmetic import add, divide, matmul, multiply, subtract
+from core.tensor import Tensor, apply
 
 __all__ = ["abs", "add", "argmax", "argmin", "as_input", "clip", "divide", "exp", "log",
            "matmul", "max", "mean", "min", "multiply", "normalize_axes", "normalize_axis",

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import core
-from core import contraction, creation, logic, manipulation, ops, tensor
+from core import arithmetic, contraction, creation, logic, manipulation, ops
 from tests.gradcheck import check_grad
 
 rng = np.random.default_rng(3)
@@ -394,7 +394,7 @@ def test_no_gradient_through_logic_or_argmax():
 
 def test_reexports_and_methods():
     for name in ("matmul", "add", "subtract", "multiply", "divide"):
-        assert getattr(core, name) is getattr(tensor, name) is getattr(ops, name)
+        assert getattr(core, name) is getattr(arithmetic, name) is getattr(ops, name)
     assert core.einsum is contraction.einsum and core.zeros is creation.zeros
     assert core.reshape is manipulation.reshape and core.all is logic.all
     x = t(distinct(2, 3), grad=True)

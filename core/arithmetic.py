@@ -1,0 +1,167 @@
+"""The arithmetic primitives behind Tensor's operators: + - * / ** @ [] and comparisons.
+
+Each is an op in the ``apply`` style (forward on the array module, backward closure) and handles
+numpy broadcasting by summing gradients back to each input's shape (``unbroadcast``).
+"""
+from __future__ import annotations
+
+from core import backend
+from core.tensor import Tensor, apply, as_tensor, unbroadcast
+
+
+def add(x, y) -> Tensor:
+    x, y = _pair(x, y)
+    xs, ys = x.data.shape, y.data.shape
+    return apply(x.data + y.data, (x, y),
+                 lambda g: (unbroadcast(g, xs), unbroadcast(g, ys)), "add")
+
+
+def subtract(x, y) -> Tensor:
+    x, y = _pair(x, y)
+    xs, ys = x.data.shape, y.data.shape
+    return apply(x.data - y.data, (x, y),
+                 lambda g: (unbroadcast(g, xs), unbroadcast(-g, ys)), "subtract")
+
+
+def multiply(x, y) -> Tensor:
+    x, y = _pair(x, y)
+    a, b = x.data, y.data
+
+    def backward(g):
+        return (unbroadcast(g * b, a.shape) if not x.stop_gradient else None,
+                unbroadcast(g * a, b.shape) if not y.stop_gradient else None)
+
+    return apply(a * b, (x, y), backward, "multiply")
+
+
+def divide(x, y) -> Tensor:
+    x, y = _pair(x, y)
+    a, b = x.data, y.data
+
+    def backward(g):
+        return (unbroadcast(g / b, a.shape) if not x.stop_gradient else None,
+                unbroadcast(-g * a / (b * b), b.shape) if not y.stop_gradient else None)
+
+    return apply(a / b, (x, y), backward, "divide")
+
+
+def neg(x: Tensor) -> Tensor:
+    return apply(-x.data, (x,), lambda g: (-g,), "neg")
+
+
+def pow(x, y) -> Tensor:  # noqa: A001 - Paddle's name
+    if isinstance(y, Tensor):
+        return _pow_tensor(*_pair(x, y))
+    a, exponent = x.data, y
+    out = a ** exponent
+    return apply(out, (x,), lambda g: (g * exponent * a ** (exponent - 1),), "pow")
+
+
+def _pow_tensor(x: Tensor, y: Tensor) -> Tensor:
+    a, b = x.data, y.data
+    out = a ** b
+    xp = backend.array_module(a)
+
+    def backward(g):
+        gx = unbroadcast(g * b * a ** (b - 1), a.shape) if not x.stop_gradient else None
+        gy = None
+        if not y.stop_gradient:
+            safe = xp.where(a > 0, a, 1)
+            gy = unbroadcast(g * out * xp.log(safe), b.shape)
+        return gx, gy
+
+    return apply(out, (x, y), backward, "pow")
+
+
+def matmul(x, y, transpose_x: bool = False, transpose_y: bool = False) -> Tensor:
+    """Matrix product with numpy's matmul broadcasting; 1-D operands as in numpy."""
+    x, y = _pair(x, y)
+    a = x.data.swapaxes(-1, -2) if transpose_x and x.ndim > 1 else x.data
+    b = y.data.swapaxes(-1, -2) if transpose_y and y.ndim > 1 else y.data
+    xp = backend.array_module(a)
+    out = xp.matmul(a, b)
+
+    def backward(g):
+        a2 = a[None, :] if a.ndim == 1 else a
+        b2 = b[:, None] if b.ndim == 1 else b
+        g2 = g
+        if a.ndim == 1:
+            g2 = xp.expand_dims(g2, -2)
+        if b.ndim == 1:
+            g2 = xp.expand_dims(g2, -1)
+        ga = gb = None
+        if not x.stop_gradient:
+            ga = unbroadcast(xp.matmul(g2, b2.swapaxes(-1, -2)), a2.shape).reshape(a.shape)
+            ga = ga.swapaxes(-1, -2) if transpose_x and x.ndim > 1 else ga
+        if not y.stop_gradient:
+            gb = unbroadcast(xp.matmul(a2.swapaxes(-1, -2), g2), b2.shape).reshape(b.shape)
+            gb = gb.swapaxes(-1, -2) if transpose_y and y.ndim > 1 else gb
+        return ga, gb
+
+    return apply(out, (x, y), backward, "matmul")
+
+
+def getitem(x: Tensor, index) -> Tensor:
+    index = _raw_index(index)
+    shape, dtype = x.data.shape, x.data.dtype
+    xp = backend.array_module(x.data)
+
+    def backward(g):
+        full = xp.zeros(shape, dtype=dtype)
+        if _is_advanced(index):
+            xp.add.at(full, index, g)  # repeated indices must add up, not overwrite
+        else:
+            full[index] = g
+        return (full,)
+
+    return apply(x.data[index], (x,), backward, "getitem")
+
+
+def _raw_index(index):
+    if isinstance(index, Tensor):
+        return index.data
+    if isinstance(index, tuple):
+        return tuple(i.data if isinstance(i, Tensor) else i for i in index)
+    return index
+
+
+def _is_advanced(index) -> bool:
+    parts = index if isinstance(index, tuple) else (index,)
+    return any(hasattr(p, "shape") and p.ndim > 0 or isinstance(p, list) for p in parts)
+
+
+def _pair(x, y) -> tuple[Tensor, Tensor]:
+    if isinstance(x, Tensor):
+        return x, as_tensor(y, like=x)
+    return as_tensor(x, like=y), y
+
+
+def _compare(op):
+    def method(self, other):
+        other = other.data if isinstance(other, Tensor) else other
+        return Tensor(op(self.data, other))
+    return method
+
+
+Tensor.__add__ = add
+Tensor.__radd__ = lambda self, other: add(other, self)
+Tensor.__sub__ = subtract
+Tensor.__rsub__ = lambda self, other: subtract(other, self)
+Tensor.__mul__ = multiply
+Tensor.__rmul__ = lambda self, other: multiply(other, self)
+Tensor.__truediv__ = divide
+Tensor.__rtruediv__ = lambda self, other: divide(other, self)
+Tensor.__neg__ = neg
+Tensor.__pow__ = pow
+Tensor.__rpow__ = lambda self, other: pow(as_tensor(other, like=self), self)
+Tensor.__matmul__ = matmul
+Tensor.__rmatmul__ = lambda self, other: matmul(other, self)
+Tensor.__getitem__ = getitem
+Tensor.__lt__ = _compare(lambda a, b: a < b)
+Tensor.__le__ = _compare(lambda a, b: a <= b)
+Tensor.__gt__ = _compare(lambda a, b: a > b)
+Tensor.__ge__ = _compare(lambda a, b: a >= b)
+Tensor.__eq__ = _compare(lambda a, b: a == b)  # element-wise, as in Paddle
+Tensor.__ne__ = _compare(lambda a, b: a != b)
+Tensor.add, Tensor.subtract, Tensor.multiply, Tensor.divide = add, subtract, multiply, divide
+Tensor.matmul, Tensor.pow = matmul, pow
