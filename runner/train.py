@@ -1,7 +1,8 @@
 """The training loop and evaluation.
 
-Per batch, in this order: clear gradients -> forward -> loss -> backward -> optimizer step ->
-schedule step -> accumulate metrics. Every ``trainer.log_every`` batches the loop writes a line in
+Per batch, in this order: clear gradients -> forward -> loss -> backward -> (EndForwardBackward)
+-> optimizer step -> schedule step -> (EndIteration) -> accumulate metrics. Handlers registered
+with ``Trainer.on`` receive the events of ``runner.events``. Every ``trainer.log_every`` batches the loop writes a line in
 the PaddlePaddle tutorial's format (``epoch 0 batch 200 loss 0.1778 acc 0.93``) and sends the
 window's running means to ``sink.log_metrics``; every ``trainer.eval_every`` epochs (and after the
 last one) it evaluates on the validation loader. Metric steps count optimizer updates done.
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 import core
 import core.nn.functional as F
 from core import backend
+from runner import events
 from runner.progress import Progress
 from runner.schema import TrainerConfig
 
@@ -27,7 +29,7 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class TrainState:
-    """What callbacks see at the end of each epoch."""
+    """Where training is; events expose it to handlers."""
 
     epoch: int = 0
     step: int = 0  # optimizer updates done
@@ -100,56 +102,121 @@ class _NoSink:
         pass
 
 
-def fit(model, optimizer, train_loader, cfg: TrainerConfig, valid_loader=None, scheduler=None,
-        sink=None, callbacks: Sequence[Callable[[TrainState], None]] = ()) -> TrainState:
-    """Train ``model`` for ``cfg.epochs`` epochs; returns the final state.
+@dataclass
+class Batch:
+    """One training batch as it goes through a step."""
 
-    ``sink`` receives metrics (``log_metrics(dict, step)``, ``flush()`` at each epoch end): a
-    tracker, or anything with that interface. ``callbacks`` are called with the state after
-    each epoch's metrics are logged.
+    inputs: object
+    labels: object
+    logits: object = None
+    loss: object = None
+
+
+class Trainer:
+    """Trains a model batch by batch and tells registered handlers what happens.
+
+    ``on(EndIteration, handler)`` registers a handler (see ``runner.events``); a handler stops
+    training with ``event.trainer.stop()``, which ends the run after the current batch.
     """
-    sink = sink if sink is not None else _NoSink()
-    state = TrainState()
 
-    def report(metrics: dict[str, float]) -> None:
-        state.metrics.update(metrics)
-        sink.log_metrics(metrics, state.step)
+    def __init__(self, model, optimizer, cfg: TrainerConfig, scheduler=None, sink=None,
+                 loss_fn=F.cross_entropy):
+        self.model, self.optimizer, self.cfg = model, optimizer, cfg
+        self.scheduler, self.loss_fn = scheduler, loss_fn
+        self.sink = sink if sink is not None else _NoSink()
+        self.state = TrainState()
+        self._handlers: dict[type, list] = {kind: [] for kind in events.EVENT_TYPES}
+        self._stopping = False
 
-    model.train()
-    for epoch in range(cfg.epochs):
-        state.epoch = epoch
-        epoch_start = time.perf_counter()
-        bar = Progress(len(train_loader), desc=f"epoch {epoch}",
-                       enabled=None if cfg.progress else False)
+    def on(self, event_type: type, handler: Callable) -> Callable:
+        """Call ``handler(event)`` on every event of ``event_type``; returns the handler."""
+        if event_type not in self._handlers:
+            names = ", ".join(kind.__name__ for kind in events.EVENT_TYPES)
+            raise ValueError(f"Trainer.on: {event_type!r} is not an event type: use one of "
+                             f"{names} (from runner.events).")
+        self._handlers[event_type].append(handler)
+        return handler
+
+    def stop(self) -> None:
+        """Stop after the current batch (validation and test still run)."""
+        self._stopping = True
+
+    def _fire(self, event_type: type, *args) -> None:
+        handlers = self._handlers[event_type]
+        if handlers:  # no listener, no event object
+            event = event_type(self, *args)
+            for handler in handlers:
+                handler(event)
+
+    def report(self, metrics: dict[str, float]) -> None:
+        self.state.metrics.update(metrics)
+        self.sink.log_metrics(metrics, self.state.step)
+
+    def fit(self, train_loader, valid_loader=None) -> TrainState:
+        """Train for ``cfg.epochs`` epochs (or until stopped); returns the final state."""
+        self.model.train()
+        for epoch in range(self.cfg.epochs):
+            self.state.epoch = epoch
+            self._fire(events.BeginPass, epoch)
+            self._train_epoch(epoch, train_loader)
+            last = epoch == self.cfg.epochs - 1 or self._stopping
+            if valid_loader is not None and ((epoch + 1) % self.cfg.eval_every == 0 or last):
+                loss, acc = evaluate(self.model, valid_loader)
+                log.info("epoch %d valid loss %.4f acc %.4f", epoch, loss, acc)
+                self.report({"valid/loss": loss, "valid/acc": acc})
+            self.sink.flush()
+            self._fire(events.EndPass, epoch)
+            if self._stopping:
+                log.info("training stopped by a handler after epoch %d step %d",
+                         epoch, self.state.step)
+                break
+        return self.state
+
+    def _train_epoch(self, epoch: int, loader) -> None:
+        start = time.perf_counter()
+        bar = Progress(len(loader), desc=f"epoch {epoch}",
+                       enabled=None if self.cfg.progress else False)
         window = _Window()
-        for batch, (images, labels) in enumerate(train_loader):
-            optimizer.clear_grad()
-            logits = model(images)
-            loss = F.cross_entropy(logits, labels)
-            loss.backward()
-            optimizer.step()
-            used_lr = optimizer.get_lr()  # before the schedule moves on to the next batch's
-            if scheduler is not None:
-                scheduler.step()
-            state.step += 1
-            window.add(loss, logits, labels, used_lr)
+        for index, (inputs, labels) in enumerate(loader):
+            self._fire(events.BeginIteration, epoch, index)
+            batch = Batch(inputs, labels)
+            used_lr = self.train_step(epoch, index, batch)
+            window.add(batch.loss, batch.logits, labels, used_lr)
             postfix = None
-            if batch % cfg.log_every == 0:
+            if index % self.cfg.log_every == 0:
                 bar.clear()
-                postfix = _report_window(window, epoch, batch, report)
+                postfix = _report_window(window, epoch, index, self.report)
                 window = _Window()
             bar.update(1, postfix)
+            if self._stopping:
+                break
         bar.close()
-        report({"time/epoch_sec": time.perf_counter() - epoch_start})
-        last = epoch == cfg.epochs - 1
-        if valid_loader is not None and ((epoch + 1) % cfg.eval_every == 0 or last):
-            loss, acc = evaluate(model, valid_loader)
-            log.info("epoch %d valid loss %.4f acc %.4f", epoch, loss, acc)
-            report({"valid/loss": loss, "valid/acc": acc})
-        sink.flush()
-        for callback in callbacks:
-            callback(state)
-    return state
+        self.report({"time/epoch_sec": time.perf_counter() - start})
+
+    def train_step(self, epoch: int, index: int, batch: Batch) -> float:
+        """One update; returns the learning rate it used."""
+        self.optimizer.clear_grad()
+        batch.logits = self.model(batch.inputs)
+        batch.loss = self.loss_fn(batch.logits, batch.labels)
+        batch.loss.backward()
+        self._fire(events.EndForwardBackward, epoch, index, batch)
+        self.optimizer.step()
+        used_lr = self.optimizer.get_lr()  # before the schedule moves on to the next batch's
+        if self.scheduler is not None:
+            self.scheduler.step()
+        self.state.step += 1
+        self._fire(events.EndIteration, epoch, index, batch)
+        return used_lr
+
+
+def fit(model, optimizer, train_loader, cfg: TrainerConfig, valid_loader=None, scheduler=None,
+        sink=None, handlers: dict[type, Sequence[Callable]] | None = None) -> TrainState:
+    """Train with a ``Trainer``; ``handlers`` maps event types to handler lists."""
+    trainer = Trainer(model, optimizer, cfg, scheduler=scheduler, sink=sink)
+    for event_type, functions in (handlers or {}).items():
+        for handler in functions:
+            trainer.on(event_type, handler)
+    return trainer.fit(train_loader, valid_loader)
 
 
 def _report_window(window: _Window, epoch: int, batch: int, report) -> str:

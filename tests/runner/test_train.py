@@ -9,6 +9,7 @@ import pytest
 import core
 from runner import build, schema
 from runner.progress import Progress
+from runner.events import EndPass
 from runner.train import evaluate, fit
 
 LINE = re.compile(r"^epoch (\d+) batch (\d+) loss (\d+\.\d{4}) acc ([01]\.\d{2})$")
@@ -110,12 +111,12 @@ def test_the_schedule_steps_once_per_batch_and_lr_is_logged(digits):
     assert sink.series("train/lr") == [(1, 0.01), (len(train) + 1, 0.005)]
 
 
-def test_callbacks_see_each_epoch(digits):
+def test_end_pass_handlers_see_each_epoch(digits):
     train, _, _ = digits
     model, opt, _ = _setup(digits)
     seen = []
     fit(model, opt, train, schema.TrainerConfig(epochs=2, progress=False),
-        callbacks=[lambda state: seen.append((state.epoch, state.step))])
+        handlers={EndPass: [lambda event: seen.append((event.pass_id, event.step))]})
     assert seen == [(0, len(train)), (1, 2 * len(train))]
 
 

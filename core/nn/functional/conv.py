@@ -16,7 +16,7 @@ Speed choices, each measured as a same-run ratio (see benchmarks/README.md):
 from __future__ import annotations
 
 from core import backend
-from core.nn.functional._parallel import host_workers, run_split, thread_cached
+from core.nn.functional._parallel import host_workers, recycled_empty, run_split, thread_cached
 from core.nn.functional._spatial import Window, check_tensor, windows
 from core.tensor import Tensor, apply
 
@@ -103,7 +103,7 @@ class _Layer:
         out_c, per_group = w.shape[0], w.shape[1]
         k = rows.kernel * cols.kernel * per_group
         wmats = [self._group(w, g).transpose(2, 3, 1, 0).reshape(k, -1) for g in range(groups)]
-        out = xp.empty((n, rows.out, cols.out, out_c), dtype=xh.dtype)
+        out = recycled_empty(xp, (n, rows.out, cols.out, out_c), xh.dtype)
         out2d = out.reshape(-1, out_c)
         pixels = rows.out * cols.out
         block = self._block(k * pixels * xh.dtype.itemsize)
@@ -137,7 +137,7 @@ class _Layer:
         g2d = gh.reshape(-1, out_c)
         pixels, in_pixels = rows.out * cols.out, rows.size * cols.size
         k = rows.kernel * cols.kernel * per_group
-        dx = xp.empty(xh.shape, dtype=xh.dtype) if need_x else None
+        dx = recycled_empty(xp, xh.shape, xh.dtype) if need_x else None
         dx2d = None if dx is None else dx.reshape(-1, channels)
         flipped = [self._group(w, g)[:, :, ::-1, ::-1].transpose(2, 3, 0, 1).reshape(-1, per_group)
                    for g in range(groups)] if need_x else []
@@ -176,7 +176,11 @@ class _Layer:
             dw = total.reshape(groups, rows.kernel, cols.kernel, per_group, og)
             dw = dw.transpose(0, 4, 3, 1, 2).reshape(out_c, per_group, rows.kernel, cols.kernel)
         # A matrix-vector product sums the rows ~10x faster than g2d.sum(axis=0) here.
-        db = xp.ones(g2d.shape[0], dtype=g2d.dtype) @ g2d if need_b else None
+        db = None
+        if need_b:
+            ones = thread_cached(("conv2d-ones", g2d.shape[0], g2d.dtype, xp.__name__),
+                                 lambda: xp.ones(g2d.shape[0], dtype=g2d.dtype))
+            db = ones @ g2d
         return dx, dw, db
 
     # ----- pieces ----------------------------------------------------------------------------

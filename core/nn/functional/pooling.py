@@ -12,7 +12,7 @@ gradient to every tied element and inflate the gradients of everything upstream.
 from __future__ import annotations
 
 from core import backend
-from core.nn.functional._parallel import host_workers, run_split
+from core.nn.functional._parallel import host_workers, recycled_empty, run_split, thread_cached
 from core.nn.functional._spatial import check_tensor, windows
 from core.tensor import Tensor, apply
 
@@ -36,18 +36,22 @@ def max_pool2d(x: Tensor, kernel_size, stride=None, padding=0, return_mask: bool
         grads = pool.views(dx)
 
         def task(start, stop):
-            part, taken = out[start:stop], None
+            part, grad = out[start:stop], gh[start:stop]
+            # `free` marks the windows whose maximum no earlier offset has claimed; the buffers
+            # are this thread's, reused call after call (no fresh pages to fault in).
+            hit, free = (thread_cached(("max_pool2d", name, part.shape, xp.__name__),
+                                       lambda: xp.empty(part.shape, dtype=bool))
+                         for name in ("hit", "free"))
             for index, view in enumerate(views):
-                if index == len(views) - 1 and taken is not None:
-                    hit = ~taken  # the last offset wins exactly where no earlier one did
-                else:
-                    hit = view[start:stop] == part
-                    if taken is None:
-                        taken = hit
-                    else:
-                        hit &= ~taken
-                        taken |= hit
-                _add(xp, grads[index][start:stop], gh[start:stop], hit, pool.overlapping)
+                if index == 0:
+                    xp.equal(view[start:stop], part, out=hit)
+                    xp.logical_not(hit, out=free)
+                elif index < len(views) - 1:
+                    xp.equal(view[start:stop], part, out=hit)
+                    xp.logical_and(hit, free, out=hit)
+                    xp.logical_xor(free, hit, out=free)  # free and not hit (hit is within free)
+                _add(xp, grads[index][start:stop], grad, hit if index < len(views) - 1 or
+                     index == 0 else free, pool.overlapping)
 
         run_split(gh.shape[0], host_workers(gh, gh.shape[0]), task)
         return (pool.unpad(dx),)
@@ -150,7 +154,7 @@ class _Pool:
         1.2x slower for 2x2 max-pooling). The batch is split over host threads.
         """
         n = src.shape[0]
-        out = self.xp.empty((n, self.rows.out, self.cols.out, src.shape[3]), dtype=src.dtype)
+        out = recycled_empty(self.xp, (n, self.rows.out, self.cols.out, src.shape[3]), src.dtype)
 
         def task(start, stop):
             rows = self._row_views(src[start:stop])
@@ -173,8 +177,10 @@ class _Pool:
         (every element is then written), zeros otherwise."""
         rows, cols = self.rows, self.cols
         tiles = all(a.stride == a.kernel and a.out * a.stride == a.padded for a in (rows, cols))
-        make = self.xp.empty if tiles else self.xp.zeros
-        return make(src.shape, dtype=src.dtype)
+        dx = recycled_empty(self.xp, src.shape, src.dtype)
+        if not tiles:
+            dx.fill(0)
+        return dx
 
     def divisor(self, exclusive: bool, override):
         if override is not None:
