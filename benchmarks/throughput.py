@@ -27,6 +27,7 @@ from core import optimizer  # noqa: E402
 from core.nn import Flatten, Layer, Linear, ReLU  # noqa: E402
 from core.nn import functional as F  # noqa: E402
 from core.nn.conv import Conv2D  # noqa: E402
+from core.nn.functional._parallel import set_host_threads  # noqa: E402
 from core.nn.pooling import MaxPool2D  # noqa: E402
 
 MNIST = Path("/work/shared/data/mnist")
@@ -90,10 +91,12 @@ class Ours:
 class Torch:
     name = "torch"
 
-    def __init__(self, weights):
+    def __init__(self, weights, device: str = "cpu"):
         import torch  # noqa: PLC0415 - optional comparison
 
         self.torch = torch
+        # Our gpu:N is torch's cuda:N (both count the GPUs visible to the process).
+        self.dev = torch.device("cpu" if device == "cpu" else "cuda:" + device.partition(":")[2])
         nn = torch.nn
         self.model = nn.Sequential(nn.Conv2d(1, 20, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2),
                                    nn.Conv2d(20, 20, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2),
@@ -102,12 +105,16 @@ class Torch:
         with torch.no_grad():
             for param, value in zip(self.model.parameters(), (w1, b1, w2, b2, w3.T, b3)):
                 param.copy_(torch.from_numpy(np.ascontiguousarray(value)))
+        self.model.to(self.dev)
         self.opt = torch.optim.Adam(self.model.parameters(), lr=1e-3)
         self.loss = nn.CrossEntropyLoss()
 
+    def _in(self, array):
+        return self.torch.from_numpy(array).to(self.dev)
+
     def train(self, xs, ys) -> float:
         for x, y in zip(xs, ys):
-            loss = self.loss(self.model(self.torch.from_numpy(x)), self.torch.from_numpy(y))
+            loss = self.loss(self.model(self._in(x)), self._in(y))
             self.opt.zero_grad()
             loss.backward()
             self.opt.step()
@@ -116,7 +123,7 @@ class Torch:
     def infer(self, xs) -> None:
         with self.torch.no_grad():
             for x in xs:
-                self.model(self.torch.from_numpy(x)).numpy()
+                self.model(self._in(x)).cpu().numpy()
 
 
 def blas_report(threads: int) -> str:
@@ -138,16 +145,22 @@ def main(argv=None) -> None:
     parser.add_argument("--steps", type=int, default=20, help="steps per timed repetition")
     parser.add_argument("--repeats", type=int, default=7, help="interleaved repetitions")
     parser.add_argument("--no-torch", action="store_true", help="time only this library")
+    parser.add_argument("--device", default="cpu",
+                        help="cpu or gpu:N (torch then runs on cuda:N; batches start on the host)")
+    parser.add_argument("--host-threads", action="store_true",
+                        help="split conv/pool batches over Python threads, one BLAS thread each")
     args = parser.parse_args(argv)
     from threadpoolctl import threadpool_limits  # noqa: PLC0415
 
     threadpool_limits(args.threads)
+    set_host_threads(args.host_threads)
+    core.device.set_device(args.device)
     xs, ys, source = load_batches(args.batch, args.steps)
     ours = Ours(seed=0)
     runners = [ours]
     if not args.no_torch:
         try:
-            runner = Torch(ours.weights())
+            runner = Torch(ours.weights(), args.device)
         except ImportError:
             print("torch is not importable: timing core only")
         else:
@@ -167,8 +180,9 @@ def main(argv=None) -> None:
             runner.infer(xs)
             times[runner.name, "infer"].append(time.perf_counter() - start)
     samples = args.batch * args.steps
-    print(f"tutorial CNN, {source} data, batch {args.batch}, {args.steps} steps x "
-          f"{args.repeats} interleaved repeats, float32\n{blas_report(args.threads)}")
+    print(f"tutorial CNN on {args.device}, {source} data, batch {args.batch}, {args.steps} steps x "
+          f"{args.repeats} interleaved repeats, float32, core host threads "
+          f"{'on' if args.host_threads else 'off'}\n{blas_report(args.threads)}")
     print(f"{'':8}{'core samples/s':>16}{'torch samples/s':>17}{'core/torch':>12}")
     for kind in ("train", "infer"):
         rate = {r.name: samples / statistics.median(times[r.name, kind]) for r in runners}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import backend
+from core.sparse import RowSparseGrad
 
 
 def _topological_order(root) -> list:
@@ -84,7 +85,9 @@ def _accumulate_leaf(leaf, grad, given: set[int]) -> None:
         # A closure may hand the same array (or a view of another) to several inputs; a leaf
         # must own its gradient because clipping and optimizers may change it in place.
         grad = grad.copy()
-    if grad.dtype != leaf.data.dtype or isinstance(grad, np.generic):
+    if isinstance(grad, RowSparseGrad):  # Embedding(sparse=True): only the touched rows
+        grad = grad if grad.dtype == leaf.data.dtype else grad.astype(leaf.data.dtype)
+    elif grad.dtype != leaf.data.dtype or isinstance(grad, np.generic):
         # Keep the leaf's dtype, and an array (numpy returns scalars for 0-D math).
         grad = backend.array_module(grad).asarray(grad, dtype=leaf.data.dtype)
     given.add(id(grad))

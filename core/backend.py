@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -109,7 +110,45 @@ def asarray(data, dtype=None):
     module = xp()
     if module is np and not isinstance(data, np.ndarray) and hasattr(data, "get"):
         data = data.get()  # a cupy array coming back to the host
+    if module is not np and isinstance(data, np.ndarray) and data.nbytes >= _STAGED_MIN_BYTES:
+        return _staged_upload(module, data, dtype)
     return module.asarray(data, dtype=dtype)
+
+
+# Host -> GPU copies of batches go through pinned (page-locked) buffers, asynchronously on the
+# current stream: a copy from ordinary memory blocks the host until the GPU has finished all the
+# work queued before it, which would serialise the Python that issues a step with the GPU that
+# runs the previous one. Each buffer of the ring is reused only after its copy has completed.
+_STAGED_MIN_BYTES = 1 << 16
+_RING = 4
+_ring: list = []  # [pinned buffer, nbytes, event or None]
+_ring_next = 0
+_ring_lock = threading.Lock()
+
+
+def _staged_upload(cupy, host: np.ndarray, dtype):
+    host = np.ascontiguousarray(host, dtype=dtype)
+    with _ring_lock:  # loaders, evaluation and inference may upload from several threads
+        return _upload_locked(cupy, host)
+
+
+def _upload_locked(cupy, host: np.ndarray):
+    global _ring_next
+    if not _ring:
+        _ring.extend([None, 0, None] for _ in range(_RING))
+    slot = _ring[_ring_next]
+    _ring_next = (_ring_next + 1) % _RING
+    if slot[2] is not None:
+        slot[2].synchronize()  # the copy that used this buffer last is done
+    if slot[1] < host.nbytes:
+        slot[0], slot[1] = cupy.cuda.alloc_pinned_memory(host.nbytes), host.nbytes
+    staged = np.frombuffer(slot[0], np.uint8, host.nbytes).view(host.dtype).reshape(host.shape)
+    staged[...] = host
+    out = cupy.empty(host.shape, host.dtype)
+    stream = cupy.cuda.get_current_stream()
+    out.set(staged, stream=stream)
+    slot[2] = stream.record()
+    return out
 
 
 def to_numpy(array) -> np.ndarray:
@@ -142,3 +181,91 @@ def random_uniform(shape, low=0.0, high=1.0, dtype="float32"):
     if _current.kind == "gpu":
         return _cupy().random.uniform(low, high, size=shape).astype(dtype)
     return _rng.uniform(low, high, size=shape).astype(dtype, copy=False)
+
+
+# ----- backend-owned speed and memory policy (the ops ask; they never test for a GPU) ---------
+_kernel_sets: dict = {}
+
+
+def kernels(array):
+    """The fused kernels for ``array``'s backend (see core.backend_kernels): numpy code for host
+    arrays, compiled cupy ElementwiseKernels for device arrays. Both compute the same function."""
+    from core import backend_kernels  # noqa: PLC0415 - small, but only the ops that fuse need it
+
+    module = array_module(array)
+    found = _kernel_sets.get(module.__name__)
+    if found is None:
+        cls = backend_kernels.HostKernels if module is np else backend_kernels.DeviceKernels
+        found = _kernel_sets[module.__name__] = cls(module)
+    return found
+
+
+# A GPU multiplies a whole batch's im2col matrix in one cuBLAS call best; blocks sized for a CPU
+# cache would cut a batch of 1024 into ~200 tiny GEMMs and launches.
+_DEVICE_BLOCK_BYTES = 1 << 30
+
+
+def block_bytes(module, host_bytes: int) -> int:
+    """How many bytes of im2col scratch one block of images may use on ``module``'s device."""
+    return host_bytes if module is np else _DEVICE_BLOCK_BYTES
+
+
+def set_gpu_memory_limit(limit_bytes: int | None) -> None:
+    """Cap cupy's memory pool at ``limit_bytes`` (None or 0: no cap). No effect on the CPU."""
+    if _current.kind != "gpu":
+        return
+    _cupy().get_default_memory_pool().set_limit(size=int(limit_bytes or 0))
+
+
+def out_of_memory_message(exc: BaseException) -> str | None:
+    """A user-facing explanation when ``exc`` is a GPU out-of-memory error, else None."""
+    if type(exc).__name__ != "OutOfMemoryError" or _current.kind != "gpu":
+        return None
+    pool = _cupy().get_default_memory_pool()
+    limit = pool.get_limit()
+    return (f"the GPU ran out of memory ({exc}); cupy's memory pool holds "
+            f"{pool.total_bytes():,} bytes ({pool.used_bytes():,} in use)"
+            + (f" under runtime.gpu_memory_limit={limit}" if limit else "")
+            + "; use a smaller data.batch_size, a smaller model, or raise "
+              "runtime.gpu_memory_limit.")
+
+
+# ----- NCCL (cupy.cuda.nccl): collectives between GPUs, one per process ----------------------
+def _nccl():
+    _cupy()  # the clear "cupy is not installed" error first
+    import cupy.cuda.nccl as nccl  # noqa: PLC0415 - a submodule cupy does not import itself
+
+    return nccl
+
+
+def nccl_unique_id():
+    """A new NCCL communicator id (rank 0 makes it; the other ranks receive it over MPI)."""
+    return _nccl().get_unique_id()
+
+
+def nccl_communicator(size: int, rank: int, unique_id):
+    """This process's member of an NCCL communicator of ``size`` GPUs (one per process)."""
+    return _nccl().NcclCommunicator(size, unique_id, rank)
+
+
+def _nccl_type(array):
+    nccl = _nccl()
+    types = {"float32": nccl.NCCL_FLOAT32, "float64": nccl.NCCL_FLOAT64,
+             "float16": nccl.NCCL_FLOAT16}
+    if array.dtype.name not in types:
+        raise TypeError(f"NCCL collectives take float16/32/64 arrays, got {array.dtype}")
+    return types[array.dtype.name]
+
+
+def nccl_all_reduce_sum(comm, array) -> None:
+    """In place: ``array`` (contiguous, on this rank's GPU) becomes the sum over all ranks."""
+    cupy = _cupy()
+    stream = cupy.cuda.get_current_stream().ptr
+    comm.allReduce(array.data.ptr, array.data.ptr, array.size, _nccl_type(array),
+                   _nccl().NCCL_SUM, stream)
+
+
+def nccl_broadcast(comm, array, root: int = 0) -> None:
+    """In place: every rank's ``array`` becomes rank ``root``'s."""
+    stream = _cupy().cuda.get_current_stream().ptr
+    comm.bcast(array.data.ptr, array.size, _nccl_type(array), root, stream)

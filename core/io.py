@@ -19,6 +19,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 import numpy as np
 
 from core import backend
+from core.data import pipeline
+from core.data.options import PipelineOptions
+from core.data.pool import cut_batches, plan_order
 from core.tensor import Tensor, to_tensor
 
 
@@ -107,11 +110,20 @@ class DataLoader:
     generator seeded with ``seed`` (or, when None, from ``core.backend.rng()`` when the loader is
     made, so ``core.seed(n)`` before building it fixes the order too); every sample appears
     exactly once per pass (except the tail that ``drop_last`` drops).
+
+    The data path (``core.data``, docs/data.md): ``pool_size`` (-1: the whole set; 0: stream
+    order; k: a shuffle pool of k samples) and ``min_pool_size``, ``shuffle_files`` (shard
+    order per pass), ``cache`` ("none" | "memory"), ``prefetch`` (batches prepared by a
+    background thread), ``workers`` (decoding processes, same order as without) and
+    ``sort_by_length`` (sequence datasets). ``stats`` holds the data-wait time and queue depth.
+    The dataset may also be a stream read file by file (``core.data.FileDataset``).
     """
 
     def __init__(self, dataset, batch_size: int = 1, shuffle: bool = False,
                  drop_last: bool = False, collate_fn: Callable | None = None,
-                 seed: int | None = None, return_tensors: bool = False):
+                 seed: int | None = None, return_tensors: bool = False, pool_size: int = -1,
+                 min_pool_size: int = -1, shuffle_files: bool = False, cache: str = "none",
+                 prefetch: int = 0, workers: int = 0, sort_by_length: bool = False):
         _check_dataset(dataset)
         if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) \
                 or batch_size < 1:
@@ -131,6 +143,12 @@ class DataLoader:
         self._arrays = dataset_arrays(dataset) if collate_fn is None else None
         entropy = seed if seed is not None else int(backend.rng().integers(2**63))
         self._rng = np.random.default_rng(entropy)
+        self._pass_state = None  # the generator's state before the current pass was planned
+        self._position = 0  # batches of the current pass handed out
+        self._resume_at = 0  # batches the next pass skips (set by set_state_dict)
+        # Pool, shard order, cache, prefetch thread and workers: see core.data and docs/data.md.
+        pipeline.attach(self, PipelineOptions(pool_size, min_pool_size, bool(shuffle_files),
+                                              cache, prefetch, workers, bool(sort_by_length)))
 
     def __len__(self) -> int:
         n = len(self.dataset)
@@ -140,15 +158,43 @@ class DataLoader:
         return iter(self)
 
     def __iter__(self) -> Iterator:
-        for indices in self.index_batches():
-            yield self.load_batch(indices)
+        # Plans the pass (index_batches), skips what set_state_dict says was done, then reads
+        # through the pool/cache/workers/prefetch thread; see core.data.pipeline.iterate.
+        return pipeline.iterate(self)
+
+    def state_dict(self) -> dict:
+        """Where the loader is: the shuffle generator's state before the current pass was
+        planned and the batches of that pass already handed out (between passes: the current
+        state and 0). ``set_state_dict`` of it replays the same order and skips those batches."""
+        if self._pass_state is None:
+            return {"rng": self._rng.bit_generator.state, "next_batch": 0}
+        return {"rng": self._pass_state, "next_batch": self._position}
+
+    def set_state_dict(self, state: dict) -> None:
+        """Restore ``state_dict()``: the next pass has the saved pass's order and starts at its
+        ``next_batch``-th batch (a checkpoint's trainer may set ``next_batch`` to what it did)."""
+        try:
+            self._rng.bit_generator.state = state["rng"]
+            self._resume_at = int(state["next_batch"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"DataLoader.set_state_dict: the state must be a dict from "
+                             f"DataLoader.state_dict() with 'rng' and 'next_batch' ({exc!r}).") \
+                from None
+        if not 0 <= self._resume_at <= len(self):
+            raise ValueError(f"DataLoader.set_state_dict: next_batch={self._resume_at} is not in "
+                             f"[0, {len(self)}], the batches of one pass.")
+        self._pass_state = None
 
     def index_batches(self) -> list[np.ndarray]:
         """Plan one pass: the sample indices of each batch (draws a new order when shuffling)."""
-        n = len(self.dataset)
-        order = self._rng.permutation(n) if self.shuffle else np.arange(n)
-        stop = len(self) * self.batch_size if self.drop_last else n
-        return [order[i:i + self.batch_size] for i in range(0, stop, self.batch_size)]
+        self._pass_state = self._rng.bit_generator.state
+        opts = self.pipeline
+        order = plan_order(len(self.dataset), getattr(self.dataset, "shards", None),
+                           self.shuffle, opts.pool_size, opts.initial_fill(), opts.shuffle_files,
+                           self._rng)
+        lengths = getattr(self.dataset, "lengths", None) if opts.sort_by_length else None
+        return cut_batches(order, self.batch_size, self.drop_last, lengths, opts.pool_size,
+                           self.shuffle, self._rng)
 
     def load_batch(self, indices: np.ndarray):
         """The batch made of the samples at ``indices``."""
@@ -161,6 +207,8 @@ class DataLoader:
 
 
 def _check_dataset(dataset) -> None:
+    if pipeline.is_stream(dataset):  # read file by file (core.data.FileDataset)
+        return
     if not (hasattr(dataset, "__getitem__") and hasattr(dataset, "__len__")):
         raise TypeError(
             f"DataLoader needs a dataset with __getitem__ and __len__ (a core.io.Dataset), "

@@ -17,6 +17,7 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 
 from core.backend import DeviceError, set_device
+from runner import sweep
 from runner.config import validate
 from runner.errors import ConfigError, UserError
 from runner.paths import config_dirs
@@ -32,15 +33,9 @@ _CONF_DIR = config_dirs()[0]
 def main(cfg: DictConfig) -> float:
     """Hydra's task function: one run per composed config (one per job under ``-m``)."""
     try:
-        run_config = validate(cfg)
-        _use_device(run_config.device)
-        app = importlib.import_module("runner.app")  # training and MLflow load only when valid
-        hydra_config = HydraConfig.get()
-        return app.run(
-            run_config,
-            overrides=list(hydra_config.overrides.task),
-            launch_dir=hydra_config.runtime.cwd,
-        )
+        if sweep.in_multirun():  # a failing job is recorded FAILED and the sweep goes on
+            return sweep.run_job(cfg, _train)
+        return _train(cfg)
     except (UserError, DeviceError) as exc:
         exit_with_error(exc)
     except KeyboardInterrupt as exc:
@@ -48,6 +43,16 @@ def main(cfg: DictConfig) -> float:
         signal_name = "SIGTERM" if type(exc).__name__ == "Terminated" else "Ctrl-C"
         print(f"{PROG}: stopped by {signal_name}; the run was marked KILLED.", file=sys.stderr)
         sys.exit(143 if signal_name == "SIGTERM" else 130)
+
+
+def _train(cfg: DictConfig) -> float:
+    """Validate ``cfg``, select its device and run it; return the objective."""
+    run_config = validate(cfg)
+    _use_device(run_config.device)
+    app = importlib.import_module("runner.app")  # training and MLflow load only when valid
+    hydra_config = HydraConfig.get()
+    return app.run(run_config, overrides=list(hydra_config.overrides.task),
+                   launch_dir=hydra_config.runtime.cwd)
 
 
 def _use_device(device: str) -> None:

@@ -25,12 +25,13 @@ import core
 from core import serialize
 from core.backend import DeviceError
 from core.optimizer.lr import LRScheduler
-from runner import build, tomlwrite, tracking
+from runner import build, bundle, health, instruments, resume, sweep, tomlwrite, tracking
+from runner import data_report, distributed
 from runner.config import flatten
 from runner.curves import plot_learning_curves
 from runner.errors import ConfigError, UserError
 from runner.schema import RunConfig
-from runner.train import evaluate, fit
+from runner.train import Trainer, evaluate
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +49,9 @@ class Terminated(KeyboardInterrupt):
 
 # Every metric a run logs, hence every valid trainer.objective.
 METRICS = ("train/loss", "train/acc", "train/lr", "train/samples_per_sec", "time/epoch_sec",
-           "valid/loss", "valid/acc", "test/loss", "test/acc")
+           "valid/loss", "valid/acc", "test/loss", "test/acc",
+           "health/nonfinite_events", "health/skipped_steps",  # unless trainer.nan_check=off
+           "data/wait_fraction", "data/queue_depth")  # + data/padding_fraction for sequences
 
 
 @dataclasses.dataclass
@@ -59,6 +62,17 @@ class _Parts:
     train: object
     valid: object | None
     test: object
+    input_shape: tuple = ()  # one sample's shape, for the inference bundle
+    num_classes: int = 0
+    vocab_size: int = 0
+    variable_length: bool = False
+
+
+def checkpoint_folder(cfg: RunConfig) -> str | None:
+    """Where this run's resumable checkpoints go (None when it makes none)."""
+    if cfg.trainer.checkpoint_every <= 0:
+        return None
+    return os.path.join(output_dir(), "checkpoints")
 
 
 def run(cfg: RunConfig, overrides: list[str], launch_dir: str) -> float:
@@ -69,16 +83,20 @@ def run(cfg: RunConfig, overrides: list[str], launch_dir: str) -> float:
         core.device.set_device(cfg.device)
     except DeviceError as exc:
         raise UserError(str(exc)) from exc
-    with blas_threads(cfg.runtime.threads):
+    cfg = distributed.start(cfg)  # trainer.distributed: join the MPI job, pick this rank's GPU
+    core.backend.set_gpu_memory_limit(cfg.runtime.gpu_memory_limit << 20)  # no-op on a CPU
+    with distributed.guard(), blas_threads(cfg.runtime.threads):  # a failing rank ends the job
         core.seed(cfg.trainer.seed)
-        parts = _build(cfg)
+        parts = distributed.prepare(_build(cfg))  # same start on every rank; batches sharded
         tracker = make_tracker(cfg, overrides, launch_dir)
-        tracker.start(params=flatten(cfg), tags=run_tags(overrides, launch_dir))
+        resumption = resume.find(cfg, tracker)  # None unless trainer.resume is set
+        resume.open_run(tracker, resumption, flatten(cfg), run_tags(overrides, launch_dir),
+                        checkpoint_folder(cfg))
         status = "FAILED"
         begin = time.perf_counter()
         try:
             with sigterm_raises():
-                objective = _train_and_report(cfg, parts, tracker)
+                objective = _train_and_report(cfg, parts, tracker, resumption)
             status = "FINISHED"
             _end(tracker, status)
             _summarise(cfg, tracker, objective, time.perf_counter() - begin)
@@ -89,6 +107,10 @@ def run(cfg: RunConfig, overrides: list[str], launch_dir: str) -> float:
         except BaseException as exc:
             with contextlib.suppress(Exception):  # a broken store must not hide the real error
                 tracker.set_tag("error", f"{type(exc).__name__}: {exc}")
+            with contextlib.suppress(Exception):  # a NaN/Inf stop: its report as tag + artifact
+                health.save_report(exc, tracker, output_dir())
+            if core.backend.out_of_memory_message(exc):  # GPU OOM: say what to change
+                raise UserError(core.backend.out_of_memory_message(exc)) from exc
             raise
         finally:
             if status != "FINISHED":
@@ -99,17 +121,20 @@ def _build(cfg: RunConfig) -> _Parts:
     data = build.build_data(cfg.data, SPLIT_SEED)
     train, valid, test = build.build_loaders(data, cfg.data, cfg.trainer)
     _check_objective(cfg.trainer.objective, has_valid=valid is not None)
-    model = build.build_model(cfg.model, data.input_shape, data.num_classes)
+    _check_objective(sweep.objective_key(cfg), has_valid=valid is not None)
+    model = build.build_model(cfg.model, data.input_shape, data.num_classes, data.vocab_size,
+                              data.variable_length)
     schedule = build.build_schedule(cfg.schedule, cfg.optim.lr, cfg.trainer.epochs, len(train))
     optimizer = build.build_optimizer(cfg.optim, model.parameters(), schedule,
-                                      grad_clip=build.build_clip(cfg.clip))
+                                      grad_clip=build.build_clip(cfg.clip, model))
     scheduler = schedule if isinstance(schedule, LRScheduler) else None
-    return _Parts(model, optimizer, scheduler, train, valid, test)
+    return _Parts(model, optimizer, scheduler, train, valid, test, data.input_shape,
+                  data.num_classes, data.vocab_size, data.variable_length)
 
 
 def _summarise(cfg: RunConfig, tracker, objective: float, seconds: float) -> None:
     """The last lines a user reads: the result, and where the run and its files are."""
-    log.info("%s = %.4f after %d epochs in %.1f s; outputs in %s", cfg.trainer.objective,
+    log.info("%s = %.4f after %d epochs in %.1f s; outputs in %s", sweep.objective_key(cfg),
              objective, cfg.trainer.epochs, seconds, output_dir())
     if tracker.run_id is not None:
         log.info("MLflow run %s (%s) in %s; browse with: mlflow ui --backend-store-uri %s",
@@ -126,12 +151,18 @@ def _end(tracker, status: str) -> None:
         log.warning("could not mark the tracked run %s", status, exc_info=True)
 
 
-def _train_and_report(cfg: RunConfig, parts: _Parts, tracker) -> float:
+def _train_and_report(cfg: RunConfig, parts: _Parts, tracker, resumption=None) -> float:
     recorder = tracking.Recorder(tracker)
     begin = time.perf_counter()
     overhead_before = tracker.overhead_sec
-    state = fit(parts.model, parts.optimizer, parts.train, cfg.trainer, valid_loader=parts.valid,
-                scheduler=parts.scheduler, sink=recorder)
+    trainer = Trainer(parts.model, parts.optimizer, cfg.trainer, scheduler=parts.scheduler,
+                      sink=recorder)
+    # Checkpoints and resume, inspection, profiling and the memory report (runner.instruments).
+    tools = instruments.attach(trainer, cfg, parts, tracker, resumption, checkpoint_folder(cfg))
+    distributed.attach(trainer, parts.train)  # gradients averaged over ranks before each step
+    state = trainer.fit(parts.train, parts.valid)
+    data_verdict = data_report.summary(parts.train, time.perf_counter() - begin)
+    tools.finish(tracker, output_dir())
     test_loss, test_acc = evaluate(parts.model, parts.test)
     log.info("test loss %.4f acc %.4f", test_loss, test_acc)
     recorder.log_metrics({"test/loss": test_loss, "test/acc": test_acc}, state.step)
@@ -142,7 +173,12 @@ def _train_and_report(cfg: RunConfig, parts: _Parts, tracker) -> float:
     recorder.log_metrics({"tracking/overhead_fraction": fraction,
                           "tracking/setup_sec": tracker.setup_sec}, state.step)
     _save_outputs(cfg, parts.model, recorder, tracker, output_dir())
-    return recorder.last(cfg.trainer.objective)
+    data_report.save_text_artifacts(parts.model, parts.train.dataset, tracker, output_dir())
+    if data_verdict:  # whether data loading was the bottleneck (runner/data_report.py)
+        log.info("%s", data_verdict)
+    if cfg.trainer.checkpoint:  # the bundle: rebuild and infer without the training config
+        bundle.log_bundle(cfg, parts, tracker, output_dir())
+    return recorder.last(sweep.objective_key(cfg))  # sweep.objective, by default trainer's
 
 
 def _save_outputs(cfg: RunConfig, model, recorder, tracker, folder: str) -> None:
@@ -166,7 +202,7 @@ def output_dir() -> str:
     except ImportError:
         return os.getcwd()
     if HydraConfig.initialized():
-        return HydraConfig.get().runtime.output_dir
+        return distributed.rank_folder(HydraConfig.get().runtime.output_dir)  # rank-R/ if > 0
     return os.getcwd()
 
 
@@ -187,9 +223,12 @@ def make_tracker(cfg: RunConfig, overrides: list[str], launch_dir: str):
     if not cfg.tracking.enabled:
         return tracking.NullTracker()
     uri = cfg.tracking.uri or tracking.default_uri(launch_dir)
+    sweep.check_server(uri)  # an unreachable mlflow server fails now, not at the first metric
+    local = not sweep.is_remote(uri)  # a shared server chooses where artifacts go
     return tracking.MlflowTracker(uri, cfg.tracking.experiment,
                                   cfg.tracking.run_name or run_name(cfg, overrides),
-                                  artifact_location=tracking.default_artifact_location(launch_dir))
+                                  artifact_location=tracking.default_artifact_location(launch_dir)
+                                  if local else None)
 
 
 def run_tags(overrides: list[str], launch_dir: str) -> dict[str, str]:
@@ -198,13 +237,15 @@ def run_tags(overrides: list[str], launch_dir: str) -> dict[str, str]:
     commit = tracking.git_commit(launch_dir)
     if commit:
         tags["mlflow.source.git.commit"] = commit  # the name MLflow's UI shows
+    tags.update(sweep.job_tags())  # under -m: the parent run and the job's folder
     return tags
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.+=,-]+")
 # Overrides that do not change what is trained (where files are, how it is shown or tracked).
 _NOT_IN_NAME = ("hydra", "tracking", "runtime", "device", "data.root", "data.cache_dir",
-                "data.download", "trainer.progress", "trainer.log_every", "trainer.checkpoint")
+                "data.download", "trainer.progress", "trainer.log_every", "trainer.checkpoint",
+                "trainer.keep_last", "trainer.resume", "trainer.profile", "inspect")
 
 
 def run_name(cfg: RunConfig, overrides: list[str]) -> str:

@@ -8,11 +8,12 @@ the registries refuse them again so that a programmatic caller gets the same cle
 """
 from __future__ import annotations
 
+import fnmatch
 import math
 from dataclasses import dataclass
 
 from core import datasets, io, nn, optimizer, regularizer
-from runner import schema
+from runner import schema, sequence_data, sequence_models
 from runner.errors import ConfigError, UserError
 
 
@@ -35,6 +36,8 @@ class DataSplits:
     test: object
     input_shape: tuple[int, ...]  # one sample, without the batch axis: (1, 28, 28) for MNIST
     num_classes: int
+    vocab_size: int = 0  # > 0 when the inputs are word ids (data=text)
+    variable_length: bool = False  # batches are (padded, lengths, labels) (data=vowels)
 
 
 def _digits(cfg: schema.DataConfig, seed: int) -> dict:
@@ -68,6 +71,7 @@ DATASETS = {
     "digits": _digits,
     "mnist": _idx_dataset("MNIST"),
     "fashion_mnist": _idx_dataset("FashionMNIST"),
+    **sequence_data.DATASETS,  # files, text, vowels
 }
 
 
@@ -81,10 +85,10 @@ def build_data(cfg: schema.DataConfig, seed: int) -> DataSplits:
     except ValueError as exc:  # sizes the dataset refuses (valid_size too large, ...)
         raise ConfigError(f"data={cfg.name}: {exc}") from exc
     train = sets["train"]
-    image, _ = train[0]
+    shape, vocab_size, variable = sequence_data.facts(train)  # the first sample's shape, ...
     return DataSplits(train=train, valid=sets.get("valid"), test=sets["test"],
-                      input_shape=tuple(int(n) for n in image.shape),
-                      num_classes=int(train.num_classes))
+                      input_shape=shape, num_classes=int(train.num_classes),
+                      vocab_size=vocab_size, variable_length=variable)
 
 
 def build_loaders(data: DataSplits, cfg: schema.DataConfig, trainer: schema.TrainerConfig):
@@ -92,10 +96,12 @@ def build_loaders(data: DataSplits, cfg: schema.DataConfig, trainer: schema.Trai
     def plain(dataset):
         if dataset is None:
             return None
-        return io.DataLoader(dataset, batch_size=trainer.batch_size, return_tensors=True)
+        return io.DataLoader(dataset, batch_size=trainer.batch_size, return_tensors=True,
+                             **sequence_data.loader_options(cfg, dataset, train=False))
 
     train = io.DataLoader(data.train, batch_size=trainer.batch_size, shuffle=cfg.shuffle,
-                          drop_last=cfg.drop_last, seed=trainer.seed, return_tensors=True)
+                          drop_last=cfg.drop_last, seed=trainer.seed, return_tensors=True,
+                          **sequence_data.loader_options(cfg, data.train, train=True))
     if len(train) == 0:
         raise ConfigError(f"trainer.batch_size={trainer.batch_size} with data.drop_last=true "
                           f"leaves no batch of the {len(data.train)} training samples: use a "
@@ -150,11 +156,39 @@ def _mlp(cfg: schema.MLPConfig, input_shape: tuple[int, ...], num_classes: int) 
     return nn.Sequential(*layers)
 
 
-MODELS = {"cnn": _cnn, "mlp": _mlp}
+MODELS = {"cnn": _cnn, "mlp": _mlp, **sequence_models.MODELS}  # + cbow, gru, lstm
 
 
-def build_model(cfg: schema.ModelConfig, input_shape, num_classes: int) -> nn.Layer:
-    return _lookup(MODELS, cfg.name, "model")(cfg, tuple(input_shape), num_classes)
+def build_model(cfg: schema.ModelConfig, input_shape, num_classes: int, vocab_size: int = 0,
+                variable_length: bool = False) -> nn.Layer:
+    builder = _lookup(MODELS, cfg.name, "model")
+    if cfg.name in sequence_models.MODELS:  # these also need the vocabulary size
+        model = builder(cfg, tuple(input_shape), num_classes, vocab_size)
+    else:
+        sequence_models.check_fixed_size(cfg.name, vocab_size, variable_length)
+        model = builder(cfg, tuple(input_shape), num_classes)
+    # Optimizer state and checkpoints are keyed by parameter name: structural names
+    # (``conv1.weight``) are the same in every process, unlike the automatic ``param_N``.
+    for name, param in model.named_parameters():
+        param.name = name
+    apply_error_clips(model, getattr(cfg, "error_clip", {}))
+    freeze(model, cfg.freeze)
+    return model
+
+
+def freeze(model: nn.Layer, names) -> None:
+    """``model.freeze``: the named layers' parameters get no gradient, no update and no
+    optimizer state (``stop_gradient`` and ``trainable=False``, Paddle's way)."""
+    layers = dict(model.named_sublayers())
+    for name in names:
+        if name not in layers:
+            raise ConfigError(f"model.freeze names '{name}', which is not a layer of this model: "
+                              f"the layers are {', '.join(layers)}.")
+        for param in layers[name].parameters():
+            param.stop_gradient, param.trainable = True, False
+    if names and all(param.stop_gradient for param in model.parameters()):
+        raise ConfigError(f"model.freeze = {list(names)} freezes every parameter of the model: "
+                          "leave at least one layer with parameters to train.")
 
 
 # ----- learning-rate schedules ----------------------------------------------------------------
@@ -255,9 +289,40 @@ def build_optimizer(cfg: schema.OptimConfig, parameters, learning_rate, grad_cli
 
 # ----- gradient clipping ----------------------------------------------------------------------
 
-CLIPS = {"none": lambda cfg: None}
+CLIPS = {"none": None, "error": None, "value": nn.ClipGradByValue, "norm": nn.ClipGradByNorm,
+         "global_norm": nn.ClipGradByGlobalNorm}
 
 
-def build_clip(cfg: schema.ClipConfig):
-    """The optimizer's ``grad_clip`` for ``cfg``; ``none`` means no clipping."""
-    return _lookup(CLIPS, cfg.name, "clip")(cfg)
+def build_clip(cfg: schema.ClipConfig, model: nn.Layer | None = None):
+    """The optimizer's ``grad_clip`` for ``cfg`` (None for ``none`` and ``error``).
+
+    With ``model``, ``clip.params`` patterns must each match a parameter name, and
+    ``clip.error_clip`` is set on every computing layer without a threshold of its own.
+    """
+    cls = _lookup(CLIPS, cfg.name, "clip")
+    if model is not None:
+        names = [name for name, _ in model.named_parameters()]
+        for pattern in getattr(cfg, "params", {}):
+            if not any(fnmatch.fnmatchcase(name, pattern) for name in names):
+                raise ConfigError(f"clip.params.{pattern} matches no parameter of the model: "
+                                  f"its parameters are {', '.join(names)}.")
+        if cfg.error_clip > 0:
+            for _, layer in model.named_sublayers(include_self=True):
+                if not layer._sub_layers and layer.error_clip is None:
+                    layer.error_clip = cfg.error_clip
+    if cls is None:
+        return None
+    if not isinstance(cfg, schema.GradClipConfig):
+        raise ConfigError(f"clip={cfg.name} needs a threshold: give it a GradClipConfig, not a "
+                          f"{type(cfg).__name__}.")
+    return cls(cfg.threshold, thresholds=dict(cfg.params))
+
+
+def apply_error_clips(model: nn.Layer, table: dict[str, float]) -> None:
+    """Set ``error_clip`` on the layers named in ``table`` (the model's [error_clip])."""
+    layers = dict(model.named_sublayers())
+    for name, threshold in table.items():
+        if name not in layers:
+            raise ConfigError(f"model.error_clip.{name}: the model has no layer '{name}'; its "
+                              f"layers are {', '.join(layers)}.")
+        layers[name].error_clip = threshold

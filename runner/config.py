@@ -34,6 +34,8 @@ SECTIONS: dict[str, type] = {
     "trainer": schema.TrainerConfig,
     "runtime": schema.RuntimeConfig,
     "tracking": schema.TrackingConfig,
+    "inspect": schema.InspectConfig,
+    "sweep": schema.SweepConfig,
 }
 REQUIRED_GROUPS = ("model", "optim", "data")  # what to train, how, and on what: never guessed
 TOP_LEVEL = (*GROUPS, *SECTIONS, "device")
@@ -49,6 +51,8 @@ _POSITIVE_INTS: Rule = (lambda v: all(n >= 1 for n in v), "a list of integers >=
 _NON_EMPTY: Rule = (lambda v: v != "", "a non-empty string")
 _VALID_SIZE: Rule = (lambda v: 0 <= v < 1 or (v >= 1 and float(v).is_integer()),
                      "a fraction in [0, 1) or a whole count of samples >= 1")
+_POSITIVE_VALUES: Rule = (lambda v: all(x > 0 for x in v.values()), "a table of numbers > 0")
+NAN_POLICIES = ("stop", "skip", "warn", "off")
 
 
 def _choice(options: tuple[str, ...]) -> Rule:
@@ -60,17 +64,34 @@ RULES: dict[str, dict[str, Rule]] = {
     "model": {"channels": (lambda v: len(v) > 0 and _POSITIVE_INTS[0](v),
                            "a non-empty list of integers >= 1"),
               "hidden": _POSITIVE_INTS, "kernel_size": _COUNT, "pool": _COUNT,
-              "activation": _choice(ACTIVATIONS), "dropout": _FRACTION},
+              "activation": _choice(ACTIVATIONS), "dropout": _FRACTION,
+              "error_clip": _POSITIVE_VALUES,
+              # sequence models and cbow (runner/sequence_models.py)
+              "hidden_size": _COUNT, "num_layers": _COUNT, "embedding_dim": _COUNT,
+              "pooling": _choice(("last", "mean", "max", "sum"))},
+    "clip": {"threshold": _POSITIVE, "params": _POSITIVE_VALUES, "error_clip": _NON_NEGATIVE},
     "optim": {"lr": _POSITIVE, "weight_decay": _NON_NEGATIVE, "epsilon": _POSITIVE,
               "regularizer": _choice(REGULARIZERS), "momentum": _FRACTION, "beta1": _FRACTION,
               "beta2": _FRACTION, "rho": _FRACTION, "initial_accumulator_value": _NON_NEGATIVE},
     "schedule": {"warmup_epochs": _NON_NEGATIVE, "step_epochs": _POSITIVE, "gamma": _POSITIVE,
                  "min_lr": _NON_NEGATIVE},
-    "data": {"valid_size": _VALID_SIZE},
+    "data": {"valid_size": _VALID_SIZE,
+             # the data path and the sequence/text options (core.data, docs/data.md)
+             "pool_size": (lambda v: v >= -1, "an integer >= -1 (-1: whole set, 0: no pool)"),
+             "min_pool_size": (lambda v: v >= -1, "an integer >= -1 (-1: pool_size)"),
+             "cache": _choice(("none", "memory")), "prefetch": _NON_NEGATIVE,
+             "workers": _NON_NEGATIVE, "dict_size": (lambda v: v >= 2, "an integer >= 2"),
+             "window": _COUNT, "test_size": (lambda v: 0 < v < 1, "a fraction in (0, 1)"),
+             "max_len": _NON_NEGATIVE, "long_seq": _choice(("truncate", "drop")),
+             "num_classes": _NON_NEGATIVE},
     "trainer": {"epochs": _COUNT, "batch_size": _COUNT, "log_every": _COUNT,
-                "eval_every": _COUNT, "seed": _NON_NEGATIVE, "objective": _NON_EMPTY},
-    "runtime": {"threads": _NON_NEGATIVE},
+                "eval_every": _COUNT, "seed": _NON_NEGATIVE, "objective": _NON_EMPTY,
+                "checkpoint_every": _NON_NEGATIVE, "keep_last": _COUNT,
+                "nan_check": _choice(NAN_POLICIES), "max_skips": _COUNT},
+    "inspect": {"every": _NON_NEGATIVE},
+    "runtime": {"threads": _NON_NEGATIVE, "gpu_memory_limit": _NON_NEGATIVE},
     "tracking": {"experiment": _NON_EMPTY},
+    "sweep": {"direction": _choice(("maximize", "minimize"))},
 }
 
 
@@ -181,11 +202,16 @@ def _check_together(run_config: schema.RunConfig) -> None:
         raise ConfigError(f"schedule.min_lr = {_show(schedule.min_lr)} is not allowed: the "
                           f"cosine schedule decays from optim.lr = {_show(lr)} down to min_lr, "
                           "so use a min_lr <= optim.lr.")
+    if run_config.clip.name == "error" and run_config.clip.error_clip <= 0:
+        raise ConfigError("clip.error_clip = 0.0 is not allowed with clip=error, which clips "
+                          "the gradient at every layer's output: use a threshold > 0.")
 
 
 # --- types and messages -----------------------------------------------------------------------
 _TYPE_NAMES = {float: "a number", int: "an integer", bool: "true or false", str: "a string",
-               list[int]: "a list of integers"}
+               list[int]: "a list of integers", list[str]: "a list of strings",
+               bool | str: "true, false or a string",
+               dict[str, float]: "a table of names to numbers"}
 
 
 def _typed(value: Any, hint: Any, path: str) -> Any:
@@ -200,6 +226,14 @@ def _typed(value: Any, hint: Any, path: str) -> Any:
     elif hint == list[int]:
         ok = isinstance(value, list) and all(
             isinstance(item, int) and not isinstance(item, bool) for item in value)
+    elif hint == list[str]:
+        ok = isinstance(value, list) and all(isinstance(item, str) for item in value)
+    elif hint == bool | str:
+        ok = isinstance(value, (bool, str))
+    elif hint == dict[str, float] and isinstance(value, dict):
+        ok = all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                 for v in value.values())
+        value = {str(k): float(v) for k, v in value.items()} if ok else value
     if ok:
         return value
     wanted = _TYPE_NAMES.get(hint, str(hint))

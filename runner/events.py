@@ -5,8 +5,14 @@ Order within one pass: ``BeginPass``, then per batch ``BeginIteration`` -> ``End
 (after backward, before the update: the only moment the gradients are complete) ->
 ``EndIteration``; then ``EndPass``. An event is built only when a handler listens for its type,
 and ``cost`` reads the loss from the device only when a handler asks for it.
+
+Inside an iteration, ``event.layer_outputs(name)`` (layers watched with ``trainer.watch``),
+``event.parameters()`` and, in ``EndForwardBackward``, ``event.gradients()`` return host copies
+by name; each copies only what it is asked for, when it is asked.
 """
 from __future__ import annotations
+
+import numpy as np
 
 from core import backend
 
@@ -61,13 +67,51 @@ class _WithBatch(Event):
     def model(self):
         return self.trainer.model
 
+    def layer_outputs(self, name: str) -> np.ndarray:
+        """A host copy of this batch's output of layer ``name`` (watched with
+        ``trainer.watch(name)`` before ``fit``; only watched layers are hooked and copied)."""
+        return self.trainer.taps.output(name)
+
+    @property
+    def gm(self) -> _GradientMachine:
+        """Paddle v2's ``event.gm``: ``event.gm.getLayerOutputs("fc")["fc"]["value"]``."""
+        return _GradientMachine(self)
+
+    def parameters(self) -> dict[str, np.ndarray]:
+        """Host copies of every parameter's values by dotted name (``conv1.weight`` ...)."""
+        return {name: _host_copy(p.data) for name, p in self.model.named_parameters()}
+
+    def gradients(self) -> dict[str, np.ndarray]:
+        """Host copies of every gradient by parameter name (frozen parameters have none)."""
+        raise RuntimeError(f"event.gradients() is only valid in EndForwardBackward (after "
+                           f"backward, before the update); this is {type(self).__name__}.")
+
 
 class EndForwardBackward(_WithBatch):
     """Backward is done and the update has not happened: gradients are complete here."""
 
+    def gradients(self) -> dict[str, np.ndarray]:
+        return {name: _host_copy(p.grad_data) for name, p in self.model.named_parameters()
+                if p.grad_data is not None}
+
 
 class EndIteration(_WithBatch):
     """The parameters were updated with this batch."""
+
+
+class _GradientMachine:
+    """The one part of Paddle v2's GradientMachine handlers use: ``getLayerOutputs``."""
+
+    def __init__(self, event: _WithBatch):
+        self._event = event
+
+    def getLayerOutputs(self, names) -> dict[str, dict[str, np.ndarray]]:  # noqa: N802 - Paddle
+        names = [names] if isinstance(names, str) else list(names)
+        return {name: {"value": self._event.layer_outputs(name)} for name in names}
+
+
+def _host_copy(array) -> np.ndarray:
+    return np.array(backend.to_numpy(array), copy=True)
 
 
 EVENT_TYPES = (BeginPass, EndPass, BeginIteration, EndForwardBackward, EndIteration)

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 @dataclass
 class ModelConfig:
     name: str
+    freeze: list[str] = field(default_factory=list)  # layers whose parameters are not trained
+    error_clip: dict[str, float] = field(default_factory=dict)  # layer name -> error clip
 
 
 @dataclass
@@ -31,6 +33,29 @@ class MLPConfig(ModelConfig):
     hidden: list[int] = field(default_factory=lambda: [128, 64])
     activation: str = "relu"
     dropout: float = 0.0
+
+
+@dataclass
+class CBOWConfig(ModelConfig):
+    """word2vec's CBOW (the PaddlePaddle FAQ): context embeddings summed, softmax over words."""
+
+    name: str = "cbow"
+    embedding_dim: int = 256
+    sparse_update: bool = True  # row-sparse embedding gradients, lazy optimizer updates
+    pooling: str = "sum"  # sum | mean: how the context's embeddings are combined
+
+
+@dataclass
+class RNNConfig(ModelConfig):
+    """A GRU or LSTM sequence classifier (name gru | lstm) over padded batches."""
+
+    name: str = "gru"
+    hidden_size: int = 64
+    num_layers: int = 1
+    pooling: str = "last"  # last | mean | max | sum: outputs to one vector per sequence
+    dropout: float = 0.0  # between recurrent layers and before the classifier
+    embedding_dim: int = 64  # used when the data are word ids
+    sparse_update: bool = False  # row-sparse embedding gradients (word-id data only)
 
 
 @dataclass
@@ -108,7 +133,20 @@ class ScheduleConfig:
 
 @dataclass
 class ClipConfig:
-    name: str = "none"  # issue 2 ships "none"; value / norm / global_norm come with clipping
+    """Clipping (core/clipping.py): ``none`` clips no gradient; ``error`` only clips errors."""
+
+    name: str = "none"  # none | value | norm | global_norm | error
+    error_clip: float = 0.0  # clip the gradient at every layer's output to [-t, t]; 0 = off
+
+
+@dataclass
+class GradClipConfig(ClipConfig):
+    """``value``: elements to [-t, t]; ``norm``: each gradient's L2 norm <= t; ``global_norm``:
+    the L2 norm of all gradients together <= t."""
+
+    name: str = "global_norm"
+    threshold: float = 1.0
+    params: dict[str, float] = field(default_factory=dict)  # own thresholds by name pattern
 
 
 @dataclass
@@ -121,6 +159,46 @@ class DataConfig:
     normalize: bool = True  # scale pixels to [0, 1]
     shuffle: bool = True
     drop_last: bool = False
+    # The data path (core.data, docs/data.md): PaddlePaddle's @provider pool, cache and threads.
+    pool_size: int = -1  # samples held to shuffle from; -1: the whole set, 0: stream order
+    min_pool_size: int = -1  # samples read before the first batch; -1: pool_size
+    shuffle_files: bool = False  # shuffle the order of files (shards) every pass
+    cache: str = "none"  # none | memory: keep the first pass's decoded samples
+    prefetch: int = 0  # batches a background thread prepares ahead (0: none)
+    workers: int = 0  # worker processes that decode samples (0: the main process)
+
+
+@dataclass
+class FilesConfig(DataConfig):
+    """Samples from a reader over files (Paddle's ``process(settings, filename)``)."""
+
+    name: str = "files"
+    files: list[str] = field(default_factory=lambda: ["train/*"])  # globs under root
+    valid_files: list[str] = field(default_factory=list)  # none: no validation set
+    test_files: list[str] = field(default_factory=lambda: ["test/*"])
+    reader: str = "csv"  # a registered reader name, or "module:function"
+    num_classes: int = 0  # 0: count the training labels
+
+
+@dataclass
+class TextConfig(DataConfig):
+    """CBOW (context, word) samples from a folder of plain-text files (word2vec)."""
+
+    name: str = "text"
+    dict_size: int = 3000  # the most frequent words; the rest become <unk>
+    window: int = 2  # words taken before and after the target
+    valid_size: float = 0.05  # fraction of each file (by position) for validation
+    test_size: float = 0.05  # fraction of each file's end for the test set
+
+
+@dataclass
+class SequenceDataConfig(DataConfig):
+    """Variable-length labelled sequences (Japanese Vowels), padded per batch with lengths."""
+
+    name: str = "vowels"
+    max_len: int = 0  # longest sequence kept as it is; 0: no limit
+    long_seq: str = "truncate"  # truncate | drop: what happens to longer sequences
+    sort_by_length: bool = False  # batch similar lengths together (less padding)
 
 
 @dataclass
@@ -133,11 +211,20 @@ class TrainerConfig:
     checkpoint: bool = True  # save the final checkpoint (and log it as an MLflow artifact)
     objective: str = "valid/acc"  # the metric returned to sweepers
     progress: bool = True  # a progress bar on stderr when it is a terminal
+    checkpoint_every: int = 0  # resumable checkpoint every N steps and at epoch ends; 0 = never
+    keep_last: int = 3  # resumable checkpoints kept (older ones are deleted)
+    resume: bool | str = False  # true (latest run of this name), an MLflow run id, or a path
+    profile: bool = False  # per-layer forward/backward time table at the end (an artifact)
+    nan_check: str = "stop"  # stop | skip | warn | off: what a NaN/Inf loss, grad or param does
+    max_skips: int = 10  # nan_check=skip: updates dropped before training stops anyway
+    nan_check_locate: bool = False  # on a NaN/Inf, replay the batch to name the layer
+    distributed: bool = False  # data parallel under mpirun (runner/distributed.py, docs/gpu.md)
 
 
 @dataclass
 class RuntimeConfig:
     threads: int = 0  # BLAS threads (PaddlePaddle's trainer_count); 0 leaves the default
+    gpu_memory_limit: int = 0  # MiB cupy's memory pool may hold on the GPU; 0 = no cap
 
 
 @dataclass
@@ -146,6 +233,24 @@ class TrackingConfig:
     uri: str = ""  # "" means sqlite:///<launch folder>/mlflow.db
     experiment: str = "tomlrun"
     run_name: str = ""  # "" lets the runner name the run from the overrides
+
+
+@dataclass
+class SweepConfig:
+    """What a sweep optimises: the metric the task function returns and its direction."""
+
+    objective: str = ""  # a metric name (valid/acc ...); "" means trainer.objective
+    direction: str = "maximize"  # maximize | minimize: how the best job is chosen
+
+
+@dataclass
+class InspectConfig:
+    """Config-driven inspection (runner/inspection.py): statistics logged to MLflow."""
+
+    every: int = 0  # steps between inspections; 0 = off
+    layer_outputs: list[str] = field(default_factory=list)  # layers (dotted names) to watch
+    param_stats: bool = False  # per-parameter mean, std, min, max, l2, zero fraction
+    grad_stats: bool = False  # the same for the gradients (taken before the update)
 
 
 @dataclass
@@ -159,10 +264,13 @@ class RunConfig:
     runtime: RuntimeConfig
     tracking: TrackingConfig
     device: str = "cpu"
+    inspect: InspectConfig = field(default_factory=InspectConfig)  # layer/param/grad statistics
+    sweep: SweepConfig = field(default_factory=SweepConfig)  # multirun objective and direction
 
 
 # The option classes of each group, by the group's ``name`` key.
-MODEL_SCHEMAS = {"cnn": CNNConfig, "mlp": MLPConfig}
+MODEL_SCHEMAS = {"cnn": CNNConfig, "mlp": MLPConfig, "cbow": CBOWConfig, "gru": RNNConfig,
+                 "lstm": RNNConfig}
 OPTIM_SCHEMAS = {
     "sgd": SGDConfig,
     "momentum": MomentumConfig,
@@ -175,5 +283,7 @@ OPTIM_SCHEMAS = {
 
 # Groups whose options share one class: the valid values of their ``name`` key.
 SCHEDULE_SCHEMAS = {"constant": ScheduleConfig, "step": ScheduleConfig, "cosine": ScheduleConfig}
-CLIP_SCHEMAS = {"none": ClipConfig}
-DATA_SCHEMAS = {"digits": DataConfig, "mnist": DataConfig, "fashion_mnist": DataConfig}
+CLIP_SCHEMAS = {"none": ClipConfig, "value": GradClipConfig, "norm": GradClipConfig,
+                "global_norm": GradClipConfig, "error": ClipConfig}
+DATA_SCHEMAS = {"digits": DataConfig, "mnist": DataConfig, "fashion_mnist": DataConfig,
+                "files": FilesConfig, "text": TextConfig, "vowels": SequenceDataConfig}

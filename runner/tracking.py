@@ -77,6 +77,9 @@ class NullTracker(_Timed):
     def start(self, params: dict[str, str], tags: dict[str, str]) -> None:
         del params, tags
 
+    def resume(self, run_id: str, tags: dict[str, str]) -> None:
+        del run_id, tags
+
     def log_metrics(self, metrics: dict[str, float], step: int) -> None:
         del metrics, step
 
@@ -112,12 +115,9 @@ class MlflowTracker(_Timed):
     def start(self, params: dict[str, str], tags: dict[str, str]) -> None:
         """Create the run (and the experiment if needed) and log ``params`` and ``tags``."""
         begin = time.perf_counter()
-        from mlflow.entities import Metric, Param  # noqa: PLC0415 - slow import, only when used
-        from mlflow.tracking import MlflowClient  # noqa: PLC0415
+        from mlflow.entities import Param  # noqa: PLC0415 - slow import, only when used
 
-        quiet_mlflow()
-        self._metric_cls = Metric
-        self._client = MlflowClient(tracking_uri=self.uri)
+        self._connect()
         experiment_id = self._experiment_id()
         run = self._client.create_run(experiment_id, run_name=self.run_name or None,
                                       tags={k: _clip(v, MAX_TAG_VALUE) for k, v in tags.items()})
@@ -127,6 +127,55 @@ class MlflowTracker(_Timed):
             self._client.log_batch(self.run_id, params=items[first:first + MAX_PARAMS_PER_BATCH])
         self._last_flush = time.monotonic()
         self.setup_sec = time.perf_counter() - begin
+
+    def _connect(self) -> None:
+        from mlflow.entities import Metric  # noqa: PLC0415 - slow import, only when used
+        from mlflow.tracking import MlflowClient  # noqa: PLC0415
+
+        quiet_mlflow()
+        self._metric_cls = Metric
+        self._client = MlflowClient(tracking_uri=self.uri)
+
+    def resume(self, run_id: str, tags: dict[str, str]) -> None:
+        """Reopen run ``run_id`` (RUNNING again) and log into it from now on. Its params were
+        logged when it started (MLflow params are write-once) and are not sent again."""
+        begin = time.perf_counter()
+        self._connect()
+        run = self.get_run(run_id)
+        if run is None:
+            raise TrackingError(f"trainer.resume={run_id}: no MLflow run with that id in "
+                                f"{self.uri}; give the id of a run in this store (the runner "
+                                "prints it at the end) or trainer.resume=true.")
+        self.run_id, self.run_name = run_id, run.info.run_name
+        self._client.update_run(run_id, status="RUNNING")
+        for key, value in tags.items():
+            self._client.set_tag(run_id, key, _clip(str(value), MAX_TAG_VALUE))
+        self._last_flush = time.monotonic()
+        self.setup_sec = time.perf_counter() - begin
+
+    def get_run(self, run_id: str):
+        """The MLflow run ``run_id`` of this store, or None when there is none."""
+        from mlflow.exceptions import MlflowException  # noqa: PLC0415
+
+        if self._client is None:
+            self._connect()
+        try:
+            return self._client.get_run(run_id)
+        except MlflowException:
+            return None
+
+    def find_runs(self, run_name: str) -> list:
+        """The (at most 50) newest runs of this experiment called ``run_name``, newest first."""
+        if self._client is None:
+            self._connect()
+        found = self._client.get_experiment_by_name(self.experiment)
+        if found is None:
+            return []
+        name = run_name.replace("'", "\\'")
+        return self._client.search_runs([found.experiment_id],
+                                        filter_string=f"attributes.run_name = '{name}'",
+                                        order_by=["attributes.start_time DESC"],
+                                        max_results=50)
 
     def log_metrics(self, metrics: dict[str, float], step: int) -> None:
         """Buffer one point per metric; send the buffer when it is old or full."""

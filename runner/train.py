@@ -20,9 +20,13 @@ from dataclasses import dataclass, field
 import core
 import core.nn.functional as F
 from core import backend
+from core.data import split_batch
 from runner import events
+from runner.data_report import data_metrics
+from runner.health import HealthMonitor, quiet_floating_point
 from runner.progress import Progress
 from runner.schema import TrainerConfig
+from runner.taps import LayerTaps
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +36,7 @@ class TrainState:
     """Where training is; events expose it to handlers."""
 
     epoch: int = 0
+    batch: int = 0  # batches of this epoch done before fit began (non-zero only on resume)
     step: int = 0  # optimizer updates done
     metrics: dict[str, float] = field(default_factory=dict)  # the latest value of each metric
 
@@ -63,6 +68,20 @@ class _Window:
         self.batches += 1
         self.samples += labels.shape[0]
 
+    def state_dict(self) -> dict:
+        """The sums (host copies), for a checkpoint taken in the middle of a window."""
+        return {"loss_sum": backend.to_numpy(self.loss_sum), "correct": backend.to_numpy(
+            self.correct), "batches": self.batches, "samples": self.samples, "lr": self.lr}
+
+    @classmethod
+    def from_state(cls, state: dict) -> _Window:
+        window = cls()
+        window.loss_sum = backend.asarray(state["loss_sum"])
+        window.correct = backend.asarray(state["correct"])
+        window.batches, window.samples = int(state["batches"]), int(state["samples"])
+        window.lr = float(state["lr"])
+        return window
+
     def means(self) -> tuple[float, float, float]:
         """(mean batch loss, accuracy, samples per second) of the window."""
         elapsed = max(time.perf_counter() - self.start, 1e-9)
@@ -79,7 +98,8 @@ def evaluate(model, loader) -> tuple[float, float]:
     samples = 0
     try:
         with core.no_grad():
-            for images, labels in loader:
+            for fields in loader:
+                images, labels = split_batch(fields)  # (padded, lengths) stay one input
                 logits = model(images)
                 count = labels.shape[0]
                 # The mean times the count, so a short last batch weighs what it holds.
@@ -98,8 +118,8 @@ class _NoSink:
     def log_metrics(self, metrics: dict[str, float], step: int) -> None:
         del metrics, step
 
-    def flush(self) -> None:
-        pass
+    def flush(self, force: bool = False) -> None:
+        del force
 
 
 @dataclass
@@ -127,6 +147,14 @@ class Trainer:
         self.state = TrainState()
         self._handlers: dict[type, list] = {kind: [] for kind in events.EVENT_TYPES}
         self._stopping = False
+        self.taps = LayerTaps(model)  # layers whose outputs events expose (trainer.watch)
+        self.checkpointer = None  # a runner.checkpoint.Checkpointer, when checkpointing
+        self.resumed_window = None  # the log window a checkpoint was taken in (resume)
+        self.health = HealthMonitor(model, optimizer, cfg, loss_fn)  # NaN/Inf checks, clip stats
+
+    def watch(self, *names: str) -> None:
+        """Keep the outputs of these layers (dotted names) for ``event.layer_outputs(name)``."""
+        self.taps.watch(names)
 
     def on(self, event_type: type, handler: Callable) -> Callable:
         """Call ``handler(event)`` on every event of ``event_type``; returns the handler."""
@@ -136,6 +164,11 @@ class Trainer:
                              f"{names} (from runner.events).")
         self._handlers[event_type].append(handler)
         return handler
+
+    def off(self, event_type: type, handler: Callable) -> None:
+        """Stop calling ``handler`` for ``event_type`` (no listener left: no event is built)."""
+        if event_type in self._handlers:  # a new list: a firing loop keeps its own
+            self._handlers[event_type] = [h for h in self._handlers[event_type] if h != handler]
 
     def stop(self) -> None:
         """Stop after the current batch (validation and test still run)."""
@@ -155,10 +188,11 @@ class Trainer:
     def fit(self, train_loader, valid_loader=None) -> TrainState:
         """Train for ``cfg.epochs`` epochs (or until stopped); returns the final state."""
         self.model.train()
-        for epoch in range(self.cfg.epochs):
+        for epoch in range(self.state.epoch, self.cfg.epochs):  # a resumed run starts later
             self.state.epoch = epoch
             self._fire(events.BeginPass, epoch)
             self._train_epoch(epoch, train_loader)
+            self.health.check_parameters(self.state.step)  # the epoch's last update
             last = epoch == self.cfg.epochs - 1 or self._stopping
             if valid_loader is not None and ((epoch + 1) % self.cfg.eval_every == 0 or last):
                 loss, acc = evaluate(self.model, valid_loader)
@@ -166,6 +200,8 @@ class Trainer:
                 self.report({"valid/loss": loss, "valid/acc": acc})
             self.sink.flush()
             self._fire(events.EndPass, epoch)
+            if self.checkpointer is not None and not self._stopping:
+                self.checkpointer.after_epoch(self, train_loader, epoch)
             if self._stopping:
                 log.info("training stopped by a handler after epoch %d step %d",
                          epoch, self.state.step)
@@ -174,32 +210,44 @@ class Trainer:
 
     def _train_epoch(self, epoch: int, loader) -> None:
         start = time.perf_counter()
-        bar = Progress(len(loader), desc=f"epoch {epoch}",
+        first, self.state.batch = self.state.batch, 0  # a resumed epoch skips what was done
+        bar = Progress(len(loader) - first, desc=f"epoch {epoch}",
                        enabled=None if self.cfg.progress else False)
-        window = _Window()
-        for index, (inputs, labels) in enumerate(loader):
+        window = _Window() if self.resumed_window is None \
+            else _Window.from_state(self.resumed_window)
+        self.resumed_window = None
+        for index, fields in enumerate(loader, start=first):
+            inputs, labels = split_batch(fields)  # sequences: inputs = (padded, lengths)
             self._fire(events.BeginIteration, epoch, index)
             batch = Batch(inputs, labels)
-            used_lr = self.train_step(epoch, index, batch)
-            window.add(batch.loss, batch.logits, labels, used_lr)
+            with quiet_floating_point():  # non-finite values are the checks' to report
+                used_lr = self.train_step(epoch, index, batch)
+            if used_lr is not None:  # None: the update was dropped (trainer.nan_check=skip)
+                window.add(batch.loss, batch.logits, labels, used_lr)
             postfix = None
-            if index % self.cfg.log_every == 0:
+            if index % self.cfg.log_every == 0 and window.batches:
                 bar.clear()
+                self.report(data_metrics(loader, window.start))  # data/wait_fraction ...
                 postfix = _report_window(window, epoch, index, self.report)
+                self.report(self.health.metrics())
                 window = _Window()
             bar.update(1, postfix)
+            if self.checkpointer is not None:
+                self.checkpointer.after_step(self, loader, epoch, index + 1, window)
             if self._stopping:
                 break
         bar.close()
         self.report({"time/epoch_sec": time.perf_counter() - start})
 
-    def train_step(self, epoch: int, index: int, batch: Batch) -> float:
-        """One update; returns the learning rate it used."""
+    def train_step(self, epoch: int, index: int, batch: Batch) -> float | None:
+        """One update; returns the learning rate it used (None when the update was dropped)."""
         self.optimizer.clear_grad()
         batch.logits = self.model(batch.inputs)
         batch.loss = self.loss_fn(batch.logits, batch.labels)
         batch.loss.backward()
         self._fire(events.EndForwardBackward, epoch, index, batch)
+        if not self.health.check(epoch, index, batch, self.state.step):  # the step's one sync
+            return None
         self.optimizer.step()
         used_lr = self.optimizer.get_lr()  # before the schedule moves on to the next batch's
         if self.scheduler is not None:

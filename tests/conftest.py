@@ -24,3 +24,44 @@ def shared_dir():
             pytest.skip(f"{folder} is not available")
         return folder
     return get
+
+
+# ----- backends -------------------------------------------------------------------------------
+# TOMLRUN_TEST_DEVICE=gpu:0 runs the WHOLE suite with that device selected (on a GPU machine);
+# the `device` fixture below parametrizes a test over every backend, skipping absent ones.
+_SUITE_DEVICE = os.environ.get("TOMLRUN_TEST_DEVICE", "cpu")
+
+
+def _gpu_skip_reason() -> str | None:
+    from core import backend  # noqa: PLC0415 - keep collection free of core imports
+
+    try:
+        import cupy  # noqa: F401, PLC0415 - only probing whether the backend can exist
+    except ImportError:
+        return "cupy is not installed (pip install 'tomlrun[gpu]')"
+    return None if backend.gpu_count() > 0 else "cupy imports but no GPU is visible"
+
+
+@pytest.fixture(autouse=True)
+def _suite_device():
+    """Select TOMLRUN_TEST_DEVICE (default cpu) for each test and restore it afterwards."""
+    from core import backend  # noqa: PLC0415
+
+    if _SUITE_DEVICE != "cpu":
+        backend.set_device(_SUITE_DEVICE)
+    yield
+    backend.set_device(_SUITE_DEVICE)
+
+
+@pytest.fixture(params=["cpu", "gpu:0"])
+def device(request):
+    """Run the test once per backend: 'cpu' always, 'gpu:0' when cupy and a GPU are present."""
+    from core import backend  # noqa: PLC0415
+
+    if request.param != "cpu":
+        reason = _gpu_skip_reason()
+        if reason:
+            pytest.skip(f"gpu backend: {reason}")
+    backend.set_device(request.param)
+    yield request.param
+    backend.set_device(_SUITE_DEVICE)

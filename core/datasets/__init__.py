@@ -12,3 +12,7 @@ from core.datasets.mnist import MNIST, FashionMNIST, IDXImageDataset
 # ``core.datasets.download`` stays the module (its ``download`` function fetches the IDX files).
 __all__ = ["MNIST", "DatasetError", "Digits", "FashionMNIST", "IDXImageDataset", "load_digits",
            "read_idx"]
+from core.datasets.text import CBOWText, Vocabulary, read_corpus, tokenize  # noqa: E402
+from core.datasets.vowels import JapaneseVowels, read_ts  # noqa: E402
+
+__all__ += ["CBOWText", "JapaneseVowels", "Vocabulary", "read_corpus", "read_ts", "tokenize"]

@@ -1,4 +1,5 @@
 """Layers, containers, losses and initialisers with PaddlePaddle 2.x names (``paddle.nn``)."""
+from core.clipping import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from core.nn import functional, initializer
 from core.nn.activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from core.nn.common import Dropout, Flatten, Identity, Linear
@@ -13,3 +14,7 @@ __all__ = ["AvgPool2D", "BatchNorm1D", "BatchNorm2D", "Conv2D", "CrossEntropyLos
            "Flatten", "Identity", "Layer", "LayerList", "Linear", "LogSoftmax", "MSELoss",
            "MaxPool2D", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh", "functional",
            "initializer"]
+__all__ += ["ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue"]  # as paddle.nn
+from core.nn.rnn import GRU, LSTM, Embedding  # noqa: E402 - sequences (docs/data.md)
+
+__all__ += ["GRU", "LSTM", "Embedding"]

@@ -12,6 +12,7 @@ from collections import OrderedDict
 import numpy as np
 
 from core import backend
+from core.clipping import check_error_clip, error_clip_hook
 from core.tensor import Parameter, Tensor, _HookHandle
 
 
@@ -34,6 +35,8 @@ class Layer:
         if "_parameters" not in self.__dict__ and isinstance(value, (Parameter, Layer)):
             raise RuntimeError(f"{type(self).__name__}.__init__ must call super().__init__() "
                                f"before assigning '{name}'")
+        if name == "error_clip":
+            value = check_error_clip(value)  # a clear error now, not in some later backward
         for registry in ("_parameters", "_sub_layers", "_buffers"):
             self.__dict__.get(registry, {}).pop(name, None)
         if isinstance(value, Parameter):
@@ -199,7 +202,7 @@ class Layer:
             if replaced is not None:
                 output = replaced
         if self.error_clip is not None and isinstance(output, Tensor) and not output.stop_gradient:
-            output.register_array_hook(_error_clipper(self.error_clip))
+            output.register_array_hook(error_clip_hook(self, self.error_clip))
         return output
 
     def full_name(self) -> str:
@@ -233,12 +236,3 @@ def _raw(value):
     if isinstance(value, Tensor):
         return value.data
     return value
-
-
-def _error_clipper(threshold: float):
-    """Clip the gradient arriving at a layer's output to [-t, t] (Paddle's error clipping)."""
-
-    def clip(grad):
-        return backend.array_module(grad).clip(grad, -threshold, threshold)
-
-    return clip

@@ -1,10 +1,10 @@
 """Adam and AdamW (decoupled weight decay), with Paddle 2.x's arguments and formulas."""
 from __future__ import annotations
 
-import math
 import numbers
 
 from core import backend
+from core.backend_kernels import adam_factors
 from core.optimizer.optimizer import Optimizer, check_range
 
 
@@ -40,22 +40,11 @@ class Adam(Optimizer):
         self._adam(param.data, grad, state, lr)
 
     def _adam(self, data, grad, state, lr) -> None:
-        b1, b2, t = self._beta1, self._beta2, state["step"]
-        m, v = state["moment1"], state["moment2"]
-        xp = backend.array_module(data)
-        scratch = xp.multiply(grad, 1.0 - b1)  # one temporary, reused for every later term
-        m *= b1
-        m += scratch
-        xp.multiply(grad, grad, out=scratch)
-        scratch *= 1.0 - b2
-        v *= b2
-        v += scratch
-        correction2 = math.sqrt(1.0 - b2 ** t)
-        xp.sqrt(v, out=scratch)
-        scratch += self._epsilon * correction2
-        xp.divide(m, scratch, out=scratch)
-        scratch *= lr * correction2 / (1.0 - b1 ** t)
-        data -= scratch
+        b1, b2 = self._beta1, self._beta2
+        eps, step = adam_factors(lr, b1, b2, self._epsilon, state["step"])
+        # One fused kernel per parameter on a GPU; numpy's in-place ufuncs on the host.
+        backend.kernels(data).adam(data, grad, state["moment1"], state["moment2"], b1, b2, eps,
+                                   step)
 
 
 class AdamW(Adam):

@@ -16,8 +16,10 @@ import warnings
 import numpy as np
 
 from core import backend
+from core.optimizer import sparse_rows
 from core.optimizer.lr import LRScheduler
 from core.regularizer import L2Decay, WeightDecayRegularizer
+from core.sparse import RowSparseGrad
 from core.tensor import Tensor, no_grad
 
 LR_SCHEDULER_KEY = "LR_Scheduler"  # Paddle's key for the scheduler's state in a state dict
@@ -104,13 +106,16 @@ class Optimizer:
     def _apply(self, parameters) -> None:
         params_grads = [(p, p.grad_data) for p in parameters
                         if p.grad_data is not None and _trainable(p)]
+        params_grads = sparse_rows.coalesce_all(params_grads)  # Embedding(sparse=True) grads
         if self._grad_clip is not None and params_grads:
-            clipped = self._grad_clip([(p, Tensor(g)) for p, g in params_grads])
-            params_grads = [(p, g.data if isinstance(g, Tensor) else g) for p, g in clipped
-                            if g is not None]
+            params_grads = sparse_rows.clip(self._grad_clip, params_grads)
         base_lr = self.get_lr()
         for param, grad in params_grads:
             regularizer = getattr(param, "regularizer", None) or self.regularization
+            if isinstance(grad, RowSparseGrad):  # lazy: only the touched rows (sparse_rows.py)
+                sparse_rows.lazy_update(self, param, grad, regularizer,
+                                        base_lr * _lr_scale(param))
+                continue
             if regularizer is not None:
                 grad = grad + regularizer(param.data)  # a new array: param.grad stays as computed
             state = self._state_for(param)

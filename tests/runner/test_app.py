@@ -6,7 +6,7 @@ import tomllib
 import pytest
 
 from core import serialize
-from runner import app, schema, tracking
+from runner import app, bundle, memory, schema, tracking
 from runner.errors import ConfigError
 
 
@@ -63,7 +63,8 @@ def test_one_epoch_run_is_recorded_and_returns_the_objective(launch, job_dir):
     assert run.info.run_name == "cnn-adam-lr0.01-epochs1"
     metrics = run.data.metrics
     assert set(metrics) == set(app.METRICS) | {"tracking/overhead_fraction",
-                                               "tracking/setup_sec"}
+                                               "tracking/setup_sec"} | set(memory.METRICS) \
+        | {"data/wait_fraction", "data/queue_depth"}  # runner/data_report.py
     assert {"train/loss", "valid/acc", "test/acc"} <= set(app.METRICS)
     steps = [m.step for m in client.get_metric_history(run.info.run_id, "train/loss")]
     assert steps == [1, 6, 11, 16, 21]  # 21 batches of 64 make the 1294 training digits
@@ -77,7 +78,7 @@ def test_one_epoch_run_is_recorded_and_returns_the_objective(launch, job_dir):
     assert "command" in tags
 
     artifacts = {a.path for a in client.list_artifacts(run.info.run_id)}
-    assert artifacts == {app.CONFIG_FILE, app.CHECKPOINT, app.CURVES_FILE}
+    assert artifacts == {app.CONFIG_FILE, app.CHECKPOINT, app.CURVES_FILE, bundle.FOLDER}
     local = client.download_artifacts(run.info.run_id, "", str(job_dir / "downloaded"))
     written = tomllib.loads(open(os.path.join(local, app.CONFIG_FILE)).read())
     assert written["optim"]["lr"] == 0.01 and written["model"]["channels"] == [4, 8]
@@ -97,7 +98,7 @@ def test_an_error_in_training_marks_the_run_failed(launch, job_dir, monkeypatch)
     def broken(*args, **kwargs):
         raise RuntimeError("loss exploded")
 
-    monkeypatch.setattr(app, "fit", broken)
+    monkeypatch.setattr(app.Trainer, "fit", broken)
     with pytest.raises(RuntimeError, match="loss exploded"):
         app.run(make_config(uri), ["trainer.seed=11"], str(folder))
     _, run = _only_run(uri, overrides="trainer.seed=11")
@@ -112,7 +113,7 @@ def test_sigterm_marks_the_run_killed_and_restores_the_handler(launch, job_dir, 
     def terminated(*args, **kwargs):
         os.kill(os.getpid(), signal.SIGTERM)
 
-    monkeypatch.setattr(app, "fit", terminated)
+    monkeypatch.setattr(app.Trainer, "fit", terminated)
     with pytest.raises(KeyboardInterrupt, match="SIGTERM"):
         app.run(make_config(uri), ["trainer.seed=12"], str(folder))
     _, run = _only_run(uri, overrides="trainer.seed=12")

@@ -72,8 +72,10 @@ def cli(tmp_path_factory):
 def test_help_lists_every_group(cli):
     code, out, err, _ = cli["help"]
     assert code == 0, err
-    for line in ("clip: none", "data: digits, fashion_mnist, mnist",
-                 "experiment: digits_mlp, mnist_cnn", "model: cnn, mlp",
+    for line in ("clip: error, global_norm, none, norm, value",
+                 "data: digits, fashion_mnist, files, mnist, text, vowels",
+                 "experiment: digits_mlp, diverge, diverge_clipped, mnist_cnn",
+                 "model: cbow, cnn, gru, lstm, mlp",
                  "optim: adadelta, adagrad, adam, adamw, momentum, rmsprop, sgd",
                  "schedule: constant, cosine, step"):
         assert line in out
@@ -167,7 +169,8 @@ def test_run_passes_the_typed_config_overrides_and_launch_dir(fake_app, monkeypa
 
 
 def test_multirun_runs_one_job_per_value(fake_app, monkeypatch):
-    _main(monkeypatch, "-m", "optim.lr=0.1,0.2", "+experiment=digits_mlp")
+    # No tracking: the sweep's MLflow parent run is tested in test_sweep.py (and costs seconds).
+    _main(monkeypatch, "-m", "optim.lr=0.1,0.2", "+experiment=digits_mlp", "tracking.enabled=false")
     assert [call[0].optim.lr for call in fake_app.calls] == [0.1, 0.2]
     assert all(call[0].model.hidden == [64] for call in fake_app.calls)
 

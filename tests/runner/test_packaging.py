@@ -25,8 +25,10 @@ def _package_folders() -> dict[str, Path]:
     """Installed package name -> source folder, for every folder that must be installed."""
     mapping = {"": ROOT, **{name: ROOT / folder
                             for name, folder in SETUPTOOLS["package-dir"].items()}}
-    tops = {"core": ROOT / "core", "runner": ROOT / "runner",
-            "hydra_plugins.tomlrun_toml": ROOT / "hydra_plugins" / "tomlrun_toml"}
+    tops = {"core": ROOT / "core", "runner": ROOT / "runner"}
+    # hydra_plugins is a namespace package: each plugin folder in it is a top-level package.
+    tops.update({f"hydra_plugins.{p.name}": p for p in (ROOT / "hydra_plugins").iterdir()
+                 if p.is_dir() and p.name not in SKIPPED})
     tops.update({name: folder for name, folder in mapping.items() if name})
     found = {}
     for top, folder in tops.items():

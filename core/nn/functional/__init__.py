@@ -8,3 +8,6 @@ from core.nn.functional.pooling import avg_pool2d, max_pool2d
 
 __all__ = ["avg_pool2d", "batch_norm", "conv2d", "cross_entropy", "dropout", "flatten", "linear",
            "log_softmax", "max_pool2d", "mse_loss", "relu", "sigmoid", "softmax", "tanh"]
+from core.nn.functional.sequence import embedding, sequence_mask, sequence_pool  # noqa: E402
+
+__all__ += ["embedding", "sequence_mask", "sequence_pool"]

@@ -1,15 +1,19 @@
-"""Host threads and reusable scratch buffers for the im2col ops (conv2d, pooling).
+"""Host threads and reusable memory for the im2col ops (conv2d, pooling).
 
-Why threads: at this library's typical shapes (few channels, small images) a GEMM runs far below
-the BLAS peak and the im2col copies are memory-bound and single-threaded in numpy. Splitting the
-batch over Python threads, each with a one-thread BLAS, runs the copies in parallel too (numpy
-and BLAS release the GIL). The thread count follows the BLAS thread count the user chose
-(``threadpoolctl``, ``OMP_NUM_THREADS``...), so one knob governs both; with one BLAS thread, or
-for device (cupy) arrays, everything runs inline. Each worker gets a fixed, contiguous slice of
-the batch and partial results are combined in slice order, so results are deterministic.
+Two ways to use two cores: let BLAS thread each GEMM (the default), or split the batch over
+Python threads with one BLAS thread each (``set_host_threads(True)``), which also runs the
+im2col copies and pooling in parallel (numpy and BLAS release the GIL). Which wins depends on
+the machine: on this project's 2-vCPU VM the Python threads lost (0.74x; every numpy call hands
+the GIL over, and thread wake-ups are slow there); on a quiet 16-core Xeon VM they won (1.4x).
+Each worker gets a fixed, contiguous slice of the batch and partial results are combined in
+slice order, so results are deterministic for a given thread count. The thread count follows
+the BLAS thread count the user chose (``threadpoolctl``, ``OMP_NUM_THREADS``...); device (cupy)
+arrays always run inline.
 
-Why a per-thread cache: the im2col matrices are rebuilt for every block of images; reusing one
-buffer per (thread, purpose, geometry) saves the page faults of a fresh allocation each time.
+Reusable memory: per-thread scratch buffers and the strided views over them are built once per
+geometry (``thread_cached``), and large outputs recycle arrays nobody references any more
+(``recycled_empty``): fresh multi-megabyte arrays are fresh memory mappings whose pages fault in
+on first write.
 """
 from __future__ import annotations
 
@@ -27,6 +31,13 @@ _local = threading.local()
 _lock = threading.Lock()
 _executor: ThreadPoolExecutor | None = None
 _blas_libs: list | None = None
+_host_threads = False
+
+
+def set_host_threads(enabled: bool) -> None:
+    """Split conv/pool batches over Python threads (True) or leave threading to BLAS (False)."""
+    global _host_threads
+    _host_threads = bool(enabled)
 
 
 def _blas() -> list:
@@ -43,12 +54,13 @@ def _blas() -> list:
 
 
 def host_workers(array, items: int) -> int:
-    """How many threads to split ``items`` images over: the BLAS thread count for host arrays.
+    """How many threads to split ``items`` images over: with host threads on, the BLAS thread
+    count for host arrays; else 1.
 
     Device arrays get 1: a GPU parallelises inside each kernel, and cupy's current device is
     per thread, so extra host threads would only add risk.
     """
-    if not isinstance(array, np.ndarray) or items < 2:
+    if not _host_threads or not isinstance(array, np.ndarray) or items < 2:
         return 1
     libs = _blas()
     if not libs:

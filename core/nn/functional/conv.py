@@ -1,17 +1,21 @@
 """2-D convolution (``paddle.nn.functional.conv2d``): im2col + one GEMM per block of images.
 
-Speed choices, each measured as a same-run ratio (see benchmarks/README.md):
+Speed choices, each measured as a same-run ratio (numbers in benchmarks/README.md):
 
 * Channels-last arithmetic. The public layout is NCHW, but the output is NHWC memory returned
   as an NCHW *view*. Element-wise ops keep that memory order, so the next conv's
   ``x.transpose(0, 2, 3, 1)`` is contiguous again at no cost, and im2col copies runs of
-  ``kw * C`` contiguous numbers instead of single ones.
-* Blocks of a few images: each block's im2col matrix (about a megabyte) is built and multiplied
-  while it is still in cache. The backward pass rebuilds it instead of keeping the whole batch's
-  matrix from the forward pass.
+  ``kw * C`` contiguous numbers instead of single ones (or, for few channels, runs of ``Wo``:
+  see ``_Unfold``).
+* Blocks of a few images (~2 MB of im2col matrix): each block's matrix is built and multiplied
+  while it is still in cache (1.3x over one matrix for the whole batch). The backward pass
+  rebuilds it instead of keeping the whole batch's matrix from the forward pass.
 * The input gradient is a stride-1 convolution of the (dilated, padded) output gradient with the
   flipped kernel, again im2col + one GEMM, instead of a scatter-add (col2im).
-* Blocks are split over host threads with one BLAS thread each (see ``_parallel``).
+* The bias gradient is a matrix-vector product, the bias is added along whole output rows, and
+  outputs reuse arrays nobody references any more (see ``_parallel``).
+* Optionally (``_parallel.set_host_threads``) blocks are split over Python threads with one BLAS
+  thread each.
 """
 from __future__ import annotations
 
@@ -185,7 +189,8 @@ class _Layer:
 
     # ----- pieces ----------------------------------------------------------------------------
     def _block(self, bytes_per_image: int) -> int:
-        return max(1, _BLOCK_BYTES // max(1, bytes_per_image))
+        limit = backend.block_bytes(self.xp, _BLOCK_BYTES)  # cache-sized on a CPU only
+        return max(1, limit // max(1, bytes_per_image))
 
     def _group(self, w, g: int):
         og = w.shape[0] // self.groups

@@ -52,12 +52,8 @@ def cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = None,  #
     safe = labels if valid is None else xp.where(valid, labels, 0)
     index = xp.arange(rows.shape[0])
 
-    if use_softmax:
-        exp = rows - rows.max(axis=1, keepdims=True)
-        picked = exp[index, safe]  # the label's shifted logit, read before exp overwrites it
-        xp.exp(exp, out=exp)
-        total = exp.sum(axis=1)
-        nll = xp.log(total) - picked
+    if use_softmax:  # one fused kernel on a GPU (backend_kernels), plain numpy on the host
+        nll, probs = backend.kernels(rows).softmax_xent(rows, safe)
     else:
         picked = rows[index, safe]
         if valid is not None:  # an ignored row's stand-in class may have probability 0
@@ -75,8 +71,7 @@ def cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = None,  #
     def backward(g):
         coef = _row_coefficients(g, reduction, denom, row_weight, rows.shape[0], x.dtype)
         if use_softmax:
-            grad = exp * (coef / total)[:, None]
-            grad[index, safe] -= coef
+            grad = backend.kernels(probs).softmax_xent_grad(probs, safe, coef)
         else:
             grad = xp.zeros_like(rows)
             grad[index, safe] = -coef / picked
@@ -107,20 +102,27 @@ def _check_label_values(labels, num_classes: int, ignore_index: int):
     """The mask of non-ignored rows (None when every row counts); raise on labels out of range."""
     if labels.size == 0:
         return None
-    lo, hi = int(labels.min()), int(labels.max())
+    lo, hi = _bounds(labels)
     valid, kept = None, labels
     if lo <= ignore_index <= hi:
         valid = labels != ignore_index
         kept = labels[valid]
         if kept.size == 0:
             return valid
-        lo, hi = int(kept.min()), int(kept.max())
+        lo, hi = _bounds(kept)
     if lo < 0 or hi >= num_classes:
         bad = lo if lo < 0 else hi
         raise ValueError(f"cross_entropy: label value {bad} is out of range for {num_classes} "
                          f"classes; labels must be in [0, {num_classes - 1}] or equal "
                          f"ignore_index ({ignore_index}).")
     return valid
+
+
+def _bounds(labels) -> tuple[int, int]:
+    """(min, max) of ``labels`` read back in one transfer (one GPU sync, not two)."""
+    xp = backend.array_module(labels)
+    lo, hi = backend.to_numpy(xp.stack([labels.min(), labels.max()])).tolist()
+    return int(lo), int(hi)
 
 
 def _mean_denominator(row_weight, n_rows: int) -> float:

@@ -1,4 +1,6 @@
 """conv2d and Conv2D: gradients (float64 finite differences), torch parity, layouts, errors."""
+import os
+
 import numpy as np
 import pytest
 
@@ -78,7 +80,39 @@ def test_conv2d_nhwc_matches_nchw():
                RNG.standard_normal((2, 5, 4, 3)), RNG.standard_normal((2, 3, 3, 3)))
 
 
-def test_conv2d_threaded_and_single_thread_agree():
+@pytest.mark.parametrize("x_shape, w_shape", [((3, 1, 9, 8), (4, 1, 5, 5)),
+                                              ((2, 1, 7, 9), (2, 1, 3, 3))])
+def test_conv2d_gradients_single_channel_offset_major_im2col(x_shape, w_shape):
+    """One input channel: im2col is stored offset by offset (the layout for short windows)."""
+    x, w, b = RNG.standard_normal(x_shape), RNG.standard_normal(w_shape), RNG.standard_normal(
+        w_shape[0])
+    check_grad(lambda x, w, b: conv2d(x, w, b, padding=2), x, w, b)
+    np.testing.assert_allclose(conv2d(*map(core.to_tensor, (x, w, b)), padding=(2, 1)).numpy(),
+                               _direct_conv(x, w, b, (1, 1), (2, 1)), rtol=1e-10, atol=1e-12)
+
+
+def test_recycled_arrays_are_reused_only_when_unreferenced():
+    first = _parallel.recycled_empty(np, (3, 5), np.float32)
+    second = _parallel.recycled_empty(np, (3, 5), np.float32)
+    assert second is not first  # `first` is still referenced
+    view, first_id = first.T, id(first)
+    del first
+    third = _parallel.recycled_empty(np, (3, 5), np.float32)
+    assert id(third) != first_id  # a view still references it
+    second_id = id(second)
+    del view, second
+    fourth = _parallel.recycled_empty(np, (3, 5), np.float32)
+    assert id(fourth) in (first_id, second_id)  # reused: nothing references those any more
+
+
+@pytest.fixture
+def host_threads():
+    _parallel.set_host_threads(True)
+    yield
+    _parallel.set_host_threads(False)
+
+
+def test_conv2d_threaded_and_single_thread_agree(host_threads):
     """Batch split over host threads gives the same values as one thread, run after run."""
     threadpoolctl = pytest.importorskip("threadpoolctl")
     x, w, b = (RNG.standard_normal(s).astype(np.float32) for s in ((9, 3, 10, 10), (4, 3, 3, 3),
@@ -97,6 +131,10 @@ def test_conv2d_threaded_and_single_thread_agree():
     for got, want in zip(results[2], results[1]):
         np.testing.assert_array_equal(got, want)  # deterministic for a given thread count
     assert _parallel.host_workers(np.zeros(1), 1) == 1
+    with threadpoolctl.threadpool_limits(2, user_api="blas"):
+        assert _parallel.host_workers(np.zeros(1), 9) == min(2, os.cpu_count())
+        _parallel.set_host_threads(False)
+        assert _parallel.host_workers(np.zeros(1), 9) == 1
 
 
 def test_conv2d_matches_torch():

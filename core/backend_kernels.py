@@ -1,0 +1,145 @@
+"""Fused element-wise kernels, owned by the backend: one numpy and one cupy implementation each.
+
+The ops never pick an implementation themselves: ``core.backend.kernels(array)`` hands them the
+set that matches the array (``HostKernels`` for numpy, ``DeviceKernels`` for cupy), and both
+sets compute the same function. Why fuse at all: on a GPU every numpy-style call is a kernel
+launch plus a pass over memory, and a training step of a small network is dominated by them
+(Adam alone costs 9 launches per parameter per step written with ufuncs, 1 fused). On the host,
+numpy's ufuncs with ``out=`` are already close to memory speed, so ``HostKernels`` keeps the
+plain numpy code.
+
+This module never imports cupy: ``DeviceKernels`` gets the module from ``core.backend`` and
+compiles each kernel on first use (cupy caches the binaries on disk).
+"""
+from __future__ import annotations
+
+import math
+
+
+class HostKernels:
+    """The numpy implementations (the reference the device kernels are tested against)."""
+
+    def __init__(self, xp):
+        self.xp = xp
+
+    def relu_grad(self, g, out):
+        """``g`` where ``out > 0``, else 0 (ReLU's backward from its output)."""
+        return self.xp.multiply(g, out > 0)  # bool mask promotes to g's dtype, no copy of g
+
+    def softmax_xent(self, rows, labels):
+        """(negative log-likelihood per row, softmax probabilities) of logits ``rows`` [N, C]
+        for integer class ``labels`` [N] (each in range)."""
+        xp = self.xp
+        exp = rows - rows.max(axis=1, keepdims=True)
+        picked = exp[xp.arange(rows.shape[0]), labels]  # read before exp overwrites it
+        xp.exp(exp, out=exp)
+        total = exp.sum(axis=1)
+        exp /= total[:, None]
+        return xp.log(total) - picked, exp
+
+    def softmax_xent_grad(self, probs, labels, coef):
+        """coef[i] * (probs[i] - onehot(labels[i])): the logits' gradient of coef-weighted NLL."""
+        grad = probs * coef[:, None]
+        grad[self.xp.arange(probs.shape[0]), labels] -= coef
+        return grad
+
+    def adam(self, param, grad, m, v, beta1: float, beta2: float, eps: float, step: float):
+        """In place: m = b1 m + (1-b1) g; v = b2 v + (1-b2) g^2; param -= step m/(sqrt v + eps).
+
+        ``eps`` and ``step`` already hold Adam's bias corrections (see core.optimizer.adam).
+        """
+        xp = self.xp
+        scratch = xp.multiply(grad, 1.0 - beta1)  # one temporary, reused for every later term
+        m *= beta1
+        m += scratch
+        xp.multiply(grad, grad, out=scratch)
+        scratch *= 1.0 - beta2
+        v *= beta2
+        v += scratch
+        xp.sqrt(v, out=scratch)
+        scratch += eps
+        xp.divide(m, scratch, out=scratch)
+        scratch *= step
+        param -= scratch
+
+
+_RELU_GRAD = ("T g, T out", "T dx", "dx = out > (T)0 ? g : (T)0", "tomlrun_relu_grad")
+
+# One thread per row: rows of a classifier are short (tens to a few thousand classes), and a
+# thread that owns its row needs no cross-thread reduction. probs is written in the same pass.
+_SOFTMAX_XENT = (
+    "raw T x, int64 label, int64 classes", "T nll, raw T probs",
+    """
+    const ptrdiff_t base = (ptrdiff_t)i * classes;
+    T top = x[base];
+    for (ptrdiff_t j = 1; j < classes; ++j) top = max(top, x[base + j]);
+    T total = 0;
+    for (ptrdiff_t j = 0; j < classes; ++j) {
+        T e = exp(x[base + j] - top);
+        probs[base + j] = e;
+        total += e;
+    }
+    for (ptrdiff_t j = 0; j < classes; ++j) probs[base + j] /= total;
+    nll = log(total) - (x[base + label] - top);
+    """, "tomlrun_softmax_xent")
+
+_SOFTMAX_XENT_GRAD = (
+    "T p, raw int64 label, raw T coef, int64 classes", "T grad",
+    """
+    const ptrdiff_t row = i / classes;
+    const T c = coef[row];
+    grad = c * (p - (T)((i - row * classes) == label[row] ? 1 : 0));
+    """, "tomlrun_softmax_xent_grad")
+
+_ADAM = (
+    "T g, float64 beta1, float64 beta2, float64 eps, float64 step", "T param, T m, T v",
+    """
+    const double mm = beta1 * (double)m + (1 - beta1) * (double)g;
+    const double vv = beta2 * (double)v + (1 - beta2) * (double)g * (double)g;
+    m = (T)mm;
+    v = (T)vv;
+    param = (T)((double)param - step * mm / (sqrt(vv) + eps));
+    """, "tomlrun_adam")
+
+
+class DeviceKernels:
+    """The same functions as ``HostKernels``, each one cupy ``ElementwiseKernel``."""
+
+    def __init__(self, cupy):
+        self.xp = cupy
+        self._compiled: dict = {}
+
+    def _kernel(self, spec):
+        kernel = self._compiled.get(spec[3])
+        if kernel is None:
+            kernel = self._compiled[spec[3]] = self.xp.ElementwiseKernel(*spec)
+        return kernel
+
+    def relu_grad(self, g, out):
+        return self._kernel(_RELU_GRAD)(g, out)
+
+    def softmax_xent(self, rows, labels):
+        rows = self.xp.ascontiguousarray(rows)
+        probs = self.xp.empty_like(rows)
+        nll = self.xp.empty(rows.shape[0], dtype=rows.dtype)
+        labels = labels.astype(self.xp.int64, copy=False)
+        self._kernel(_SOFTMAX_XENT)(rows, labels, rows.shape[1], nll, probs)
+        return nll, probs
+
+    def softmax_xent_grad(self, probs, labels, coef):
+        labels = self.xp.ascontiguousarray(labels.astype(self.xp.int64, copy=False))
+        coef = self.xp.ascontiguousarray(coef.astype(probs.dtype, copy=False))
+        return self._kernel(_SOFTMAX_XENT_GRAD)(probs, labels, coef, probs.shape[1])
+
+    def adam(self, param, grad, m, v, beta1: float, beta2: float, eps: float, step: float):
+        if not (param.flags.c_contiguous and m.flags.c_contiguous and v.flags.c_contiguous):
+            HostKernels(self.xp).adam(param, grad, m, v, beta1, beta2, eps, step)
+            return
+        self._kernel(_ADAM)(grad, float(beta1), float(beta2), float(eps), float(step),
+                            param, m, v)
+
+
+def adam_factors(lr: float, beta1: float, beta2: float, epsilon: float, step: int):
+    """(eps, step size) of Paddle's Adam with its bias corrections folded in."""
+    correction2 = math.sqrt(1.0 - beta2 ** step)
+    return epsilon * correction2, lr * correction2 / (1.0 - beta1 ** step)

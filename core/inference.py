@@ -1,0 +1,113 @@
+"""``Inference``: run a model and return the outputs of several layers (Paddle v2's
+``paddle.inference.Inference(output_layer=[...])``).
+
+Layers are named by their dotted names in the model (``conv2``, ``fc``, ``block.0``); two more
+names are understood when no layer is called so: ``output`` (the model's own output) and
+``softmax`` (the softmax of the model's output, class probabilities for a classifier). The model
+runs in eval mode without recording a graph, and its mode is restored afterwards.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from core import backend
+from core.tensor import Tensor, no_grad, to_tensor
+
+OUTPUT, SOFTMAX = "output", "softmax"
+
+
+class Inference:
+    """``Inference(model, output_layer=["conv2", "fc"]).infer(batch)`` -> ``{name: array}``."""
+
+    def __init__(self, model, output_layer=(OUTPUT,)):
+        names = [output_layer] if isinstance(output_layer, str) else list(output_layer or ())
+        if not names:
+            raise ValueError("Inference: output_layer is empty: name at least one layer (or "
+                             f"'{OUTPUT}' for the model's output).")
+        layers = dict(model.named_sublayers())
+        unknown = [n for n in names if n not in layers and n not in (OUTPUT, SOFTMAX)]
+        if unknown:
+            raise ValueError(f"Inference: output_layer {unknown} are not layers of this model: "
+                             f"use {', '.join(layers)}, or '{OUTPUT}' / '{SOFTMAX}' for the "
+                             "model's output and its softmax.")
+        self.model, self.output_layer = model, names
+        self._layers = {n: layers[n] for n in names if n in layers}
+
+    def infer(self, input, flatten_result: bool = False,  # noqa: A002 - Paddle's name
+              batch_size: int | None = None):
+        """The requested outputs for ``input`` (an array or Tensor of samples).
+
+        Returns a dict ``{name: numpy array}`` in ``output_layer`` order. ``batch_size`` runs
+        the samples in chunks (results are concatenated). With ``flatten_result=True`` each
+        output is reshaped to ``[rows, -1]`` and the outputs are concatenated side by side into
+        one matrix, which needs every output to have the same number of rows.
+        """
+        data = input.data if isinstance(input, Tensor) else input
+        if batch_size is not None and (isinstance(batch_size, bool) or batch_size < 1):
+            raise ValueError(f"Inference.infer: batch_size={batch_size!r} must be an integer "
+                             ">= 1 or None.")
+        count = len(data)
+        step = count if batch_size is None else batch_size
+        parts = [self._run(data[i:i + step]) for i in range(0, max(count, 1), max(step, 1))]
+        results = {name: np.concatenate([p[name] for p in parts]) if len(parts) > 1
+                   else parts[0][name] for name in self.output_layer}
+        return _flatten(results) if flatten_result else results
+
+    def _run(self, chunk) -> dict[str, np.ndarray]:
+        captured: dict[str, object] = {}
+
+        def keeper(name):
+            def keep(layer, inputs, output):
+                del layer, inputs
+                captured[name] = output.data
+
+            return keep
+
+        handles = [layer.register_forward_post_hook(keeper(name))
+                   for name, layer in self._layers.items()]
+        was_training = self.model.training
+        self.model.eval()
+        try:
+            with no_grad():
+                x = to_tensor(chunk, dtype=self._input_dtype(chunk))
+                output = self.model(x)
+        finally:
+            for handle in handles:
+                handle.remove()
+            if was_training:
+                self.model.train()
+        out = {}
+        for name in self.output_layer:
+            raw = captured[name] if name in self._layers else output.data
+            if name == SOFTMAX and name not in self._layers:
+                raw = _softmax(raw)
+            out[name] = np.array(backend.to_numpy(raw), copy=True)
+        return out
+
+
+    def _input_dtype(self, chunk):
+        """Float inputs take the parameters' dtype (a float64 .npy meets float32 weights)."""
+        params = self.model.parameters()
+        if params and np.dtype(getattr(chunk, "dtype", np.float64)).kind == "f":
+            return params[0].dtype
+        return None
+
+
+def _softmax(logits):
+    xp = backend.array_module(logits)
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    exp = xp.exp(shifted)
+    return exp / exp.sum(axis=-1, keepdims=True)
+
+
+def _flatten(results: dict[str, np.ndarray]) -> np.ndarray:
+    rows = {name: (array.shape[0] if array.ndim else 1) for name, array in results.items()}
+    if len(set(rows.values())) > 1:
+        shown = ", ".join(f"{name}: {n}" for name, n in rows.items())
+        raise ValueError(
+            "Inference.infer(flatten_result=True) concatenates the outputs side by side, which "
+            f"needs the same number of rows in each, but they differ ({shown}); this happens "
+            "when sequence and non-sequence layers (or sequences of different lengths) are "
+            "asked for together. Call infer(..., flatten_result=False) to get one array per "
+            "layer instead.")
+    return np.concatenate([a.reshape(rows[n], -1) for n, a in results.items()], axis=1)

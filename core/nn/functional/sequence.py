@@ -1,0 +1,102 @@
+"""Embedding lookup and length-aware sequence pooling (``paddle.nn.functional`` names).
+
+Sequences come padded as ``[batch, T, ...]`` with ``lengths`` (int, ``[batch]``) giving each
+row's real steps; the padded steps never contribute to a pooled value or a gradient.
+"""
+from __future__ import annotations
+
+from core import backend
+from core.sparse import RowSparseGrad
+from core.tensor import Tensor, apply
+
+POOL_TYPES = ("sum", "mean", "max")
+
+
+def _raw_ints(x, fn: str, arg: str):
+    data = x.data if isinstance(x, Tensor) else backend.asarray(x)
+    if data.dtype.kind not in "iu":
+        raise TypeError(f"{fn}: {arg} must hold integers, got dtype {data.dtype}.")
+    return data
+
+
+def embedding(x, weight: Tensor, padding_idx: int | None = None, sparse: bool = False,
+              name: str | None = None) -> Tensor:
+    """Rows of ``weight`` ([num, dim]) at the integer ids ``x``: output ``x.shape + [dim]``.
+
+    The gradient of ``weight`` is dense (``sparse=False``) or a ``core.sparse.RowSparseGrad``
+    holding only the looked-up rows (``sparse=True``). Ids equal to ``padding_idx`` get no
+    gradient (their row stays as initialised, zeros in ``nn.Embedding``).
+    """
+    del name
+    ids = _raw_ints(x, "embedding", "x")
+    table = weight.data
+    num = table.shape[0]
+    xp = backend.array_module(table)
+    if ids.size and (int(ids.min()) < 0 or int(ids.max()) >= num):
+        raise ValueError(f"embedding: ids must lie in [0, {num - 1}] for a table of {num} rows; "
+                         f"got ids from {int(ids.min())} to {int(ids.max())}.")
+    out = table[ids]
+
+    def backward(g):
+        rows = ids.reshape(-1)
+        values = g.reshape(len(rows), -1)
+        if padding_idx is not None:
+            keep = rows != padding_idx
+            rows, values = rows[keep], values[keep]
+        if sparse:
+            return (RowSparseGrad(rows.astype("int64"), values, table.shape),)
+        dense = xp.zeros_like(table)
+        xp.add.at(dense, rows, values)
+        return (dense,)
+
+    return apply(out, (weight,), backward, "embedding")
+
+
+def sequence_mask(lengths, maxlen: int | None = None, dtype="bool"):
+    """``mask[b, t] = t < lengths[b]`` as a raw array of ``dtype`` (Paddle's sequence_mask)."""
+    data = _raw_ints(lengths, "sequence_mask", "lengths").reshape(-1)
+    xp = backend.array_module(data)
+    maxlen = int(data.max(initial=0)) if maxlen is None else int(maxlen)
+    return (xp.arange(maxlen)[None, :] < data[:, None]).astype(dtype)
+
+
+def _check_lengths(x: Tensor, lengths, fn: str):
+    data = _raw_ints(lengths, fn, "lengths").reshape(-1)
+    if x.ndim < 2 or data.shape[0] != x.shape[0]:
+        raise ValueError(f"{fn}: x must be [batch, T, ...] with one length per row; got x of "
+                         f"shape {x.shape} and {data.shape[0]} lengths.")
+    if data.size and (int(data.min()) < 1 or int(data.max()) > x.shape[1]):
+        raise ValueError(f"{fn}: lengths must lie in [1, {x.shape[1]}] (the padded length); "
+                         f"got {int(data.min())}..{int(data.max())}.")
+    return data
+
+
+def sequence_pool(x: Tensor, lengths, pool_type: str = "sum") -> Tensor:
+    """Pool ``x`` ([batch, T, ...]) over time, using only each row's first ``lengths`` steps.
+
+    ``sum`` and ``mean`` (sum / length) as usual; ``max`` sends the gradient to the first
+    maximum of each row and feature.
+    """
+    if pool_type not in POOL_TYPES:
+        raise ValueError(f"sequence_pool: pool_type must be one of {', '.join(POOL_TYPES)}, got "
+                         f"{pool_type!r}.")
+    lens = _check_lengths(x, lengths, "sequence_pool")
+    data = x.data
+    xp = backend.array_module(data)
+    extra = (1,) * (data.ndim - 2)
+    mask_shape = (data.shape[0], data.shape[1]) + extra
+    mask = sequence_mask(lens, data.shape[1], data.dtype).reshape(mask_shape)
+    if pool_type == "max":
+        filled = xp.where(mask > 0, data, xp.asarray(-xp.inf, dtype=data.dtype))
+        arg = filled.argmax(axis=1)
+        out = xp.take_along_axis(data, arg[:, None], axis=1)[:, 0]
+
+        def backward(g):
+            full = xp.zeros_like(data)
+            xp.put_along_axis(full, arg[:, None], g[:, None], axis=1)
+            return (full,)
+
+        return apply(out, (x,), backward, "sequence_pool_max")
+    scale = mask if pool_type == "sum" else mask / lens.reshape(mask_shape[:1] + (1,) + extra)
+    out = (data * scale).sum(axis=1)
+    return apply(out, (x,), lambda g: (g[:, None] * scale,), f"sequence_pool_{pool_type}")

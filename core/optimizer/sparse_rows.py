@@ -1,0 +1,72 @@
+"""Lazy updates of row-sparse gradients (``Embedding(sparse=True)``), shared by every rule.
+
+Every update rule here is element-wise, so the rule applied to the gathered rows of the
+parameter and of its state arrays, then scattered back, is the rule restricted to those rows.
+That is *lazy* mode (Paddle's ``lazy_mode`` for Adam, and how it treats SelectedRows for the
+other rules): rows the batch did not touch keep their values and their state, where a dense
+update would still move them (momentum keeps going, Adam's moments decay). Consequences:
+
+- SGD and Adagrad give exactly the dense result (a zero gradient does not move them), as long
+  as there is no weight decay.
+- Momentum, Adam/AdamW, RMSProp and Adadelta equal the dense update on the touched rows in any
+  step after which every row has been touched as often as the dense rule stepped it; otherwise
+  untouched rows lag, which is the point (and the speed) of sparse updates.
+- Weight decay (the optimizer's or the parameter's regularizer, and AdamW's decoupled decay)
+  is applied to the touched rows only, when they are touched.
+- The step counter ``t`` (Adam's bias correction) counts the parameter's updates, as dense.
+
+Gradient clipping sees each row-sparse gradient as its coalesced rows, which have the same
+norm and elements as the dense gradient, so by-value, by-norm and by-global-norm clipping are
+exact; the clipped rows go back into a row-sparse gradient.
+"""
+from __future__ import annotations
+
+from core.sparse import RowSparseGrad
+from core.tensor import Tensor
+
+
+def coalesce_all(params_grads: list) -> list:
+    """Row-sparse gradients with each row once (rules assume unique rows)."""
+    return [(p, g.coalesce() if isinstance(g, RowSparseGrad) else g) for p, g in params_grads]
+
+
+def clip(grad_clip, params_grads: list) -> list:
+    """Run ``grad_clip`` over (param, grad Tensor) pairs; row-sparse grads go in as their rows."""
+    sparse = {id(p): g for p, g in params_grads if isinstance(g, RowSparseGrad)}
+    clipped = grad_clip([(p, Tensor(g.values if id(p) in sparse else g))
+                         for p, g in params_grads])
+    out = []
+    for p, g in clipped:
+        if g is None:
+            continue
+        raw = g.data if isinstance(g, Tensor) else g
+        if id(p) in sparse and not isinstance(raw, RowSparseGrad):
+            raw = RowSparseGrad(sparse[id(p)].rows, raw, sparse[id(p)].shape)
+        out.append((p, raw))
+    return out
+
+
+class _Rows:
+    """A parameter seen through some of its rows: ``data`` is the gathered rows."""
+
+    def __init__(self, param, data):
+        self._param, self.data = param, data
+
+    def __getattr__(self, name):
+        return getattr(self._param, name)
+
+
+def lazy_update(optimizer, param, grad: RowSparseGrad, regularizer, lr: float) -> None:
+    """``optimizer``'s rule on the rows ``grad`` touched (state created dense, updated lazily)."""
+    rows, values = grad.rows, grad.values
+    view = _Rows(param, param.data[rows])
+    if regularizer is not None:
+        values = values + regularizer(view.data)
+    state = optimizer._state_for(param)
+    state["step"] = state.get("step", 0) + 1
+    row_state = {k: (v[rows] if hasattr(v, "shape") else v) for k, v in state.items()}
+    optimizer._update(view, values, row_state, lr)
+    param.data[rows] = view.data
+    for key, value in row_state.items():
+        if hasattr(value, "shape"):
+            state[key][rows] = value

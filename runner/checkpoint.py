@@ -1,0 +1,195 @@
+"""Training checkpoints that resume exactly, and the folder that keeps the last few.
+
+A checkpoint is one ``core.serialize`` file (atomic npz + JSON manifest, no pickle) holding
+everything the rest of training depends on: model parameters and buffers (BatchNorm
+statistics), optimizer state with the learning-rate schedule's position, the host random
+generator (initialisation, dropout), the training loader's order and position, epoch / batch /
+step, the latest metrics and the partial log window (so the next log line averages the same
+batches). A SHA-256 of that content is stored beside it in the file and checked on load, and a
+fingerprint of the config that shaped the run is compared with the resuming run's: a corrupt,
+truncated or mismatched checkpoint is a ``CheckpointError`` naming the file and what differs,
+never loaded silently.
+
+``trainer.checkpoint_every = N`` saves after every N optimizer steps and at the end of every
+epoch (after validation); ``trainer.keep_last`` checkpoints are kept, older ones deleted.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+
+import numpy as np
+
+from core import backend, serialize
+from core.tensor import Tensor
+from runner.errors import UserError
+
+FORMAT = "tomlrun.checkpoint"
+VERSION = 1
+_NAME = re.compile(r"^ckpt-step(\d{8,})\.ckpt$")
+
+
+class CheckpointError(UserError):
+    """A checkpoint that is missing, corrupt or made by a different configuration."""
+
+
+def checkpoint_name(step: int) -> str:
+    return f"ckpt-step{step:08d}.ckpt"
+
+
+def list_checkpoints(folder) -> list[str]:
+    """Paths of the checkpoints in ``folder``, oldest step first (temp files are skipped)."""
+    if not os.path.isdir(folder):
+        return []
+    found = [(int(m.group(1)), name) for name in os.listdir(folder)
+             if (m := _NAME.match(name))]
+    return [os.path.join(folder, name) for _, name in sorted(found)]
+
+
+def latest(folder) -> str | None:
+    paths = list_checkpoints(folder)
+    return paths[-1] if paths else None
+
+
+# ----- content --------------------------------------------------------------------------------
+
+def capture(trainer, loader, epoch: int, batch: int, window=None,
+            fingerprint: dict | None = None, run_id: str | None = None,
+            bundle: dict | None = None) -> dict:
+    """The state to resume at batch ``batch`` of epoch ``epoch`` (the next batch to train)."""
+    loader_state = loader.state_dict()
+    loader_state["next_batch"] = batch  # what the trainer did, whatever a prefetch read ahead
+    return {
+        "run_id": run_id,  # the tracked run this training belongs to (None when untracked)
+        "bundle": bundle,  # the model's description (runner.bundle): rebuild it for inference
+        "fingerprint": dict(fingerprint or {}),
+        "position": {"epoch": int(epoch), "batch": int(batch), "step": int(trainer.state.step)},
+        "metrics": {k: float(v) for k, v in trainer.state.metrics.items()},
+        "model": trainer.model.state_dict(),
+        "optimizer": trainer.optimizer.state_dict(),
+        "rng": {"host": backend.rng().bit_generator.state, "loader": loader_state},
+        "window": None if window is None else window.state_dict(),
+    }
+
+
+def restore(trainer, loader, body: dict) -> None:
+    """Put ``body`` (from ``load``) back into the trainer, its model, optimizer and loader."""
+    trainer.model.set_state_dict(body["model"])
+    trainer.optimizer.set_state_dict(body["optimizer"])
+    backend.rng().bit_generator.state = body["rng"]["host"]
+    loader.set_state_dict(body["rng"]["loader"])
+    position = body["position"]
+    trainer.state.epoch, trainer.state.batch = position["epoch"], position["batch"]
+    trainer.state.step = position["step"]
+    trainer.state.metrics.update(body["metrics"])
+    trainer.resumed_window = body["window"]
+
+
+# ----- files ----------------------------------------------------------------------------------
+
+def save(body: dict, path) -> None:
+    """Write ``body`` with its checksum, atomically."""
+    serialize.save({"format": FORMAT, "version": VERSION, "sha256": digest(body),
+                    "body": body}, path)
+
+
+def load(path, fingerprint: dict | None = None) -> dict:
+    """The body of the checkpoint at ``path``, verified; ``fingerprint`` must match if given."""
+    path = os.fspath(path)
+    try:
+        outer = serialize.load(path)
+    except (FileNotFoundError, serialize.SerializationError) as exc:
+        raise CheckpointError(f"cannot resume from checkpoint '{path}': {exc}.") from None
+    if not isinstance(outer, dict) or outer.get("format") != FORMAT:
+        raise CheckpointError(f"'{path}' is a tomlrun state file but not a training checkpoint "
+                              "(a model file, perhaps): resume needs a ckpt-step*.ckpt file.")
+    if outer.get("version") != VERSION:
+        raise CheckpointError(f"checkpoint '{path}' has version {outer.get('version')}; this "
+                              f"tomlrun reads version {VERSION}.")
+    body = outer["body"]
+    if digest(body) != outer.get("sha256"):
+        raise CheckpointError(f"checkpoint '{path}' is corrupt: its content does not match its "
+                              "SHA-256 checksum. Delete it to resume from the one before.")
+    if fingerprint is not None:
+        check_fingerprint(path, body.get("fingerprint", {}), fingerprint)
+    return body
+
+
+def check_fingerprint(path: str, saved: dict, current: dict) -> None:
+    """Refuse to resume a run whose config changed in a way that changes what is trained."""
+    keys = sorted(set(saved) | set(current))
+    diffs = [f"{k}: checkpoint {saved.get(k, '(absent)')} vs now {current.get(k, '(absent)')}"
+             for k in keys if saved.get(k) != current.get(k)]
+    if diffs:
+        raise CheckpointError(f"checkpoint '{path}' was made by a different configuration, so "
+                              f"resuming would not continue the same training: {'; '.join(diffs)}."
+                              " Resume with the original settings or start a new run.")
+
+
+def digest(node) -> str:
+    """SHA-256 of a checkpoint body: arrays by dtype, shape and bytes, the rest as JSON."""
+    sha = hashlib.sha256()
+    _feed(sha, node)
+    return sha.hexdigest()
+
+
+def _feed(sha, node) -> None:
+    if isinstance(node, Tensor):
+        node = node.data
+    if isinstance(node, (np.ndarray, np.generic)) or hasattr(node, "__cuda_array_interface__"):
+        array = np.ascontiguousarray(backend.to_numpy(np.asarray(node)
+                                                      if isinstance(node, np.generic) else node))
+        sha.update(f"a{array.dtype.str}{array.shape}".encode())
+        sha.update(array.tobytes())
+    elif isinstance(node, dict):
+        sha.update(f"d{len(node)}".encode())
+        for key, value in node.items():
+            sha.update(json.dumps(key).encode())
+            _feed(sha, value)
+    elif isinstance(node, (list, tuple)):
+        sha.update(f"l{len(node)}".encode())
+        for value in node:
+            _feed(sha, value)
+    else:
+        sha.update(b"v" + json.dumps(node).encode())
+
+
+class Checkpointer:
+    """Saves checkpoints of one run into ``folder`` and keeps the ``keep_last`` newest."""
+
+    def __init__(self, folder, every: int, keep_last: int, fingerprint: dict | None = None,
+                 run_id: str | None = None, bundle: dict | None = None):
+        if every < 1 or keep_last < 1:
+            raise ValueError(f"Checkpointer: every={every} and keep_last={keep_last} must be "
+                             ">= 1.")
+        self.folder, self.every, self.keep_last = os.fspath(folder), every, keep_last
+        self.fingerprint, self.run_id, self.bundle = dict(fingerprint or {}), run_id, bundle
+        self.saved: list[str] = []
+
+    def after_step(self, trainer, loader, epoch: int, batch: int, window) -> None:
+        """Save every ``every`` steps, except after an epoch's last batch (the epoch end
+        saves then, after validation)."""
+        if trainer.state.step % self.every == 0 and batch < len(loader):
+            self.save(trainer, loader, epoch, batch, window)
+
+    def after_epoch(self, trainer, loader, epoch: int) -> None:
+        """Save at the end of epoch ``epoch``: resuming starts epoch ``epoch + 1``."""
+        self.save(trainer, loader, epoch + 1, 0, None)
+
+    def save(self, trainer, loader, epoch: int, batch: int, window) -> str:
+        # The last update is checked for NaN/Inf first (runner.health): a non-finite parameter
+        # stops training here, so it never replaces or pushes out a good checkpoint.
+        trainer.health.check_parameters(trainer.state.step)
+        os.makedirs(self.folder, exist_ok=True)
+        path = os.path.join(self.folder, checkpoint_name(trainer.state.step))
+        # Metrics logged so far reach the store first: a kill after the checkpoint exists
+        # loses none of the points that precede it.
+        trainer.sink.flush(force=True)
+        save(capture(trainer, loader, epoch, batch, window, self.fingerprint, self.run_id,
+                     self.bundle), path)
+        self.saved.append(path)
+        for old in list_checkpoints(self.folder)[:-self.keep_last]:
+            os.remove(old)
+        return path

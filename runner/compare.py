@@ -1,0 +1,139 @@
+"""``python -m runner.compare [EXPERIMENT | PARENT_RUN_ID]``: a sweep's runs, best first.
+
+Prints one line per run (the params that differ between runs, the objective, status and
+duration), sorted by the objective, and draws the learning curves of the best ``--top`` runs into
+one PNG. With an experiment name it shows that experiment's latest sweep (or all its runs when it
+holds no sweep); with no argument, the latest sweep in the store. The objective and its direction
+come from the sweep (``sweep.objective``, ``sweep.direction``) unless given.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from pathlib import Path
+
+from core.atomic import atomic_write
+from runner import runstore, sweep, sweep_summary, tracking
+from runner.errors import UserError
+
+_RUN_ID = re.compile(r"^[0-9a-f]{32}$")
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m runner.compare", description=__doc__.split(
+        "\n\n")[0].split(": ", 1)[1])
+    parser.add_argument("target", nargs="?", default="",
+                        help="an experiment name or a sweep's parent run id (default: the "
+                             "latest sweep)")
+    parser.add_argument("--uri", default="", help="tracking store (default: sqlite:///"
+                        "<current folder>/mlflow.db, as python -m runner uses)")
+    parser.add_argument("--objective", default="", help="metric to sort by (default: the sweep's)")
+    parser.add_argument("--direction", choices=("maximize", "minimize"), default="")
+    parser.add_argument("--top", type=int, default=5, help="runs whose curves are drawn")
+    parser.add_argument("--output", default="", help="PNG of the curves (default: "
+                        "compare-<target>.png)")
+    return parser.parse_args(argv)
+
+
+def select_runs(uri: str, target: str) -> tuple[runstore.RunRecord | None, list]:
+    """``(parent run or None, runs)`` named by ``target``."""
+    if _RUN_ID.match(target):
+        parent = runstore.get_run(uri, target)
+        if parent is not None:
+            experiment = runstore.client(uri).get_run(target).info.experiment_id
+            runs = runstore.children(uri, experiment, target)
+            if not runs:
+                raise UserError(f"run {target} has no child runs: give a sweep's parent run id "
+                                "or an experiment name.")
+            return parent, runs
+    if target:
+        experiments = [runstore.experiment_id(uri, target)]
+    else:
+        experiments = [e.experiment_id for e in runstore.client(uri).search_experiments()]
+    runs = [run for experiment in experiments for run in runstore.experiment_runs(uri, experiment)]
+    parents = [run for run in runs if run.tags.get(sweep.PARENT_TAG) == "parent"]
+    if parents:  # runs come newest first
+        parent = parents[0]
+        return parent, [run for run in runs
+                        if run.tags.get("mlflow.parentRunId") == parent.run_id]
+    if not runs:
+        raise UserError(f"there are no runs in {uri}" + (f" for '{target}'." if target else "."))
+    return None, runs
+
+
+def _setting(parent, runs, key: str, given: str, default: str) -> str:
+    if given:
+        return given
+    for source in ([parent] if parent else []) + runs:
+        if source.params.get(f"sweep.{key}"):
+            return source.params[f"sweep.{key}"]
+    return runs[0].params.get(f"trainer.{key}", default) if runs else default
+
+
+def to_rows(runs: list[runstore.RunRecord], objective: str) -> list[sweep_summary.Row]:
+    return [sweep_summary.Row(run.name, run.status, run.value(objective), run.params,
+                              run.seconds, run.tags.get("error", ""), run.run_id)
+            for run in runs]
+
+
+def plot_curves(uri: str, rows: list[sweep_summary.Row], objective: str,
+                path: str | os.PathLike) -> str:
+    """The objective and train/loss against the step, one line per run, in one PNG."""
+    import matplotlib  # noqa: PLC0415 - heavy import
+
+    matplotlib.use("Agg", force=False)
+    from matplotlib.figure import Figure  # noqa: PLC0415
+
+    keys = [objective] + [key for key in ("train/loss",) if key != objective]
+    figure = Figure(figsize=(6 * len(keys), 4), dpi=100, layout="constrained")
+    for index, key in enumerate(keys):
+        axes = figure.add_subplot(1, len(keys), index + 1)
+        for row in rows:
+            points = runstore.metric_history(uri, row.run_id, key)
+            if points:
+                steps, values = zip(*sorted(points))
+                axes.plot(steps, values, marker="o" if len(points) < 30 else None,
+                          markersize=3, label=row.name)
+        axes.set_title(key)
+        axes.set_xlabel("step (batches)")
+        axes.grid(True, alpha=0.3)
+        if axes.has_data():
+            axes.legend(fontsize=7)
+    with atomic_write(os.fspath(path), "wb") as handle:
+        figure.savefig(handle, format="png")
+    return os.fspath(path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    uri = args.uri or tracking.default_uri(os.getcwd())
+    try:
+        if args.top < 0:
+            raise UserError(f"--top {args.top} is not allowed: use an integer >= 0.")
+        sweep.check_server(uri)
+        if uri.startswith("sqlite:///") and not Path(uri[len("sqlite:///"):]).is_file():
+            raise UserError(f"there is no tracking store at {uri}: run python -m runner here "
+                            "first, or give --uri.")
+        parent, runs = select_runs(uri, args.target)
+        objective = _setting(parent, runs, "objective", args.objective, "valid/acc")
+        direction = _setting(parent, runs, "direction", args.direction, "maximize")
+        rows = sweep_summary.ranked(to_rows(runs, objective), direction)
+    except UserError as exc:
+        print(f"tomlrun: error: {sweep.describe(exc)}", file=sys.stderr)
+        return 2
+    title = f"{parent.name} ({parent.run_id})" if parent else f"runs of '{args.target}'"
+    print(f"{title}: {len(rows)} runs, sorted by {objective} ({direction})")
+    print(sweep_summary.table(rows, objective))
+    best = [row for row in rows if row.ok][:args.top]
+    if best:
+        target = args.target or (parent.run_id if parent else "runs")
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", target)
+        path = plot_curves(uri, best, objective, args.output or f"compare-{name}.png")
+        print(f"learning curves of the best {len(best)} runs: {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,244 @@
+"""NaN/Inf checks of every training step, the policy applied on a hit, and the stop report.
+
+Per step, after backward and before the update, ``HealthMonitor.check`` reads in ONE
+device-to-host copy: the loss, every gradient's squared L2 norm (float64, so finite gradients
+never overflow it and a NaN/Inf gradient makes it non-finite) and every parameter's float64 sum
+(non-finite exactly when the parameter holds a NaN or Inf). The parameters read there are those
+after the previous update, so each update is checked at the next step; ``check_parameters`` checks
+the last update at once (end of each epoch, before anything is saved).
+
+``trainer.nan_check`` says what a hit does: ``stop`` raises ``NonFiniteError`` with a report
+(step, epoch, batch, the first non-finite quantity, the last finite loss, the largest gradient
+norm seen, the layer found by replaying the batch when ``trainer.nan_check_locate``, and the
+remedies that fit); ``skip`` drops the update and goes on, and once ``trainer.max_skips``
+updates were dropped the next hit stops; ``warn`` logs and goes on; ``off`` checks nothing and
+never syncs.
+A non-finite parameter cannot be skipped (the update already happened), so it always stops
+unless the policy is ``warn``.
+"""
+from __future__ import annotations
+
+import logging
+import math
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from core import backend, debug
+from core.atomic import atomic_write
+from core.clipping import error_clip_counts
+from runner.errors import UserError
+
+log = logging.getLogger(__name__)
+
+POLICIES = ("stop", "skip", "warn", "off")
+REPORT_FILE = "nan_report.txt"
+REPORT_TAG = "nan_report"
+_LOUD_EVENTS = 10  # warnings logged for the first events, then one per _QUIET_EVERY
+_QUIET_EVERY = 100
+EARLY_STEPS = 20  # steps whose gradient norms tell the healthy scale (for a clip suggestion)
+
+
+def quiet_floating_point():
+    """numpy's overflow/invalid warnings off: non-finite values are reported by the checks."""
+    return np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore")
+
+
+class NonFiniteError(UserError):
+    """Training stopped on a NaN or Inf; ``report`` holds the full multi-line report."""
+
+    def __init__(self, report: str):
+        super().__init__(" ".join(line.strip() for line in report.splitlines() if line.strip()))
+        self.report = report
+
+
+@dataclass
+class Finding:
+    """The first non-finite quantity of a step."""
+
+    kind: str  # "loss", "gradient" or "parameter"
+    name: str  # the parameter's dotted name ("" for the loss)
+    value: float  # the non-finite value read (NaN or +/-inf)
+
+    def describe(self) -> str:
+        shown = "NaN" if math.isnan(self.value) else ("+Inf" if self.value > 0 else "-Inf")
+        if self.kind == "loss":
+            return f"the loss ({shown})"
+        if self.kind == "gradient":
+            return f"the gradient of parameter '{self.name}' ({shown} in its squared norm)"
+        return f"the parameter '{self.name}' ({shown} in its sum)"
+
+
+class HealthMonitor:
+    """The per-step checks of one training run (see the module docstring)."""
+
+    def __init__(self, model, optimizer, cfg, loss_fn):
+        self.model, self.optimizer, self.loss_fn = model, optimizer, loss_fn
+        self.policy = getattr(cfg, "nan_check", "stop")
+        if self.policy not in POLICIES:
+            raise ValueError(f"trainer.nan_check={self.policy!r} is not a policy: use one of "
+                             f"{', '.join(POLICIES)}")
+        self.max_skips = int(getattr(cfg, "max_skips", 10))
+        self.locate = bool(getattr(cfg, "nan_check_locate", False))
+        by_id = {id(p): n for n, p in model.named_parameters()}
+        # Dotted names read better than the optimizer's unique names (param_7) in a report.
+        self.params = [(by_id.get(id(p), p.name), p) for p in optimizer._parameter_list]
+        self.events = self.skipped = 0
+        self.last_loss: tuple[float, int] | None = None  # (value, step)
+        self.max_norm: tuple[float, int] = (0.0, 0)
+        self._early_norms: list[float] = []  # the first finite global gradient norms
+        self._last_update: tuple[int, int, int] | None = None  # (epoch, batch, step) of it
+        self._max_input = 0.0
+
+    # ----- the per-step check ------------------------------------------------------------
+    def check(self, epoch: int, index: int, batch, step: int) -> bool:
+        """True: go on with the update; False: drop it (``skip``). Raises on ``stop``."""
+        if self.policy == "off":
+            return True
+        values = self._read(batch.loss.data)
+        count = len(self.params)
+        loss, squares, sums = values[0], values[1:1 + count], values[1 + count:]
+        finding = self._first_bad(loss, squares, sums)
+        if finding is None:
+            self._remember(loss, squares, step)
+            self._last_update = (epoch, index, step + 1)
+            return True
+        return self._on_finding(finding, epoch, index, step + 1, batch)
+
+    def check_parameters(self, step: int) -> None:
+        """Check the parameters after the last update now (one read)."""
+        if self.policy == "off" or not self.params:
+            return
+        xp = backend.array_module(self.params[0][1].data)
+        sums = backend.to_numpy(xp.stack([p.data.sum(dtype=xp.float64) for _, p in self.params]))
+        finding = self._first_bad(1.0, [0.0] * len(self.params), sums)
+        if finding is not None:
+            epoch, index, _ = self._last_update or (0, 0, step)
+            self._on_finding(finding, epoch, index, step, None)
+
+    def _read(self, loss):
+        """[loss, grad squared norms..., parameter sums...] as float64 host values: one sync."""
+        xp = backend.array_module(loss)
+        items = [xp.asarray(loss, dtype=xp.float64).reshape(-1)[0]]
+        for _, param in self.params:
+            grad = param.grad_data
+            items.append(xp.zeros((), dtype=xp.float64) if grad is None
+                         else xp.square(grad, dtype=xp.float64).sum())
+        items += [param.data.sum(dtype=xp.float64) for _, param in self.params]
+        return backend.to_numpy(xp.stack(items)).tolist()
+
+    def _first_bad(self, loss, squares, sums) -> Finding | None:
+        for (name, _), value in zip(self.params, sums):
+            if not math.isfinite(value):  # an earlier update made it: it comes first in time
+                return Finding("parameter", name, value)
+        if not math.isfinite(loss):
+            return Finding("loss", "", loss)
+        for (name, _), value in zip(self.params, squares):
+            if not math.isfinite(value):
+                return Finding("gradient", name, value)
+        return None
+
+    def _remember(self, loss: float, squares, step: int) -> None:
+        self.last_loss = (loss, step + 1)
+        norm = math.sqrt(sum(squares))
+        if len(self._early_norms) < EARLY_STEPS:
+            self._early_norms.append(norm)
+        if norm > self.max_norm[0]:
+            self.max_norm = (norm, step + 1)
+
+    # ----- what a hit does ---------------------------------------------------------------
+    def _on_finding(self, finding: Finding, epoch: int, index: int, step: int, batch) -> bool:
+        """``step`` is the number of the step being checked (updates done, plus one)."""
+        self.events += 1
+        where = f"epoch {epoch} batch {index} (step {step})"
+        if self.policy == "warn":
+            self._warn(f"non-finite value at {where}: {finding.describe()}; going on "
+                       "(trainer.nan_check=warn)")
+            return True
+        if self.policy == "skip" and finding.kind != "parameter" \
+                and self.skipped < self.max_skips:
+            self.skipped += 1
+            self._warn(f"non-finite value at {where}: {finding.describe()}; update skipped "
+                       f"({self.skipped} of trainer.max_skips={self.max_skips})")
+            return False
+        raise NonFiniteError(self.report(finding, epoch, index, step, batch))
+
+    def _warn(self, message: str) -> None:
+        if self.events <= _LOUD_EVENTS or self.events % _QUIET_EVERY == 0:
+            log.warning("%s [%d non-finite events so far]", message, self.events)
+
+    def report(self, finding: Finding, epoch: int, index: int, step: int, batch) -> str:
+        """The multi-line stop report (see ``runner.remedies`` for the advice part)."""
+        from runner.remedies import remedies  # noqa: PLC0415 - only needed on a stop
+
+        culprit = self._locate(finding, batch)
+        lines = [f"Training stopped on a non-finite value at epoch {epoch}, batch {index}, "
+                 f"step {step} (trainer.nan_check={self.policy}).",
+                 f"First non-finite quantity: {finding.describe()}."]
+        if finding.kind == "parameter":
+            lines.append(_parameter_origin(self._last_update))
+        if self.policy == "skip":
+            lines.append(f"Updates skipped before stopping: {self.skipped} "
+                         f"(trainer.max_skips={self.max_skips}).")
+        if culprit is not None:
+            lines.append(f"Located by replaying the batch: {culprit.detail}.")
+        elif self.locate and finding.kind != "parameter" and batch is not None:
+            lines.append("Replaying the batch gave finite values throughout (a random layer "
+                         "such as dropout may have drawn differently).")
+        loss = "none (the first step failed)" if self.last_loss is None else \
+            f"{self.last_loss[0]:.6g} at step {self.last_loss[1]}"
+        lines.append(f"Last finite loss: {loss}.")
+        lines.append(f"Largest gradient norm seen (global L2, before clipping): "
+                     f"{self.max_norm[0]:.6g} at step {self.max_norm[1]}.")
+        lines.append("Remedies:")
+        lines += [f"- {text}" for text in remedies(self, finding, culprit, batch)]
+        return "\n".join(lines) + "\n"
+
+    def _locate(self, finding: Finding, batch):
+        if not self.locate or batch is None or finding.kind == "parameter":
+            return None
+        log.info("trainer.nan_check_locate: replaying the failing batch layer by layer")
+        return debug.locate_nonfinite(self.model, self.loss_fn, batch.inputs, batch.labels)
+
+    def typical_norm(self) -> float | None:
+        """The smallest global gradient norm of the first steps (None before any step): a
+        healthy scale even when the norms explode within those steps."""
+        return min(self._early_norms) if self._early_norms else None
+
+    # ----- metrics read at log time ------------------------------------------------------
+    def metrics(self) -> dict[str, float]:
+        """Counters for MLflow: non-finite events, skipped steps, clipping statistics."""
+        out: dict[str, float] = {}
+        if self.policy != "off":
+            out = {"health/nonfinite_events": float(self.events),
+                   "health/skipped_steps": float(self.skipped)}
+        clip = getattr(self.optimizer, "_grad_clip", None)
+        if hasattr(clip, "read_stats"):
+            out.update({f"clip/{key}": value for key, value in clip.read_stats().items()})
+        out.update({f"error_clip/{name}/acted": value
+                    for name, value in error_clip_counts(self.model).items()})
+        return out
+
+
+def _parameter_origin(last_update) -> str:
+    if last_update is None:
+        return ("It was non-finite before any update: check its initialiser or the checkpoint "
+                "it was loaded from.")
+    epoch, index, step = last_update
+    return (f"It became non-finite in the update of step {step} (epoch {epoch}, batch {index}), "
+            "whose loss and gradients were all finite: the update itself overflowed.")
+
+
+def save_report(exc: BaseException, tracker, folder: str) -> None:
+    """For a ``NonFiniteError``: write the report to ``folder`` and attach it to the run (tag
+    and artifact); any other exception is left alone."""
+    if not isinstance(exc, NonFiniteError):
+        return
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, REPORT_FILE)
+    with atomic_write(path, "w", encoding="utf-8") as handle:
+        handle.write(exc.report)
+    tracker.set_tag(REPORT_TAG, exc.report)
+    tracker.log_artifact(path)
+    log.info("the NaN/Inf report is in %s and in the tracked run (tag %s)", path, REPORT_TAG)

@@ -1,0 +1,146 @@
+"""``trainer.checkpoint_every`` and ``trainer.resume`` as a run uses them.
+
+Checkpoints go to ``<job output folder>/checkpoints``; the folder is recorded on the MLflow run
+as the ``checkpoint_dir`` tag, so a later ``trainer.resume`` finds them:
+
+- ``trainer.resume=true``: the newest run of this experiment with this run's name that did not
+  finish (killed, failed or still marked RUNNING after a SIGKILL) and has a checkpoint;
+- ``trainer.resume=<run id>``: that MLflow run's newest checkpoint;
+- ``trainer.resume=<path>``: a checkpoint file, or a folder of them (the newest is taken).
+
+The run continues in the SAME MLflow run (when the checkpoint names one that exists) and keeps
+checkpointing into the same folder. A resumed config must match the checkpoint's in everything
+that shapes training (``fingerprint``): where files go, how progress is shown and tracking may
+differ.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from runner import checkpoint
+from runner.config import flatten
+from runner.errors import ConfigError
+
+CHECKPOINT_TAG = "checkpoint_dir"
+# Keys that may differ between a run and its resumption: they do not change what is trained.
+_FREE = ("trainer.resume", "trainer.progress", "trainer.checkpoint", "trainer.keep_last",
+         "trainer.profile", "trainer.objective", "tracking.", "runtime.", "device", "sweep.",
+         "inspect.", "data.root", "data.cache_dir", "data.download", "hydra")
+
+
+@dataclass
+class Resumption:
+    """Where training continues from."""
+
+    path: str  # the checkpoint file
+    body: dict  # its verified content
+    run_id: str | None  # the MLflow run to continue, when it exists in this store
+
+    @property
+    def folder(self) -> str:
+        return os.path.dirname(self.path)
+
+
+def fingerprint(cfg) -> dict[str, str]:
+    """The flattened config keys that a resumed run must share with its checkpoint."""
+    return {key: value for key, value in flatten(cfg).items() if not key.startswith(_FREE)}
+
+
+def wanted(cfg) -> bool:
+    return cfg.trainer.resume not in (False, "", "false", "False")
+
+
+def find(cfg, tracker) -> Resumption | None:
+    """The checkpoint ``cfg.trainer.resume`` points to (None when not resuming)."""
+    if not wanted(cfg):
+        return None
+    target = cfg.trainer.resume
+    if target is True or str(target).lower() == "true":
+        path = _latest_unfinished(cfg, tracker)
+    elif os.path.exists(os.path.expanduser(str(target))):
+        path = _from_path(os.path.expanduser(str(target)))
+    else:
+        path = _from_run(cfg, tracker, str(target))
+    body = checkpoint.load(path, fingerprint(cfg))
+    if body["position"]["epoch"] >= cfg.trainer.epochs:
+        raise ConfigError(f"checkpoint '{path}' was taken after the last of the run's "
+                          f"{cfg.trainer.epochs} epochs: training is complete and there is "
+                          "nothing to resume (start a new run to train further).")
+    run_id = body.get("run_id")
+    if run_id is not None and _exists(tracker, run_id):
+        return Resumption(path, body, run_id)
+    return Resumption(path, body, None)
+
+
+def _exists(tracker, run_id: str) -> bool:
+    return hasattr(tracker, "get_run") and tracker.get_run(run_id) is not None
+
+
+def _from_path(target: str) -> str:
+    if os.path.isdir(target):
+        path = checkpoint.latest(target)
+        if path is None:
+            raise ConfigError(f"trainer.resume={target}: the folder holds no checkpoint "
+                              "(ckpt-step*.ckpt files); give a checkpoint file or folder.")
+        return path
+    return target
+
+
+def _from_run(cfg, tracker, run_id: str) -> str:
+    if not hasattr(tracker, "get_run"):
+        raise ConfigError(f"trainer.resume={run_id} is neither a checkpoint path that exists nor "
+                          "usable as an MLflow run id with tracking.enabled=false: give the "
+                          "checkpoint file or folder instead.")
+    run = tracker.get_run(run_id)
+    if run is None:
+        raise ConfigError(f"trainer.resume={run_id} is neither an existing path nor an MLflow "
+                          f"run of {tracker.uri}: give a run id, a checkpoint path, or true.")
+    return _run_checkpoint(run, f"trainer.resume={run_id}")
+
+
+def _run_checkpoint(run, label: str) -> str:
+    folder = run.data.tags.get(CHECKPOINT_TAG)
+    path = checkpoint.latest(folder) if folder else None
+    if path is None:
+        raise ConfigError(f"{label}: run {run.info.run_id} has no checkpoint"
+                          + (f" in {folder}" if folder else "")
+                          + ": it ran without trainer.checkpoint_every, or its files were moved.")
+    return path
+
+
+def _latest_unfinished(cfg, tracker) -> str:
+    if not hasattr(tracker, "find_runs"):
+        raise ConfigError("trainer.resume=true looks the run up in MLflow, but tracking is "
+                          "disabled: give the checkpoint file or folder (trainer.resume=PATH).")
+    for run in tracker.find_runs(tracker.run_name):
+        folder = run.data.tags.get(CHECKPOINT_TAG)
+        if run.info.status != "FINISHED" and folder and checkpoint.latest(folder):
+            return checkpoint.latest(folder)
+    raise ConfigError(f"trainer.resume=true: experiment '{cfg.tracking.experiment}' has no "
+                      f"unfinished run named '{tracker.run_name}' with a checkpoint: resume by "
+                      "run id or checkpoint path, or check the overrides match the first run's.")
+
+
+def attach(trainer, cfg, loader, resumption: Resumption | None, folder: str,
+           run_id: str | None, bundle: dict | None = None) -> None:
+    """Give ``trainer`` its checkpointer and, when resuming, the checkpoint's state."""
+    if resumption is not None:
+        folder = resumption.folder  # keep the run's checkpoints together
+        checkpoint.restore(trainer, loader, resumption.body)
+    if cfg.trainer.checkpoint_every > 0:
+        trainer.checkpointer = checkpoint.Checkpointer(
+            folder, cfg.trainer.checkpoint_every, cfg.trainer.keep_last, fingerprint(cfg), run_id,
+            bundle)
+
+
+def open_run(tracker, resumption: Resumption | None, params: dict, tags: dict,
+             folder: str | None) -> None:
+    """Start the tracked run, or reopen the one the checkpoint belongs to; record ``folder``
+    (where this run's checkpoints go) as the ``checkpoint_dir`` tag."""
+    if resumption is not None and resumption.run_id is not None:
+        tracker.resume(resumption.run_id, {**tags, "resumed_from": resumption.path})
+    else:
+        tracker.start(params=params, tags=tags)
+    if folder is not None:
+        tracker.set_tag(CHECKPOINT_TAG, resumption.folder if resumption else folder)

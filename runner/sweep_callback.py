@@ -1,0 +1,198 @@
+"""The MLflow parent run of a sweep, as a Hydra callback (configured in conf/config.toml).
+
+``on_multirun_start`` opens the parent run (the sweep's overrides, objective, sweeper and
+launcher as params) and writes its id where the jobs find it (``runner.sweep``).
+``on_multirun_end`` reads every job's record, prints the ranked table and the failures, logs the
+number of jobs, the best job's params and objective, ``sweep_summary.csv`` and
+``sweep_objective.png`` to the parent, closes it, and exits with status 1 when a job failed.
+A sweep stopped by Ctrl-C or SIGTERM closes the parent as KILLED with the summary so far.
+"""
+from __future__ import annotations
+
+import atexit
+import logging
+import math
+import os
+import shlex
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+
+from hydra.experimental.callback import Callback
+from omegaconf import DictConfig, OmegaConf
+
+from runner import sweep, sweep_summary
+from runner.errors import UserError
+
+log = logging.getLogger(__name__)
+
+SUMMARY_CSV = "sweep_summary.csv"
+SUMMARY_PNG = "sweep_objective.png"
+EXIT_JOBS_FAILED = 1
+
+
+class SweepInterrupted(KeyboardInterrupt):
+    """SIGTERM during a sweep, raised so that the parent run is closed as KILLED."""
+
+
+class SweepCallback(Callback):
+    """Opens and closes the parent run of a multirun; does nothing for single runs."""
+
+    def __init__(self) -> None:
+        self.tracker = None
+        self.folder: Path | None = None
+        self.objective = "valid/acc"
+        self.direction = "maximize"
+        self.begin = 0.0
+        self.previous_sigterm = None  # the SIGTERM handler to put back when the sweep ends
+
+    def on_multirun_start(self, config: DictConfig, **kwargs) -> None:
+        del kwargs
+        self.begin = time.time()
+        self.folder = Path(os.getcwd(), config.hydra.sweep.dir).resolve()
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.objective = _get(config, "sweep.objective", "") or _get(
+            config, "trainer.objective", "valid/acc")
+        self.direction = _get(config, "sweep.direction", "maximize")
+        info = {"parent_run_id": None}
+        if _get(config, "tracking.enabled", True):
+            try:
+                info = self._open_parent(config)
+            except UserError as exc:
+                print(f"tomlrun: error: {sweep.describe(exc)}", file=sys.stderr)
+                sys.exit(2)
+        sweep.write_json(self.folder / sweep.SWEEP_FILE, info)
+        atexit.register(self._close_if_open, "KILLED")
+        self.previous_sigterm = _sigterm_raises()
+
+    def on_multirun_end(self, config: DictConfig, **kwargs) -> None:
+        del config, kwargs
+        rows = self._close_if_open(None)
+        failed = [row for row in rows if not row.ok]
+        if failed:
+            sys.exit(EXIT_JOBS_FAILED)
+
+    # ----- the parent run ------------------------------------------------------------------------
+    def _open_parent(self, config: DictConfig) -> dict:
+        from runner import tracking  # noqa: PLC0415 - mlflow loads only when tracking
+
+        launch_dir = os.getcwd()
+        uri = _get(config, "tracking.uri", "") or tracking.default_uri(launch_dir)
+        sweep.check_server(uri)
+        experiment = _get(config, "tracking.experiment", "tomlrun")
+        overrides = list(config.hydra.overrides.task)
+        name = " ".join(["sweep", *overrides])[:200]
+        location = None if sweep.is_remote(uri) else tracking.default_artifact_location(
+            launch_dir)
+        self.tracker = tracking.MlflowTracker(uri, experiment, name,
+                                              artifact_location=location)
+        params = {"sweep.overrides": " ".join(overrides), "sweep.objective": self.objective,
+                  "sweep.direction": self.direction,
+                  "sweep.sweeper": _short(_get(config, "hydra.sweeper._target_", "")),
+                  "sweep.launcher": _short(_get(config, "hydra.launcher._target_", "")),
+                  "sweep.dir": str(self.folder)}
+        self.tracker.start(params=params, tags={
+            sweep.PARENT_TAG: "parent", "command": shlex.join(sys.argv),
+            "launch_dir": launch_dir})
+        log.info("sweep: MLflow parent run %s (%s) in %s", self.tracker.run_id, name, uri)
+        from runner import runstore  # noqa: PLC0415
+
+        return {"parent_run_id": self.tracker.run_id, "uri": uri, "experiment": experiment,
+                "experiment_id": runstore.experiment_id(uri, experiment)}
+
+    def _close_if_open(self, status: str | None) -> list[sweep_summary.Row]:
+        """Summarise the jobs so far; close the parent as ``status`` (None: from the jobs)."""
+        if self.folder is None:
+            return []
+        folder, self.folder = self.folder, None  # once: atexit may call again
+        if self.previous_sigterm is not None:
+            signal.signal(signal.SIGTERM, self.previous_sigterm)
+        rows = sweep_summary.ranked(_rows(folder), self.direction)
+        self._report(rows)
+        if self.tracker is not None:
+            if status is None:
+                status = "FINISHED" if any(row.ok for row in rows) or not rows else "FAILED"
+            self._log_summary(rows, folder)
+            self.tracker.end(status)
+        return rows
+
+    def _report(self, rows: list[sweep_summary.Row]) -> None:
+        failed = [row for row in rows if not row.ok]
+        lines = [f"sweep: {len(rows)} jobs, {len(rows) - len(failed)} finished, "
+                 f"{len(failed)} failed, in {time.time() - self.begin:.1f} s",
+                 sweep_summary.table(rows, self.objective)]
+        lines += [f"FAILED {row.name}: {row.error or row.status}" for row in failed]
+        print("\n".join(lines), flush=True)
+
+    def _log_summary(self, rows: list[sweep_summary.Row], folder: Path) -> None:
+        tracker = self.tracker
+        finished = [row for row in rows if row.ok]
+        tracker.log_metrics({"sweep/jobs": len(rows), "sweep/failed_jobs": len(rows) - len(
+            finished)}, 0)
+        if rows:
+            tracker.log_artifact(sweep_summary.write_csv(rows, self.objective,
+                                                         folder / SUMMARY_CSV))
+            tracker.log_artifact(sweep_summary.plot_objectives(rows, self.objective,
+                                                               folder / SUMMARY_PNG))
+        failed = [row.name for row in rows if not row.ok]
+        if failed:
+            tracker.set_tag("failed_jobs", ", ".join(failed))
+        if finished:
+            best = finished[0]
+            tracker.log_metrics({self.objective: best.objective}, 0)
+            tracker.set_tag("best_run_name", best.name)
+            if best.run_id:
+                tracker.set_tag("best_run_id", best.run_id)
+            for key in sweep_summary.differing_keys(rows):
+                tracker.set_tag(f"best.{key}", best.params.get(key, ""))
+        tracker.flush(force=True)
+
+
+def _rows(folder: Path) -> list[sweep_summary.Row]:
+    """The jobs' records as rows, with the MLflow run id of each job where there is one."""
+    records = sweep.read_job_records(folder)
+    ids = _run_ids(folder)
+    return [sweep_summary.Row(
+        name=record["name"], status=record["status"],
+        objective=math.nan if record["objective"] is None else float(record["objective"]),
+        params=record["params"], seconds=record.get("seconds"), error=record["error"],
+        run_id=ids.get(record["job_dir"], "")) for record in records]
+
+
+def _run_ids(folder: Path) -> dict[str, str]:
+    import json  # noqa: PLC0415
+
+    info = json.loads((folder / sweep.SWEEP_FILE).read_text())
+    if not info.get("parent_run_id"):
+        return {}
+    from runner import runstore  # noqa: PLC0415
+
+    return {record.tags.get(sweep.JOB_DIR_TAG, ""): record.run_id for record in
+            runstore.children(info["uri"], info["experiment_id"], info["parent_run_id"])}
+
+
+def _get(config: DictConfig, key: str, default):
+    value = OmegaConf.select(config, key, default=default)
+    return default if value is None else value
+
+
+def _short(target: str) -> str:
+    """``hydra._internal.core_plugins.basic_sweeper.BasicSweeper`` -> ``BasicSweeper``."""
+    return target.rsplit(".", 1)[-1]
+
+
+def _sigterm_raises():
+    """SIGTERM ends the sweep like Ctrl-C does, so atexit closes the parent run as KILLED.
+
+    Returns the previous handler (None outside the main thread, where none can be set).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def handler(signum, frame):
+        del frame
+        raise SweepInterrupted(f"stopped by signal {signal.Signals(signum).name}")
+
+    return signal.signal(signal.SIGTERM, handler)

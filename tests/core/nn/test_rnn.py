@@ -1,0 +1,136 @@
+"""Embedding, sequence pooling, GRU and LSTM: gradients, padding invariance, torch reference."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import core
+from core import nn
+from core.nn.functional import rnn as R
+from core.nn.functional.sequence import embedding, sequence_mask, sequence_pool
+from core.sparse import RowSparseGrad
+from tests.gradcheck import check_grad
+
+RNG = np.random.default_rng(0)
+LENGTHS = np.array([4, 2, 3])
+
+
+def _gru(x, h0, w_ih, w_hh, b_ih, b_hh, lengths=LENGTHS):
+    return R.gru_scan(core.matmul(x, w_ih, transpose_y=True) + b_ih, h0, w_hh, b_hh, lengths)
+
+
+def _lstm(x, h0, c0, w_ih, w_hh, b_ih, b_hh, lengths=LENGTHS):
+    return R.lstm_scan(core.matmul(x, w_ih, transpose_y=True) + b_ih, h0, c0, w_hh, b_hh,
+                       lengths)
+
+
+def test_gru_scan_gradients():
+    b, t, f, h = 3, 4, 2, 3
+    check_grad(_gru, RNG.normal(size=(b, t, f)), RNG.normal(size=(b, h)),
+               RNG.normal(size=(3 * h, f)), RNG.normal(size=(3 * h, h)),
+               RNG.normal(size=3 * h), RNG.normal(size=3 * h))
+
+
+def test_lstm_scan_gradients():
+    b, t, f, h = 3, 4, 2, 3
+    check_grad(_lstm, RNG.normal(size=(b, t, f)), RNG.normal(size=(b, h)),
+               RNG.normal(size=(b, h)), RNG.normal(size=(4 * h, f)),
+               RNG.normal(size=(4 * h, h)), RNG.normal(size=4 * h), RNG.normal(size=4 * h))
+
+
+@pytest.mark.parametrize("cls", [nn.GRU, nn.LSTM])
+def test_layers_match_torch(cls):
+    torch = pytest.importorskip("torch")
+    core.seed(1)
+    layer = cls(3, 5, num_layers=2)
+    reference = getattr(torch.nn, cls.__name__)(3, 5, num_layers=2, batch_first=True)
+    with torch.no_grad():
+        for name, param in layer.named_parameters():
+            getattr(reference, name).copy_(torch.from_numpy(param.numpy()))
+    x = RNG.normal(size=(2, 6, 3)).astype(np.float32)
+    out, final = layer(core.to_tensor(x))
+    with torch.no_grad():
+        want_out, want_final = reference(torch.from_numpy(x))
+    np.testing.assert_allclose(out.numpy(), want_out.numpy(), atol=1e-5)
+    if cls is nn.LSTM:
+        final, want_final = final[1], want_final[1]  # the cell state
+    np.testing.assert_allclose(final.numpy(), want_final.numpy(), atol=1e-5)
+
+
+@pytest.mark.parametrize("cls", [nn.GRU, nn.LSTM])
+def test_padding_changes_nothing_and_final_state_is_the_last_real_step(cls):
+    core.seed(2)
+    layer = cls(2, 3)
+    short = RNG.normal(size=(1, 3, 2)).astype(np.float32)
+    padded = np.concatenate([short, RNG.normal(size=(1, 4, 2)).astype(np.float32)], axis=1)
+    alone, final_alone = layer(core.to_tensor(short))
+    out, final = layer(core.to_tensor(padded), sequence_length=np.array([3]))
+    np.testing.assert_allclose(out.numpy()[:, :3], alone.numpy(), atol=1e-6)
+    assert not out.numpy()[:, 3:].any()  # zeros at padded steps
+    if cls is nn.LSTM:
+        final, final_alone = final[0], final_alone[0]
+    np.testing.assert_allclose(final.numpy(), final_alone.numpy(), atol=1e-6)
+
+
+def test_rnn_refuses_bad_input():
+    layer = nn.GRU(2, 3)
+    with pytest.raises(ValueError, match=r"inputs must be \[batch, time, 2\]"):
+        layer(core.to_tensor(np.zeros((2, 3, 4), np.float32)))
+    with pytest.raises(ValueError, match="sequence_length"):
+        layer(core.to_tensor(np.zeros((2, 3, 2), np.float32)), sequence_length=np.array([0, 9]))
+    with pytest.raises(ValueError, match="direction"):
+        nn.LSTM(2, 3, direction="bidirect")
+
+
+@pytest.mark.parametrize("pool", ["sum", "mean", "max"])
+def test_sequence_pool_gradients_and_lengths(pool):
+    x = RNG.normal(size=(3, 4, 2))
+    x[0, 1] = x[0, 0]  # ties: the max's gradient must go to the first maximum only
+    check_grad(lambda t: sequence_pool(t, LENGTHS, pool), x)
+    got = sequence_pool(core.to_tensor(x), LENGTHS, pool).numpy()
+    for row, n in enumerate(LENGTHS):
+        want = {"sum": np.sum, "mean": np.mean, "max": np.max}[pool](x[row, :n], axis=0)
+        np.testing.assert_allclose(got[row], want)
+
+
+def test_sequence_pool_max_tie_goes_to_first():
+    x = core.to_tensor(np.array([[[1.0], [1.0], [0.0]]]), stop_gradient=False)
+    sequence_pool(x, np.array([3]), "max").sum().backward()
+    assert x.gradient().ravel().tolist() == [1.0, 0.0, 0.0]
+
+
+def test_sequence_mask_and_bad_pool():
+    assert sequence_mask(np.array([1, 3]), 3).tolist() == [[True, False, False],
+                                                           [True, True, True]]
+    with pytest.raises(ValueError, match="pool_type"):
+        sequence_pool(core.to_tensor(np.zeros((1, 2, 1))), np.array([1]), "median")
+    with pytest.raises(ValueError, match="lengths"):
+        sequence_pool(core.to_tensor(np.zeros((1, 2, 1))), np.array([3]), "sum")
+
+
+def test_embedding_gradients_dense_and_sparse_agree():
+    ids = np.array([[1, 3, 1], [0, 3, 4]])
+    check_grad(lambda w: embedding(ids, w), RNG.normal(size=(6, 3)))
+    weight = RNG.normal(size=(6, 3))
+    grads = {}
+    for sparse in (False, True):
+        w = core.to_tensor(weight, stop_gradient=False)
+        (embedding(ids, w, sparse=sparse) * core.to_tensor(np.arange(18.0).reshape(2, 3, 3))
+         ).sum().backward()
+        grads[sparse] = w.grad_data
+    assert isinstance(grads[True], RowSparseGrad)
+    assert sorted(set(grads[True].rows.tolist())) == [0, 1, 3, 4]
+    np.testing.assert_allclose(grads[True].to_dense(), grads[False])
+    np.testing.assert_allclose(np.asarray(grads[True]), grads[False])
+
+
+def test_embedding_padding_idx_and_bad_ids():
+    core.seed(0)
+    layer = nn.Embedding(5, 2, padding_idx=0, sparse=True)
+    assert not layer.weight.numpy()[0].any()
+    layer(core.to_tensor(np.array([[0, 2, 0]]))).sum().backward()
+    assert layer.weight.grad_data.coalesce().rows.tolist() == [2]
+    with pytest.raises(ValueError, match=r"ids must lie in \[0, 4\]"):
+        layer(core.to_tensor(np.array([5])))
+    with pytest.raises(TypeError, match="integers"):
+        layer(core.to_tensor(np.array([1.0])))

@@ -1,0 +1,166 @@
+"""Checkpoints: exact in-process resume, checksums, mismatches, keep_last, loader state."""
+import os
+
+import numpy as np
+import pytest
+
+import core
+from runner import build, checkpoint, schema
+from runner.events import EndIteration
+from runner.train import Trainer
+
+CFG = schema.TrainerConfig(epochs=3, batch_size=64, log_every=4, progress=False)
+DATA = schema.DataConfig()
+
+
+class Sink:
+    def __init__(self):
+        self.points = []
+
+    def log_metrics(self, metrics, step):
+        self.points += [(step, k, v) for k, v in metrics.items()
+                        if "sec" not in k and not k.startswith("data/")]  # clock-dependent
+
+    def flush(self, force=False):
+        pass
+
+
+def _parts(seed=0):
+    """A fresh 'process': model, optimizer with a cosine schedule, loaders, sink."""
+    core.seed(seed)
+    data = build.build_data(DATA, seed=0)
+    train, valid, _ = build.build_loaders(data, DATA, CFG)
+    model = build.build_model(schema.MLPConfig(hidden=[16], dropout=0.2), (1, 8, 8), 10)
+    sched = build.build_schedule(schema.ScheduleConfig(name="cosine", warmup_epochs=0.5), 0.01,
+                                 CFG.epochs, len(train))
+    opt = build.build_optimizer(schema.AdamConfig(lr=0.01), model.parameters(), sched)
+    sink = Sink()
+    trainer = Trainer(model, opt, CFG, scheduler=sched, sink=sink)
+    return trainer, train, valid, sink
+
+
+def _params(trainer):
+    return {k: v.data.copy() for k, v in trainer.model.state_dict().items()}
+
+
+def test_a_run_stopped_mid_epoch_and_resumed_ends_bit_identical(tmp_path):
+    reference, train, valid, ref_sink = _parts()
+    reference.fit(train, valid)
+
+    first, train, valid, sink1 = _parts()
+    first.checkpointer = checkpoint.Checkpointer(tmp_path, every=7, keep_last=2)
+    first.on(EndIteration, lambda e: e.step == 30 and e.trainer.stop())  # 30 = epoch 1 batch 9
+    first.fit(train, valid)
+    saved = checkpoint.latest(tmp_path)
+    assert os.path.basename(saved) == "ckpt-step00000028.ckpt"
+    assert len(checkpoint.list_checkpoints(tmp_path)) == 2  # keep_last
+
+    second, train, valid, sink2 = _parts(seed=123)  # another init and shuffle: all restored
+    checkpoint.restore(second, train, checkpoint.load(saved))
+    assert second.state.epoch == 1 and second.state.batch == 28 - 21
+    second.fit(train, valid)
+    final, expected = _params(second), _params(reference)
+    assert final.keys() == expected.keys()
+    for key in expected:
+        assert np.array_equal(final[key], expected[key]), key
+    resumed = [p for p in sink2.points if p[0] > 28]
+    assert resumed == [p for p in ref_sink.points if p[0] > 28]
+
+
+def test_a_corrupt_checkpoint_is_refused(tmp_path):
+    trainer, train, _, _ = _parts()
+    path = checkpoint.Checkpointer(tmp_path, 1, 1).save(trainer, train, 0, 0, None)
+    raw = bytearray(open(path, "rb").read())
+    raw[len(raw) // 2] ^= 0xFF
+    open(path, "wb").write(bytes(raw))
+    with pytest.raises(checkpoint.CheckpointError, match="ckpt-step00000000"):
+        checkpoint.load(path)
+
+
+def test_a_tampered_body_fails_the_checksum(tmp_path):
+    trainer, train, _, _ = _parts()
+    body = checkpoint.capture(trainer, train, 0, 0)
+    path = tmp_path / "ckpt-step00000000.ckpt"
+    checkpoint.save(body, path)
+    outer = core.load(path)
+    outer["body"]["position"]["step"] = 5
+    core.save(outer, path)
+    with pytest.raises(checkpoint.CheckpointError, match="SHA-256"):
+        checkpoint.load(path)
+
+
+def test_a_checkpoint_of_another_config_is_refused_naming_the_difference(tmp_path):
+    trainer, train, _, _ = _parts()
+    path = tmp_path / "c.ckpt"
+    checkpoint.save(checkpoint.capture(trainer, train, 0, 0, fingerprint={"optim.lr": "0.01"}),
+                    path)
+    with pytest.raises(checkpoint.CheckpointError, match="optim.lr: checkpoint 0.01 vs now 0.1"):
+        checkpoint.load(path, fingerprint={"optim.lr": "0.1"})
+
+
+def test_a_model_file_is_not_taken_for_a_checkpoint(tmp_path):
+    trainer, _, _, _ = _parts()
+    core.save(trainer.model.state_dict(), tmp_path / "model.pdparams")
+    with pytest.raises(checkpoint.CheckpointError, match="not a training checkpoint"):
+        checkpoint.load(tmp_path / "model.pdparams")
+
+
+def test_loader_state_replays_the_order_and_skips_done_batches():
+    data = core.io.TensorDataset(np.arange(10))
+    loader = core.io.DataLoader(data, batch_size=3, shuffle=True, seed=1)
+    list(loader)  # one pass done
+    it = iter(loader)
+    done = [next(it)[0].tolist(), next(it)[0].tolist()]
+    state = loader.state_dict()
+    assert state["next_batch"] == 2
+    rest = [b[0].tolist() for b in it]
+    after = [b[0].tolist() for b in loader]
+    other = core.io.DataLoader(data, batch_size=3, shuffle=True, seed=99)
+    other.set_state_dict(state)
+    assert [b[0].tolist() for b in other] == rest
+    assert [b[0].tolist() for b in other] == after
+    assert sorted(sum(done + rest, [])) == list(range(10))
+    with pytest.raises(ValueError, match="next_batch=9"):
+        other.set_state_dict({"rng": state["rng"], "next_batch": 9})
+
+
+def _bn_model():
+    core.seed(0)
+    return core.nn.Sequential(("conv", core.nn.Conv2D(1, 2, 3)), ("bn", core.nn.BatchNorm2D(2)),
+                              ("flatten", core.nn.Flatten()), ("fc", core.nn.Linear(2 * 6 * 6, 3)))
+
+
+def test_batchnorm_saved_in_eval_mode_loads_into_train_mode_with_a_fresh_optimizer(tmp_path):
+    """The FAQ's 'Optimizer set error ... should in state dict': optimizer state is created."""
+    x = core.to_tensor(np.random.default_rng(0).random((4, 1, 8, 8)).astype(np.float32))
+    trained = _bn_model()
+    trained(x)  # train mode: the running statistics move
+    trained.eval()
+    core.save(trained.state_dict(), tmp_path / "bn.pdparams")
+
+    model = _bn_model().train()
+    for name, param in model.named_parameters():
+        param.name = name
+    model.set_state_dict(core.load(tmp_path / "bn.pdparams"))
+    assert np.array_equal(model.bn._mean.data, trained.bn._mean.data)
+    opt = core.optimizer.Adam(parameters=model.parameters())
+    opt.set_state_dict({"state": {}})  # what an eval-mode save has: no optimizer state at all
+    loss = model(x).mean()
+    loss.backward()
+    opt.step()
+    state = opt.state_dict()["state"]
+    assert set(state) == {name for name, _ in model.named_parameters()}
+    assert state["bn.weight"]["step"] == 1
+
+
+def test_checkpoints_restore_batchnorm_statistics(tmp_path):
+    trainer, train, _, _ = _parts()
+    trainer.model = _bn_model()
+    trainer.model(core.to_tensor(np.ones((2, 1, 8, 8), np.float32)))
+    body = checkpoint.capture(trainer, train, 0, 0)
+    checkpoint.save(body, tmp_path / "c.ckpt")
+    other, train, _, _ = _parts()
+    other.model = _bn_model()
+    checkpoint.restore(other, train, checkpoint.load(tmp_path / "c.ckpt"))
+    assert np.array_equal(other.model.bn._variance.data, trainer.model.bn._variance.data)
+    assert not np.array_equal(other.model.bn._variance.data, np.ones(2, np.float32))

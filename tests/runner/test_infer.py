@@ -1,0 +1,100 @@
+"""The inference bundle and ``python -m runner.infer``: from a folder, a checkpoint, a run id."""
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import core
+from runner import app, build, bundle, checkpoint, infer, schema, tracking
+from runner.errors import UserError
+from runner.train import Trainer
+
+ROOT = Path(__file__).resolve().parents[2]
+RUN = schema.RunConfig(
+    model=schema.MLPConfig(hidden=[32]), optim=schema.AdamConfig(lr=0.01),
+    schedule=schema.ScheduleConfig(), clip=schema.ClipConfig(), data=schema.DataConfig(),
+    trainer=schema.TrainerConfig(epochs=2, batch_size=64, log_every=50, progress=False,
+                                 objective="test/acc"),
+    runtime=schema.RuntimeConfig(threads=1), tracking=schema.TrackingConfig(experiment="infer"))
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    """A run through runner.app: its MLflow store, run id and output folder."""
+    folder = tmp_path_factory.mktemp("launch")
+    RUN.tracking.uri = tracking.default_uri(folder)
+    import os
+    before = os.getcwd()
+    os.chdir(folder)
+    try:
+        objective = app.run(RUN, [], str(folder))
+    finally:
+        os.chdir(before)
+    from mlflow.tracking import MlflowClient
+
+    client = MlflowClient(tracking_uri=RUN.tracking.uri)
+    run = client.search_runs([client.get_experiment_by_name("infer").experiment_id])[0]
+    return folder, run.info.run_id, objective
+
+
+def test_a_run_id_rebuilds_the_model_and_reproduces_its_test_accuracy(trained, tmp_path, capsys):
+    folder, run_id, test_acc = trained
+    out = tmp_path / "pred.npz"
+    arrays = infer.main([f"run={run_id}", "input=test", "outputs=[out,softmax]", f"out={out}",
+                         f"uri={tracking.default_uri(folder)}"])
+    printed = capsys.readouterr().out
+    assert f"accuracy {test_acc:.4f}" in printed and "predicted label counts" in printed
+    saved = np.load(out)
+    assert set(saved.files) == {"out", "softmax", "predicted", "labels"}
+    assert saved["softmax"].shape == (len(saved["labels"]), 10)
+    assert np.mean(saved["predicted"] == saved["labels"]) == pytest.approx(test_acc)
+
+
+def test_the_run_folder_bundle_and_a_npy_input_give_the_same_outputs(trained, tmp_path):
+    folder, _, _ = trained
+    from_run = infer.main([f"run={folder}", "input=test", "outputs=[fc1]",
+                           f"out={tmp_path / 'a.npz'}"])
+    samples, labels = infer.load_input({"input": "test"}, bundle.load_model(str(folder))[1])
+    np.save(tmp_path / "x.npy", samples.reshape(len(samples), -1).astype(np.float64))
+    np.save(tmp_path / "y.npy", labels)
+    from_npy = infer.main([f"run={folder}/inference", f"input={tmp_path / 'x.npy'}",
+                           f"labels={tmp_path / 'y.npy'}", "outputs=fc1",
+                           f"out={tmp_path / 'b.npz'}"])
+    np.testing.assert_allclose(from_npy["fc1"], from_run["fc1"], rtol=1e-6)
+    assert np.array_equal(from_npy["predicted"], from_run["predicted"])
+
+
+def test_a_training_checkpoint_is_enough_to_infer(tmp_path):
+    core.seed(0)
+    data = build.build_data(schema.DataConfig(), seed=0)
+    model = build.build_model(RUN.model, data.input_shape, data.num_classes)
+    opt = build.build_optimizer(RUN.optim, model.parameters(), 0.01)
+    trainer = Trainer(model, opt, RUN.trainer)
+    loader = build.build_loaders(data, RUN.data, RUN.trainer)[0]
+    description = bundle.describe(RUN, data.input_shape, data.num_classes)
+    path = checkpoint.Checkpointer(tmp_path, 1, 1, bundle=description).save(trainer, loader, 0,
+                                                                            0, None)
+    rebuilt, _ = bundle.load_model(path)
+    for (name, p), (_, q) in zip(model.named_parameters(), rebuilt.named_parameters()):
+        assert np.array_equal(p.data, q.data), name
+
+
+def test_bad_arguments_are_one_clear_error(trained, tmp_path):
+    folder, _, _ = trained
+    with pytest.raises(UserError, match="keys are run, input"):
+        infer.main(["run=x", "inputs=test"])
+    with pytest.raises(UserError, match="missing input"):
+        infer.main([f"run={folder}"])
+    np.save(tmp_path / "bad.npy", np.zeros((3, 5), np.float32))
+    with pytest.raises(UserError, match=r"shape \[5\].*\[1, 8, 8\]"):
+        infer.main([f"run={folder}", f"input={tmp_path / 'bad.npy'}"])
+    with pytest.raises(UserError, match="not layers of this model"):
+        infer.main([f"run={folder}", "input=test", "outputs=[conv9]"])
+    done = subprocess.run([sys.executable, "-m", "runner.infer", "run=nowhere", "input=test"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 2
+    assert done.stderr.startswith("tomlrun infer: error: run=nowhere is neither a file")
+    assert not (tmp_path / "mlflow.db").exists()

@@ -1,0 +1,115 @@
+"""``hydra/sweeper=optuna`` (hydra_plugins/tomlrun_sweep): search space, failures, resuming.
+
+The end-to-end test runs ``experiments/search_adam.toml`` as a user does, stops it with SIGTERM
+after two finished trials, runs the same command again and checks that the study ends with
+exactly the four trials asked for, the interrupted one evaluated again.
+"""
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+optuna = pytest.importorskip("optuna", reason="the sweep extra is not installed: pip install "
+                             "'.[sweep]'")
+
+from hydra_plugins.tomlrun_sweep import optuna_sweeper  # noqa: E402
+from optuna.distributions import (CategoricalDistribution, FloatDistribution,  # noqa: E402
+                                  IntDistribution)
+from optuna.trial import TrialState  # noqa: E402
+
+from runner import runstore, sweep, tracking  # noqa: E402
+from tests.runner.test_sweep import runner_env  # noqa: E402
+
+
+def test_search_space_from_override_grammar():
+    space, fixed = optuna_sweeper.search_space([
+        "optim.lr=tag(log, interval(1e-4, 1e-1))", "trainer.batch_size=choice(16, 32)",
+        "model.hidden.0=range(16, 65, 16)", "trainer.seed=tag(int, interval(0, 9))",
+        "trainer.epochs=2"])
+    assert space == {
+        "optim.lr": FloatDistribution(1e-4, 1e-1, log=True),
+        "trainer.batch_size": CategoricalDistribution([16, 32]),
+        "model.hidden.0": IntDistribution(16, 64, step=16),
+        "trainer.seed": IntDistribution(0, 9)}
+    assert fixed == ["trainer.epochs=2"]
+
+
+def test_bad_settings_name_the_key():
+    with pytest.raises(ValueError, match="hydra.sweeper.direction = 'up' is not valid"):
+        optuna_sweeper.OptunaSweeper("up", None, None, 4, 1, None, "tpe", {})
+    with pytest.raises(ValueError, match="hydra.sweeper.sampler = 'cma' is not valid"):
+        optuna_sweeper.OptunaSweeper("maximize", None, None, 4, 1, None, "cma", {})
+
+
+def test_resume_counts_finished_trials_and_requeues_the_interrupted_one():
+    study = optuna.create_study(direction="maximize")
+    for value in (0.5, 0.7):
+        trial = study.ask({"x": FloatDistribution(0, 1)})
+        study.tell(trial, value)
+    cut = study.ask({"x": FloatDistribution(0, 1)})  # left RUNNING, as by a SIGTERM
+    assert optuna_sweeper.resume(study, n_trials=4) == 2
+    assert study.trials[cut.number].state == TrialState.FAIL
+    [waiting] = study.get_trials(states=(TrialState.WAITING,))
+    assert waiting.system_attrs["fixed_params"] == cut.params  # asked first, next run
+    assert optuna_sweeper.resume(study, n_trials=2) == 0  # FAIL trials count as done too
+
+
+def _command(tmp_path):
+    return [sys.executable, "-m", "runner", "-m", "+experiment=search_adam",
+            "hydra.sweeper.n_trials=4", "trainer.epochs=1", "trainer.progress=false",
+            "trainer.checkpoint=false", "model.hidden=[8]", "runtime.threads=1",
+            "hydra.sweep.dir=sweep${now:%H%M%S%f}"]
+
+
+def _study(folder):
+    return optuna.load_study(study_name="search_adam", storage=f"sqlite:///{folder}/optuna.db")
+
+
+def _complete(folder) -> int:
+    try:
+        return len(_study(folder).get_trials(states=(TrialState.COMPLETE,)))
+    except Exception:  # noqa: BLE001 - the study or its tables are not created yet
+        return 0
+
+
+def test_interrupted_search_resumes_with_the_same_command(tmp_path):
+    process = subprocess.Popen(_command(tmp_path), cwd=tmp_path, env=runner_env(), text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 180
+    while _complete(tmp_path) < 2 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGTERM)
+    first_output, _ = process.communicate(timeout=120)
+    assert process.returncode != 0, first_output[-3000:]
+    before = _study(tmp_path).trials
+    done_before = [t for t in before if t.state == TrialState.COMPLETE]
+    cut = [t for t in before if t.state == TrialState.RUNNING]
+    assert 2 <= len(done_before) < 4, first_output[-3000:]
+
+    again = subprocess.run(_command(tmp_path), cwd=tmp_path, env=runner_env(), text=True,
+                           capture_output=True, timeout=300)
+    assert again.returncode == 0, again.stderr[-3000:]
+    after = _study(tmp_path).trials
+    assert len([t for t in after if t.state == TrialState.COMPLETE]) == 4
+    if cut:  # the trial cut off by SIGTERM failed, and its point ran again
+        assert after[cut[0].number].state == TrialState.FAIL
+        # (A SIGTERM between two suggestions leaves a partial point: the rest is sampled anew.)
+        rerun = [(t.params, t.state) for t in after[len(before):]]
+        assert any(state == TrialState.COMPLETE and cut[0].params.items() <= params.items()
+                   for params, state in rerun), (cut[0].params, rerun)
+    points = [tuple(sorted(t.params.items())) for t in after if t.state == TrialState.COMPLETE]
+    assert len(set(points)) == 4  # a resumed search does not sample the same points again
+    assert f"{len(done_before)} of 4 trials already done" in again.stderr + again.stdout
+
+    # MLflow: the interrupted sweep's parent was closed KILLED, the resumed one FINISHED with
+    # one child per trial it ran.
+    uri = tracking.default_uri(tmp_path)
+    runs = runstore.experiment_runs(uri, runstore.experiment_id(uri, "search_adam"))
+    parents = [run for run in runs if run.tags.get(sweep.PARENT_TAG) == "parent"]
+    assert sorted(run.status for run in parents) == ["FINISHED", "KILLED"]
+    resumed = next(run for run in parents if run.status == "FINISHED")
+    assert resumed.metrics["sweep/jobs"] == 4 - len(done_before)

@@ -1,0 +1,85 @@
+"""runner.resume: what trainer.resume points to, without MLflow (tracking disabled)."""
+import dataclasses
+
+import pytest
+
+import core
+from runner import build, checkpoint, resume, schema, tracking
+from runner.errors import ConfigError
+from runner.train import Trainer
+
+
+def _cfg(resume_value, **trainer):
+    return schema.RunConfig(
+        model=schema.MLPConfig(hidden=[16]), optim=schema.AdamConfig(),
+        schedule=schema.ScheduleConfig(), clip=schema.ClipConfig(), data=schema.DataConfig(),
+        trainer=schema.TrainerConfig(epochs=3, resume=resume_value, **trainer),
+        runtime=schema.RuntimeConfig(), tracking=schema.TrackingConfig(enabled=False))
+
+
+def _save(folder, cfg, epoch=1, batch=4):
+    core.seed(0)
+    data = build.build_data(cfg.data, seed=0)
+    loader = build.build_loaders(data, cfg.data, cfg.trainer)[0]
+    model = build.build_model(cfg.model, data.input_shape, data.num_classes)
+    trainer = Trainer(model, build.build_optimizer(cfg.optim, model.parameters(), 0.01),
+                      cfg.trainer)
+    body = checkpoint.capture(trainer, loader, epoch, batch, fingerprint=resume.fingerprint(cfg))
+    path = folder / checkpoint.checkpoint_name(7)
+    checkpoint.save(body, path)
+    return path
+
+
+def test_not_resuming_finds_nothing():
+    assert resume.find(_cfg(False), tracking.NullTracker()) is None
+    assert resume.find(_cfg(""), tracking.NullTracker()) is None
+
+
+def test_a_folder_resumes_from_its_newest_checkpoint(tmp_path):
+    cfg = _cfg(str(tmp_path))
+    path = _save(tmp_path, cfg)
+    found = resume.find(cfg, tracking.NullTracker())
+    assert found.path == str(path) and found.run_id is None and found.folder == str(tmp_path)
+
+
+def test_settings_that_do_not_change_training_may_differ(tmp_path):
+    _save(tmp_path, _cfg(False))
+    cfg = _cfg(str(tmp_path), progress=False, checkpoint_every=5, keep_last=1, profile=True)
+    cfg = dataclasses.replace(cfg, runtime=schema.RuntimeConfig(threads=2))
+    assert resume.find(cfg, tracking.NullTracker()) is not None
+
+
+def test_clear_errors_for_what_cannot_be_resumed(tmp_path):
+    with pytest.raises(ConfigError, match="tracking is disabled"):
+        resume.find(_cfg(True), tracking.NullTracker())
+    with pytest.raises(ConfigError, match="neither a checkpoint path that exists"):
+        resume.find(_cfg("0123abcd"), tracking.NullTracker())
+    with pytest.raises(ConfigError, match="holds no checkpoint"):
+        resume.find(_cfg(str(tmp_path)), tracking.NullTracker())
+    _save(tmp_path, _cfg(False), epoch=3, batch=0)
+    with pytest.raises(ConfigError, match="nothing to resume"):
+        resume.find(_cfg(str(tmp_path)), tracking.NullTracker())
+    with pytest.raises(checkpoint.CheckpointError, match="trainer.epochs: checkpoint 3 vs now 4"):
+        resume.find(dataclasses.replace(_cfg(str(tmp_path)), trainer=schema.TrainerConfig(
+            epochs=4, resume=str(tmp_path))), tracking.NullTracker())
+
+
+def test_the_new_keys_validate_with_their_types():
+    from runner.config import validate
+
+    base = {"model": {"name": "cnn", "freeze": ["conv1"]}, "optim": {"name": "adam"},
+            "data": {"name": "digits"}}
+    cfg = validate({**base, "trainer": {"resume": True, "checkpoint_every": 50, "keep_last": 2,
+                                        "profile": True},
+                    "inspect": {"every": 25, "layer_outputs": ["conv2", "fc"],
+                                "param_stats": True, "grad_stats": True}})
+    assert cfg.trainer.resume is True and cfg.model.freeze == ["conv1"]
+    assert cfg.inspect.layer_outputs == ["conv2", "fc"] and resume.wanted(cfg)
+    assert validate({**base, "trainer": {"resume": "0a1b"}}).trainer.resume == "0a1b"
+    assert not resume.wanted(validate(base))
+    with pytest.raises(ConfigError, match="inspect.layer_outputs .* a list of strings"):
+        validate({**base, "inspect": {"layer_outputs": "fc"}})
+    with pytest.raises(ConfigError, match="trainer.keep_last = 0 is not allowed"):
+        validate({**base, "trainer": {"keep_last": 0}})
+    with pytest.raises(ConfigError, match="trainer.resume = 3 has the wrong type"):
+        validate({**base, "trainer": {"resume": 3}})

@@ -1,0 +1,96 @@
+"""Exact resume through the CLI: ``python -m runner`` killed with SIGKILL in the middle of an
+epoch right after a checkpoint, resumed with ``trainer.resume=true``, ends with bit-identical
+parameters and the same metrics as an uninterrupted run, in the same MLflow run.
+
+The uninterrupted run and the run to kill start together (two cores); the resume follows.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import core
+from runner import tracking
+
+ROOT = Path(__file__).resolve().parents[2]
+STEPS_PER_EPOCH = 41  # ceil(1294 training digits / 32)
+ARGS = ["model=mlp", "model.hidden=[64]", "model.dropout=0.1", "schedule=cosine",
+        "trainer.epochs=6", "trainer.batch_size=32", "trainer.log_every=7",
+        "trainer.checkpoint_every=10", "trainer.keep_last=2", "trainer.progress=false",
+        "runtime.threads=1", "tracking.experiment=resume"]
+# Per-point values that depend on the clock, or are logged once per process.
+UNREPEATABLE = ("time/", "train/samples_per_sec", "tracking/", "memory/", "data/")
+
+
+def _start(cwd: Path, *extra: str) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    return subprocess.Popen([sys.executable, "-m", "runner", *ARGS, *extra], cwd=cwd, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def _checkpoints(cwd: Path) -> list[Path]:
+    return sorted(cwd.glob("outputs/*/*/checkpoints/ckpt-step*.ckpt"))
+
+
+def _final_params(cwd: Path) -> dict:
+    newest = max(cwd.glob("outputs/*/*/model.pdparams"), key=lambda p: p.stat().st_mtime)
+    return core.load(newest)
+
+
+def _history(cwd: Path):
+    from mlflow.tracking import MlflowClient
+
+    client = MlflowClient(tracking_uri=tracking.default_uri(cwd))
+    experiment = client.get_experiment_by_name("resume")
+    runs = client.search_runs([experiment.experiment_id])
+    assert len(runs) == 1  # resumed into the same run
+    run = runs[0]
+    points = set()
+    for key in run.data.metrics:
+        if not key.startswith(UNREPEATABLE):
+            points |= {(key, m.step, m.value) for m in client.get_metric_history(run.info.run_id,
+                                                                                 key)}
+    return run, points
+
+
+def test_sigkill_mid_epoch_then_resume_is_bit_identical(tmp_path):
+    reference_dir, killed_dir = tmp_path / "reference", tmp_path / "killed"
+    reference_dir.mkdir()
+    killed_dir.mkdir()
+    reference = _start(reference_dir)
+    victim = _start(killed_dir)
+    deadline = time.monotonic() + 300  # generous: CI machines may be loaded
+    while not any(int(p.stem[9:]) % STEPS_PER_EPOCH for p in _checkpoints(killed_dir)):
+        assert victim.poll() is None, victim.communicate()[0]
+        assert time.monotonic() < deadline
+        time.sleep(0.005)
+    victim.send_signal(signal.SIGKILL)
+    victim.communicate(timeout=30)
+    assert victim.returncode == -signal.SIGKILL
+    assert not list(killed_dir.glob("outputs/*/*/model.pdparams"))  # it never finished
+    last = _checkpoints(killed_dir)[-1]
+    assert int(last.stem[9:]) % STEPS_PER_EPOCH  # a checkpoint from the middle of an epoch
+
+    resumed = _start(killed_dir, "trainer.resume=true")
+    out, _ = resumed.communicate(timeout=300)
+    assert resumed.returncode == 0, out
+    out_ref, _ = reference.communicate(timeout=300)
+    assert reference.returncode == 0, out_ref
+
+    expected, final = _final_params(reference_dir), _final_params(killed_dir)
+    assert expected.keys() == final.keys()
+    for key in expected:
+        assert np.array_equal(expected[key], final[key]), key
+    run_ref, points_ref = _history(reference_dir)
+    run_res, points_res = _history(killed_dir)
+    assert run_res.info.status == "FINISHED" and "resumed_from" in run_res.data.tags
+    assert points_res == points_ref
+    assert {k for k, _, _ in points_ref} >= {"train/loss", "valid/acc", "test/acc"}

@@ -1,0 +1,82 @@
+"""runner.build for sequence data, text and files: datasets, models, loaders, refusals."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import core
+from core.sparse import RowSparseGrad
+from runner import build, schema, sequence_models
+from runner.config import validate
+from runner.errors import ConfigError
+
+TRAINER = schema.TrainerConfig(batch_size=16, epochs=1)
+
+
+def test_vowels_data_model_and_loader(shared_dir):
+    cfg = schema.SequenceDataConfig(root=str(shared_dir("japanese-vowels")), pool_size=64,
+                                    sort_by_length=True, prefetch=1)
+    data = build.build_data(cfg, 0)
+    assert data.input_shape == (12,) and data.num_classes == 9 and data.variable_length
+    train, valid, test = build.build_loaders(data, cfg, TRAINER)
+    assert train.pipeline.sort_by_length and not valid.pipeline.sort_by_length
+    padded, lengths, labels = next(iter(train))
+    model = build.build_model(schema.RNNConfig(name="lstm", pooling="mean"), data.input_shape,
+                              data.num_classes, data.vocab_size, data.variable_length)
+    logits = model((padded, lengths))
+    assert logits.shape == [len(labels), 9]
+    with pytest.raises(ConfigError, match="variable-length sequences: use model=gru"):
+        build.build_model(schema.MLPConfig(), data.input_shape, data.num_classes, 0, True)
+
+
+def test_text_data_and_cbow_with_sparse_gradients(tmp_path):
+    (tmp_path / "a.txt").write_text("the cat sat on the mat and the dog sat on the log " * 20)
+    (tmp_path / "b.txt").write_text("a bird flew over the house and the cat saw it " * 20)
+    cfg = schema.TextConfig(root=str(tmp_path), dict_size=10)
+    data = build.build_data(cfg, 0)
+    assert data.vocab_size == 10 == data.num_classes and data.input_shape == (4,)
+    model = build.build_model(schema.CBOWConfig(embedding_dim=8), data.input_shape,
+                              data.num_classes, data.vocab_size)
+    context, target = next(iter(build.build_loaders(data, cfg, TRAINER)[0]))
+    core.nn.functional.cross_entropy(model(context), target).backward()
+    assert isinstance(model.embedding.weight.grad_data, RowSparseGrad)
+    with pytest.raises(ConfigError, match="word ids: use model=cbow"):
+        build.build_model(schema.MLPConfig(), data.input_shape, data.num_classes, 10)
+    text = sequence_models.nearest_neighbours(model, data.train.vocab, ["the", "cat", "zebra"])
+    assert text.startswith("the: ") and "zebra" not in text and len(text.splitlines()) == 2
+
+
+def test_files_reader_by_module_path_and_errors(tmp_path):
+    (tmp_path / "train").mkdir()
+    (tmp_path / "test").mkdir()
+    (tmp_path / "train" / "a.csv").write_text("1,2,0\n3,4,1\n5,6,2\n")
+    (tmp_path / "test" / "b.csv").write_text("1,2,0\n")
+    cfg = schema.FilesConfig(root=str(tmp_path), reader="core.data.files:read_csv")
+    data = build.build_data(cfg, 0)
+    assert data.num_classes == 3 and data.input_shape == (2,) and data.valid is None
+    with pytest.raises(ConfigError, match="cannot be loaded"):
+        build.build_data(schema.FilesConfig(root=str(tmp_path), reader="nowhere.mod:fn"), 0)
+    with pytest.raises(Exception, match="no file matches"):
+        build.build_data(schema.FilesConfig(root=str(tmp_path), files=["none/*"]), 0)
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("data.pool_size", -2, "an integer >= -1"), ("data.cache", "disk", "one of none, memory"),
+    ("data.workers", -1, "a number >= 0")])
+def test_pipeline_keys_are_validated(key, value, message):
+    tree = {"model": {"name": "mlp"}, "optim": {"name": "sgd"}, "data": {"name": "digits"}}
+    section, name = key.split(".")
+    tree[section][name] = value
+    with pytest.raises(ConfigError, match=message):
+        validate(tree)
+
+
+def test_sequence_model_configs_validate():
+    run = validate({"model": {"name": "gru", "pooling": "max"}, "optim": {"name": "adam"},
+                    "data": {"name": "vowels", "long_seq": "drop", "max_len": 20}})
+    assert isinstance(run.model, schema.RNNConfig) and run.data.long_seq == "drop"
+    with pytest.raises(ConfigError, match="long_seq"):
+        validate({"model": {"name": "cbow"}, "optim": {"name": "adam"},
+                  "data": {"name": "vowels", "long_seq": "split"}})
+    np.testing.assert_equal(validate({"model": {"name": "cbow"}, "optim": {"name": "sgd"},
+                                      "data": {"name": "text"}}).model.sparse_update, True)

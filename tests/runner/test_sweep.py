@@ -1,0 +1,203 @@
+"""``python -m runner -m ...``: parent and child runs, failures, summaries, launchers.
+
+Each sweep runs as a user runs it, in a subprocess on the 8x8 digits with a tiny MLP for one
+epoch; the sweeps start together (a module fixture) and are checked through what MLflow holds.
+"""
+from __future__ import annotations
+
+import csv
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from runner import runstore, sweep, sweep_summary, tracking
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = ["model=mlp", "model.hidden=[8]", "trainer.epochs=1", "trainer.batch_size=64",
+        "trainer.progress=false", "trainer.checkpoint=false", "runtime.threads=1"]
+GRID = ["optim=adam,sgd", "optim.lr=0.01,0.05"]
+SWEEPS = {
+    "basic": [*GRID],
+    "joblib": [*GRID, "hydra/launcher=joblib", "hydra.launcher.n_jobs=2"],
+    "failing": ["optim=adam", "optim.lr=0.01,-1", "data.valid_size=0.1,0"],
+    "submitit": ["optim=adam", "optim.lr=0.01,0.05", "hydra/launcher=submitit_local",
+                 "hydra.launcher.timeout_min=5"],
+    "unreachable": ["optim.lr=0.01,0.05", "tracking.uri=http://127.0.0.1:9"],
+}
+
+
+def runner_env() -> dict[str, str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    env.pop("HYDRA_FULL_ERROR", None)
+    return env
+
+
+@pytest.fixture(scope="module")
+def sweeps(tmp_path_factory):
+    """Run every sweep at once; name -> (returncode, stdout, stderr, launch folder)."""
+    pytest.importorskip("hydra_plugins.hydra_joblib_launcher", reason="pip install '.[sweep]'")
+    pytest.importorskip("hydra_plugins.hydra_submitit_launcher", reason="pip install '.[sweep]'")
+    started = {}
+    for name, args in SWEEPS.items():
+        cwd = tmp_path_factory.mktemp(name)
+        started[name] = (cwd, subprocess.Popen(
+            [sys.executable, "-m", "runner", "-m", *TINY, *args, f"tracking.experiment={name}",
+             "hydra.sweep.dir=sweep"], cwd=cwd, env=runner_env(), text=True,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+    results = {}
+    for name, (cwd, process) in started.items():
+        stdout, stderr = process.communicate(timeout=300)
+        results[name] = (process.returncode, stdout, stderr, cwd)
+    return results
+
+
+def _runs(cwd: Path, experiment: str):
+    """(parent, children by run name) as MLflow recorded them."""
+    uri = tracking.default_uri(cwd)
+    runs = runstore.experiment_runs(uri, runstore.experiment_id(uri, experiment))
+    [parent] = [run for run in runs if run.tags.get(sweep.PARENT_TAG) == "parent"]
+    children = {run.name: run for run in runs if run is not parent}
+    assert all(run.tags["mlflow.parentRunId"] == parent.run_id for run in children.values())
+    return uri, parent, children
+
+
+GRID_NAMES = {"mlp-adam-hidden_8_-lr0.01", "mlp-adam-hidden_8_-lr0.05",
+              "mlp-sgd-hidden_8_-lr0.01", "mlp-sgd-hidden_8_-lr0.05"}
+
+
+@pytest.mark.parametrize("name", ["basic", "joblib"])
+def test_grid_is_one_parent_with_four_finished_children(sweeps, name):
+    code, out, err, cwd = sweeps[name]
+    assert code == 0, err[-3000:]
+    uri, parent, children = _runs(cwd, name)
+    names = {key.replace("-epochs1", "").replace("-batch_size64", "") for key in children}
+    assert names == GRID_NAMES  # named like the overrides that made them
+    assert {run.status for run in children.values()} == {"FINISHED"}
+    assert parent.status == "FINISHED"
+    assert parent.params["sweep.overrides"].startswith("model=mlp")
+    assert parent.metrics["sweep/jobs"] == 4 and parent.metrics["sweep/failed_jobs"] == 0
+    # Each child holds its own job's params and metrics: nothing leaked between jobs, which
+    # share one process under the basic launcher.
+    for run in children.values():
+        job = Path(run.tags[sweep.JOB_DIR_TAG])
+        record = next(r for r in sweep.read_job_records(cwd / "sweep")
+                      if r["job_dir"] == str(job))
+        assert record["params"]["optim.lr"] == run.params["optim.lr"]
+        assert record["params"]["optim.name"] == run.params["optim.name"]
+        assert math.isclose(record["objective"], run.metrics["valid/acc"])
+    # The parent holds the best job, its objective and the summary artifacts.
+    best = max(children.values(), key=lambda run: run.metrics["valid/acc"])
+    assert parent.tags["best_run_id"] == best.run_id
+    assert parent.metrics["valid/acc"] == pytest.approx(best.metrics["valid/acc"])
+    assert parent.tags["best.optim.lr"] == best.params["optim.lr"]
+    artifacts = {a.path for a in runstore.client(uri).list_artifacts(parent.run_id)}
+    assert artifacts == {"sweep_summary.csv", "sweep_objective.png"}
+    with open(cwd / "sweep" / "sweep_summary.csv") as handle:
+        table = list(csv.DictReader(handle))
+    assert [row["run_id"] for row in table][0] == best.run_id  # sorted, best first
+    assert {row["status"] for row in table} == {"FINISHED"} and len(table) == 4
+    assert "sweep: 4 jobs, 4 finished, 0 failed" in out
+
+
+def test_failing_combinations_are_recorded_and_the_sweep_goes_on(sweeps):
+    code, out, err, cwd = sweeps["failing"]
+    assert code == 1, err[-3000:]  # some jobs failed
+    _, parent, children = _runs(cwd, "failing")
+    statuses = {run.params.get("optim.lr") + "/" + run.params.get("data.valid_size"): run.status
+                for run in children.values()}
+    assert statuses == {"0.01/0.1": "FINISHED", "-1/0.1": "FAILED", "0.01/0": "FAILED",
+                        "-1/0": "FAILED"}
+    errors = [run.tags["error"] for run in children.values() if run.status == "FAILED"]
+    assert sum("optim.lr = -1 is not allowed" in error for error in errors) == 2
+    assert any("needs a validation set" in error for error in errors)  # failed inside the app
+    assert parent.status == "FINISHED" and parent.metrics["sweep/failed_jobs"] == 3
+    assert "sweep: 4 jobs, 1 finished, 3 failed" in out
+    assert out.count("FAILED mlp-adam") == 3  # the summary lists every failure with its reason
+    assert "Traceback" not in err and err.count("tomlrun: job ") == 3
+
+
+def test_submitit_local_launcher(sweeps):
+    code, out, err, cwd = sweeps["submitit"]
+    assert code == 0, err[-3000:]
+    _, parent, children = _runs(cwd, "submitit")
+    assert len(children) == 2 and {run.status for run in children.values()} == {"FINISHED"}
+
+
+def test_unreachable_server_stops_the_sweep_before_any_job(sweeps):
+    code, out, err, cwd = sweeps["unreachable"]
+    assert code == 2
+    assert err.strip().splitlines()[-1].startswith(
+        "tomlrun: error: tracking.uri = 'http://127.0.0.1:9' cannot be reached")
+    assert "Traceback" not in err and not (cwd / "sweep" / "0").exists()
+
+
+def test_single_runs_keep_their_one_paragraph_error(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "runner", "optim.lr=-1"], cwd=tmp_path,
+                          env=runner_env(), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "tomlrun: error: optim.lr = -1 is not allowed: use a number > 0."]
+
+
+def test_unreachable_server_is_reported_before_training(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "runner", *TINY,
+                           "tracking.uri=http://127.0.0.1:9"], cwd=tmp_path, env=runner_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert "tracking.uri = 'http://127.0.0.1:9' cannot be reached" in done.stderr
+    assert "epoch 0" not in done.stdout
+
+
+# ----- the summary table ------------------------------------------------------------------------
+def _row(name, objective, status="FINISHED", **params):
+    return sweep_summary.Row(name, status, objective, {"optim.lr": "0.1", **params})
+
+
+def test_ranked_puts_the_best_first_and_failures_last():
+    rows = [_row("a", 0.5), _row("b", math.nan, "FAILED"), _row("c", 0.9), _row("d", 0.7)]
+    assert [r.name for r in sweep_summary.ranked(rows, "maximize")] == ["c", "d", "a", "b"]
+    assert [r.name for r in sweep_summary.ranked(rows, "minimize")] == ["a", "d", "c", "b"]
+
+
+def test_differing_keys_ignore_option_specific_and_tracking_keys():
+    rows = [_row("a", 1, **{"optim.name": "adam", "optim.beta1": "0.9", "tracking.uri": "x"}),
+            _row("b", 2, **{"optim.name": "sgd", "tracking.uri": "y"})]
+    assert sweep_summary.differing_keys(rows) == ["optim.name"]
+    text = sweep_summary.table(rows, "valid/acc")
+    assert text.splitlines()[0].split() == ["run", "optim.name", "valid/acc", "status", "seconds"]
+    assert text.splitlines()[2].split()[:3] == ["a", "adam", "1.0000"]
+
+
+# ----- python -m runner.compare -----------------------------------------------------------------
+def test_compare_prints_the_sweep_sorted_and_draws_the_best_curves(sweeps, tmp_path, capsys):
+    from runner import compare
+
+    _, _, _, cwd = sweeps["failing"]
+    uri, parent, children = _runs(cwd, "failing")
+    output = tmp_path / "best.png"
+    assert compare.main(["failing", "--uri", uri, "--output", str(output)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"{parent.name} ({parent.run_id}): 4 runs, sorted by valid/acc")
+    assert lines[1].split() == ["run", "data.valid_size", "optim.lr", "valid/acc", "status",
+                                "seconds"]
+    assert [line.split()[4] for line in lines[3:7]] == ["FINISHED", "FAILED", "FAILED", "FAILED"]
+    assert lines[-1] == f"learning curves of the best 1 runs: {output}"
+    assert output.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # By parent run id, sorted the other way round: the same runs.
+    assert compare.main([parent.run_id, "--uri", uri, "--direction", "minimize", "--top", "0"]
+                        ) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 7
+
+
+def test_compare_names_what_exists_when_the_target_is_unknown(sweeps, capsys):
+    from runner import compare
+
+    _, _, _, cwd = sweeps["basic"]
+    assert compare.main(["nope", "--uri", tracking.default_uri(cwd)]) == 2
+    assert capsys.readouterr().err.startswith(
+        "tomlrun: error: there is no experiment or run 'nope' in sqlite:///")
