@@ -84,8 +84,9 @@ def test_rnn_refuses_bad_input():
 
 @pytest.mark.parametrize("pool", ["sum", "mean", "max"])
 def test_sequence_pool_gradients_and_lengths(pool):
-    x = RNG.normal(size=(3, 4, 2))
-    x[0, 1] = x[0, 0]  # ties: the max's gradient must go to the first maximum only
+    # Own generator, distinct values: a finite difference is undefined at a tied maximum (the
+    # tie rule is tested below), and a shared module RNG made ties depend on test order.
+    x = np.random.default_rng(7).normal(size=(3, 4, 2))
     check_grad(lambda t: sequence_pool(t, LENGTHS, pool), x)
     got = sequence_pool(core.to_tensor(x), LENGTHS, pool).numpy()
     for row, n in enumerate(LENGTHS):
