@@ -22,9 +22,10 @@ class HostKernels:
     def __init__(self, xp):
         self.xp = xp
 
-    def relu_grad(self, g, out):
-        """``g`` where ``out > 0``, else 0 (ReLU's backward from its output)."""
-        return self.xp.multiply(g, out > 0)  # bool mask promotes to g's dtype, no copy of g
+    def relu_grad(self, g, out, result=None):
+        """``g`` where ``out > 0``, else 0 (ReLU's backward from its output), into ``result``
+        when given (an array of g's shape, dtype and memory order)."""
+        return self.xp.multiply(g, out > 0, out=result)  # the bool mask promotes to g's dtype
 
     def softmax_xent(self, rows, labels):
         """(negative log-likelihood per row, softmax probabilities) of logits ``rows`` [N, C]
@@ -115,8 +116,9 @@ class DeviceKernels:
             kernel = self._compiled[spec[3]] = self.xp.ElementwiseKernel(*spec)
         return kernel
 
-    def relu_grad(self, g, out):
-        return self._kernel(_RELU_GRAD)(g, out)
+    def relu_grad(self, g, out, result=None):
+        kernel = self._kernel(_RELU_GRAD)
+        return kernel(g, out) if result is None else kernel(g, out, result)
 
     def softmax_xent(self, rows, labels):
         rows = self.xp.ascontiguousarray(rows)

@@ -25,6 +25,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from core import backend
+
 _MAX_CACHED = 64  # per thread; a network needs a few entries per layer geometry
 
 _local = threading.local()
@@ -157,3 +159,16 @@ def recycled_empty(xp, shape: tuple, dtype):
         if len(kept) < _MAX_RECYCLED:
             kept.append(array)
         return array
+
+
+def recycled_like(array):
+    """``recycled_empty`` with ``array``'s shape, dtype and memory order.
+
+    Element-wise ops must keep the channels-last memory under an NCHW view (see conv.py), and
+    their outputs are as large as a conv's, so they page-fault just the same when fresh.
+    """
+    xp = backend.array_module(array)
+    order = sorted(range(array.ndim), key=lambda axis: -abs(array.strides[axis]))
+    memory_shape = tuple(array.shape[axis] for axis in order)
+    base = recycled_empty(xp, memory_shape, array.dtype)
+    return base.transpose([order.index(axis) for axis in range(array.ndim)])

@@ -6,6 +6,7 @@ the sign of its output, sigmoid and tanh their output, softmax its probabilities
 from __future__ import annotations
 
 from core import backend
+from core.nn.functional._parallel import recycled_like
 from core.tensor import Tensor, apply
 
 
@@ -13,10 +14,11 @@ def relu(x: Tensor, name: str | None = None) -> Tensor:
     """max(x, 0); the gradient passes where the output is positive (one mask multiply)."""
     del name
     xp = backend.array_module(x.data)
-    out = xp.maximum(x.data, 0)
+    out = xp.maximum(x.data, 0, out=recycled_like(x.data))
 
     def backward(g):
-        return (backend.kernels(g).relu_grad(g, out),)  # one fused pass on either backend
+        # One fused pass on either backend, into a reused array of g's layout.
+        return (backend.kernels(g).relu_grad(g, out, recycled_like(g)),)
 
     return apply(out, (x,), backward, "relu")
 
