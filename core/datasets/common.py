@@ -3,6 +3,10 @@ from __future__ import annotations
 
 import numbers
 
+import numpy as np
+
+from core.io import TensorDataset
+
 SPLITS = ("train", "valid", "test")
 
 
@@ -36,3 +40,15 @@ def holdout_count(size, total: int, name: str) -> int:
             f"use a count below {total} or a smaller fraction."
         )
     return count
+
+
+class ImageDataset(TensorDataset):
+    """An array-backed (images, labels) dataset: the loader slices it one batch at a time."""
+
+    @property
+    def images(self) -> np.ndarray:
+        return self.arrays[0]
+
+    @property
+    def labels(self) -> np.ndarray:
+        return self.arrays[1]

@@ -14,8 +14,7 @@ import zlib
 
 import numpy as np
 
-from core.datasets.common import DatasetError, check_split, holdout_count
-from core.io import TensorDataset
+from core.datasets.common import DatasetError, ImageDataset, check_split, holdout_count
 
 N_SAMPLES = 1797
 PIXEL_MAX = 16
@@ -84,7 +83,7 @@ def split_indices(labels: np.ndarray, valid_size, test_size, seed: int) -> dict[
     }
 
 
-class Digits(TensorDataset):
+class Digits(ImageDataset):
     """One split of the bundled digits as an array-backed dataset of (image, label) pairs.
 
     The split is fixed by ``seed``: the same arguments always give the same samples, and the
@@ -104,11 +103,3 @@ class Digits(TensorDataset):
                 f"test_size={test_size!r}: give it a positive size."
             )
         super().__init__(images[index], labels[index])
-
-    @property
-    def images(self) -> np.ndarray:
-        return self.arrays[0]
-
-    @property
-    def labels(self) -> np.ndarray:
-        return self.arrays[1]

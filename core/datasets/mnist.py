@@ -14,11 +14,10 @@ from typing import ClassVar
 
 import numpy as np
 
-from core.datasets.common import DatasetError, check_split, holdout_count
+from core.datasets.common import DatasetError, ImageDataset, check_split, holdout_count
 from core.datasets.download import default_cache_dir
 from core.datasets.download import download as download_files
 from core.datasets.idx import read_idx
-from core.io import TensorDataset
 
 _PIXEL_MAX = 255.0
 
@@ -37,7 +36,7 @@ def _read(path: Path, ndim: int) -> np.ndarray:
     return _read_cached(str(path), ndim, (stat.st_mtime_ns, stat.st_size))
 
 
-class IDXImageDataset(TensorDataset):
+class IDXImageDataset(ImageDataset):
     """An image-classification set stored as MNIST-style IDX files; subclasses name the set.
 
     Samples are (image float32 [1, H, W], label int64); pixels are scaled to [0, 1] when
@@ -72,14 +71,6 @@ class IDXImageDataset(TensorDataset):
     @property
     def num_classes(self) -> int:
         return len(self.classes)
-
-    @property
-    def images(self) -> np.ndarray:
-        return self.arrays[0]
-
-    @property
-    def labels(self) -> np.ndarray:
-        return self.arrays[1]
 
     # ----- finding and checking the files ----------------------------------------------
     def _locate(self, part, root, download, cache_dir, mirrors) -> tuple[Path, Path]:

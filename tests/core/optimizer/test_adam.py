@@ -6,19 +6,7 @@ from core.optimizer import Adam, AdamW
 from core.regularizer import L2Decay
 from core.tensor import Parameter
 
-GRADS = [[0.5, -0.25], [-1.0, 2.0], [0.1, -0.3]]
-START = [1.0, -2.0]
-
-
-def run(make_opt, grads=GRADS, start=START, name=None):
-    param = Parameter(np.array(start, dtype="float64"), name=name)
-    opt = make_opt([param])
-    history = []
-    for grad in grads:
-        param.grad_data = np.array(grad, dtype="float64")
-        opt.step()
-        history.append(param.numpy().copy())
-    return history, opt
+from tests.core.optimizer.stepping import GRADS, START, run  # noqa: F401
 
 
 def adam_reference(start, grads, lr, b1=0.9, b2=0.999, eps=1e-8, decoupled=0.0):

@@ -5,19 +5,7 @@ import pytest
 from core.optimizer import Adadelta, Adagrad, RMSProp
 from core.tensor import Parameter
 
-GRADS = [[0.5, -0.25], [-1.0, 2.0], [0.1, -0.3]]
-START = [1.0, -2.0]
-
-
-def run(make_opt, grads=GRADS, start=START):
-    param = Parameter(np.array(start, dtype="float64"))
-    opt = make_opt([param])
-    history = []
-    for grad in grads:
-        param.grad_data = np.array(grad, dtype="float64")
-        opt.step()
-        history.append(param.numpy().copy())
-    return history, opt
+from tests.core.optimizer.stepping import GRADS, START, run  # noqa: F401
 
 
 # ----- Adagrad -----------------------------------------------------------------------------

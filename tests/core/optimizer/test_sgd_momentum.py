@@ -4,18 +4,12 @@ import pytest
 
 from core.optimizer import SGD, Momentum
 from core.tensor import Parameter
+from tests.core.optimizer import stepping
 
 
 def run(make_opt, start, grads):
     """Step a fresh float64 parameter through ``grads``; the parameter after each step."""
-    param = Parameter(np.array(start, dtype="float64"))
-    opt = make_opt([param])
-    history = []
-    for grad in grads:
-        param.grad_data = np.array(grad, dtype="float64")
-        opt.step()
-        history.append(param.numpy().copy())
-    return history, opt
+    return stepping.run(make_opt, grads, start)
 
 
 GRADS = [[0.5, 0.25], [-1.0, 2.0], [0.1, -0.3]]
