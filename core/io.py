@@ -60,7 +60,7 @@ class TensorDataset(Dataset):
 
 def _as_array(value, position: int):
     if isinstance(value, Tensor):
-        value = value.data
+        value = value.numpy()  # datasets live on the host; batches go to the device when loaded
     if not (hasattr(value, "shape") and hasattr(value, "dtype")):
         value = np.asarray(value)
     if value.ndim == 0:

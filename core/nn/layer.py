@@ -170,8 +170,7 @@ class Layer:
                 + (f"Shape mismatches: {wrong}." if wrong else ""))
         for key, target in own.items():
             if key in state_dict:
-                value = _raw(state_dict[key])
-                target.data[...] = backend.asarray(value, dtype=target.data.dtype)
+                target.data[...] = _on_module_of(target.data, _raw(state_dict[key]))
         return missing, unexpected
 
     load_dict = set_state_dict
@@ -230,6 +229,14 @@ def _depth_first(root: Layer, prefix: str):
         seen.add(id(layer))
         yield name, layer
         stack.extend([(f"{name}.{n}", c) for n, c in layer._sub_layers.items()][::-1])
+
+
+def _on_module_of(target, value):
+    """``value`` as an array of ``target``'s module and dtype (host <-> device as needed)."""
+    xp = backend.array_module(target)
+    if xp is np:
+        value = backend.to_numpy(value)
+    return xp.asarray(value, dtype=target.dtype)
 
 
 def _raw(value):

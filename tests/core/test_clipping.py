@@ -166,9 +166,9 @@ def test_error_clip_below_the_errors_equals_the_hand_clipped_chain():
     y = x @ w + b
     g = np.clip(2 * c * y, -threshold, threshold)  # the error arriving at fc's output, clipped
     assert np.abs(2 * c * y).max() > threshold  # the clip really acts here
-    np.testing.assert_allclose(layer.weight.grad_data, x.T @ g, rtol=1e-5)
-    np.testing.assert_allclose(layer.bias.grad_data, g.sum(0), rtol=1e-5)
-    np.testing.assert_allclose(xt.grad_data, g @ w.T, rtol=1e-5)
+    np.testing.assert_allclose(layer.weight.gradient(), x.T @ g, rtol=1e-5)
+    np.testing.assert_allclose(layer.bias.gradient(), g.sum(0), rtol=1e-5)
+    np.testing.assert_allclose(xt.gradient(), g @ w.T, rtol=1e-5)
 
 
 def test_error_clip_counts_the_backward_passes_it_acted_in():

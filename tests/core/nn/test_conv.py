@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import core
+from core import backend
 from core.nn import initializer
 from core.nn.conv import Conv2D
 from core.nn.functional import _parallel
@@ -51,7 +52,7 @@ def test_conv2d_gradients_with_strided_view_inputs():
                RNG.standard_normal((2, 2, 11, 12)), w, b)
     nhwc = RNG.standard_normal((2, 7, 6, 2))
     view = core.to_tensor(nhwc).data.transpose(0, 3, 1, 2)  # NCHW view, NHWC memory
-    contiguous = np.ascontiguousarray(view)
+    contiguous = backend.array_module(view).ascontiguousarray(view)
     outs = []
     for data in (view, contiguous):
         x = core.Tensor(data, stop_gradient=False)
