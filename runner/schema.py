@@ -3,8 +3,8 @@
 Each group option (``optim=adam``, ``model=cnn`` ...) has its own dataclass, chosen by the
 ``name`` key of the group. ``runner.config.validate`` turns a composed Hydra config into a
 ``RunConfig`` of these dataclasses and refuses unknown keys, wrong types and out-of-range values
-with a one-paragraph error. Ranges are checked in ``check()`` methods so that the message can name
-the key.
+with a one-paragraph error. Ranges live in ``runner.config.RULES``, keyed by the dotted name, so
+that the message can name the key.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Helpers for the dataset tests: hand-made IDX files (the real data comes from tests/conftest.py)."""
+"""Helpers for the dataset tests: hand-made IDX files (real data: tests/conftest.py)."""
 from __future__ import annotations
 
 import gzip
