@@ -3,10 +3,12 @@
 Per batch, in this order: clear gradients -> forward -> loss -> backward -> (EndForwardBackward)
 -> NaN/Inf check (one device read; may drop the update) -> optimizer step (gradient clipping,
 regularization, update) -> schedule step -> (EndIteration) -> accumulate metrics. Handlers
-registered with ``Trainer.on`` receive the events of ``runner.events``. Every
-``trainer.log_every`` batches the loop writes a line in the PaddlePaddle tutorial's format (``epoch 0 batch 200 loss 0.1778 acc 0.93``) and sends the
-window's running means to ``sink.log_metrics``; every ``trainer.eval_every`` epochs (and after the
-last one) it evaluates on the validation loader. Metric steps count optimizer updates done.
+registered with ``Trainer.on`` receive the events of ``runner.events``.
+
+Every ``trainer.log_every`` batches the loop writes a line in the PaddlePaddle tutorial's format
+(``epoch 0 batch 200 loss 0.1778 acc 0.93``) and sends the window's running means to
+``sink.log_metrics``; every ``trainer.eval_every`` epochs (and after the last one) it evaluates on
+the validation loader. Metric steps count optimizer updates done.
 
 Batch losses and correct counts are summed as backend arrays and read back only when a window is
 reported, so a GPU is not synchronised once per batch.
