@@ -6,19 +6,16 @@ its first epoch on). Each case reads the result back from the MLflow store the r
 """
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from tests.runner.subprocesses import runner_env
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _train(tmp_path: Path, *overrides: str) -> dict[str, float]:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    env = runner_env()
     done = subprocess.run([sys.executable, "-m", "runner", *overrides], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]

@@ -20,7 +20,8 @@ import pytest
 
 from runner import runstore, sweep, tracking
 from tests.runner import servers
-from tests.runner.test_sweep import TINY, runner_env
+from tests.runner.subprocesses import runner_env
+from tests.runner.test_sweep import TINY
 
 CHROMIUM = next(filter(None, map(shutil.which, ("chromium", "chromium-browser"))), None)
 pytestmark = pytest.mark.skipif(

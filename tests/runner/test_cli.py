@@ -6,7 +6,6 @@ tested in-process against a fake app that records its calls.
 """
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import types
@@ -18,6 +17,8 @@ import yaml
 import runner.__main__ as entry
 from runner import schema
 from runner.errors import UserError
+from tests.runner.subprocesses import runner_env
+
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = 'name = "mlp"\nhidden = [8]\n'
@@ -53,9 +54,7 @@ def _cases(user: Path) -> dict[str, list[str]]:
 def cli(tmp_path_factory):
     """Run every case at once; name -> (returncode, stdout, stderr, cwd)."""
     user = _user_folder(tmp_path_factory.mktemp("user_conf"))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    env.pop("HYDRA_FULL_ERROR", None)
+    env = runner_env()
     started = {}
     for name, args in _cases(user).items():
         cwd = tmp_path_factory.mktemp(name)

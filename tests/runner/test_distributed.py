@@ -3,7 +3,6 @@
 pip install 'tomlrun[distributed]')."""
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -15,6 +14,8 @@ import pytest
 import core
 from core import serialize
 from runner import distributed
+from tests.runner.subprocesses import runner_env
+
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -80,9 +81,7 @@ _ARGS = ["model=mlp", "data=digits", "trainer.epochs=1", "trainer.batch_size=64"
 
 
 def _runner(out: Path, ranks: int, *extra, mpmd_tail=()):
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]),
-        "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+    env = runner_env(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     command = [sys.executable, "-m", "runner", *_ARGS, *extra, f"hydra.run.dir={out}"]
     if ranks:
         command = [MPIRUN, "--oversubscribe", "-n", str(ranks), *command, *mpmd_tail]

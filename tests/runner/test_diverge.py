@@ -1,9 +1,7 @@
 """experiments/diverge.toml blows up and is caught; diverge_clipped.toml trains; the MLflow run,
 the exit status and the last good checkpoint after a NaN stop."""
-import os
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,8 +12,8 @@ from runner import app, checkpoint, events, health, tracking
 from runner.config import validate
 from runner.health import NonFiniteError
 from runner.paths import config_dirs
+from tests.runner.subprocesses import runner_env
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -114,8 +112,7 @@ def test_a_nan_made_by_an_update_never_replaces_a_good_checkpoint(make, tmp_path
 
 
 def test_the_command_line_exits_2_with_one_paragraph(tmp_path):
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    env = runner_env()
     done = subprocess.run([sys.executable, "-m", "runner", "+experiment=diverge",
                            "tracking.enabled=false", "trainer.nan_check_locate=false"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)

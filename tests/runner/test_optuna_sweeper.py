@@ -22,7 +22,7 @@ from optuna.distributions import (CategoricalDistribution, FloatDistribution,  #
 from optuna.trial import TrialState  # noqa: E402
 
 from runner import runstore, sweep, tracking  # noqa: E402
-from tests.runner.test_sweep import runner_env  # noqa: E402
+from tests.runner.subprocesses import runner_env  # noqa: E402
 
 
 def test_search_space_from_override_grammar():

@@ -6,7 +6,6 @@ The uninterrupted run and the run to kill start together (two cores); the resume
 """
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -14,12 +13,12 @@ import time
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 import core
 from runner import tracking
+from tests.runner.subprocesses import runner_env
 
-ROOT = Path(__file__).resolve().parents[2]
+
 STEPS_PER_EPOCH = 41  # ceil(1294 training digits / 32)
 ARGS = ["model=mlp", "model.hidden=[64]", "model.dropout=0.1", "schedule=cosine",
         "trainer.epochs=6", "trainer.batch_size=32", "trainer.log_every=7",
@@ -30,8 +29,7 @@ UNREPEATABLE = ("time/", "train/samples_per_sec", "tracking/", "memory/", "data/
 
 
 def _start(cwd: Path, *extra: str) -> subprocess.Popen:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    env = runner_env()
     return subprocess.Popen([sys.executable, "-m", "runner", *ARGS, *extra], cwd=cwd, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 

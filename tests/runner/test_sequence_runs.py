@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import math
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,13 +10,12 @@ import numpy as np
 import pytest
 
 from core import datasets
+from tests.runner.subprocesses import runner_env
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _train(folder: Path, *overrides: str):
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    env = runner_env()
     done = subprocess.run([sys.executable, "-m", "runner", "trainer.progress=false",
                            "runtime.threads=1", *overrides], cwd=folder, env=env,
                           capture_output=True, text=True, timeout=600)

@@ -13,7 +13,8 @@ import pytest
 
 from runner import runstore, sweep
 from tests.runner import servers
-from tests.runner.test_sweep import TINY, runner_env
+from tests.runner.subprocesses import runner_env
+from tests.runner.test_sweep import TINY
 
 pytest.importorskip("psycopg2", reason="psycopg2 is missing: pip install '.[sweep]'")
 

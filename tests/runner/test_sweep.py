@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import csv
 import math
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from runner import runstore, sweep, sweep_summary, tracking
+from tests.runner.subprocesses import runner_env
+
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ["model=mlp", "model.hidden=[8]", "trainer.epochs=1", "trainer.batch_size=64",
@@ -28,13 +29,6 @@ SWEEPS = {
                  "hydra.launcher.timeout_min=5"],
     "unreachable": ["optim.lr=0.01,0.05", "tracking.uri=http://127.0.0.1:9"],
 }
-
-
-def runner_env() -> dict[str, str]:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    env.pop("HYDRA_FULL_ERROR", None)
-    return env
 
 
 @pytest.fixture(scope="module")
