@@ -102,6 +102,19 @@ class _GradClip:
         return {"acted": float(values[0]), "grad_norm": float(values[1]) / window,
                 "grad_norm_max": float(values[2])}
 
+    def state_dict(self) -> dict[str, float]:
+        """The counters as host floats (one read, nothing reset), for a training checkpoint."""
+        xp = backend.xp()
+        values = backend.to_numpy(xp.stack([xp.asarray(v, dtype=xp.float64) for v in
+                                             (self._acted, self._norm_sum, self._norm_max)]))
+        return {"acted": float(values[0]), "norm_sum": float(values[1]),
+                "norm_max": float(values[2]), "window": self._window}
+
+    def set_state_dict(self, state: dict) -> None:
+        """Continue the counters of ``state_dict`` (a resumed run counts on from them)."""
+        self._acted, self._window = int(state["acted"]), int(state["window"])
+        self._norm_sum, self._norm_max = float(state["norm_sum"]), float(state["norm_max"])
+
     def __repr__(self) -> str:
         own = f", thresholds={self.thresholds}" if self.thresholds else ""
         return f"{type(self).__name__}({self.threshold}{own})"
@@ -237,15 +250,28 @@ def error_clip_hook(layer, threshold: float):
     return clip
 
 
+def _error_clipped(model) -> list:
+    """(name, layer) of every layer with ``error_clip`` set; the model itself is named after
+    its class."""
+    return [(name or type(layer).__name__.lower(), layer)
+            for name, layer in model.named_sublayers(include_self=True)
+            if layer.error_clip is not None]
+
+
 def error_clip_counts(model) -> dict[str, float]:
     """Per layer name with ``error_clip`` set: backward passes in which clipping acted (one
     device read for all layers)."""
-    layers = [(name or type(layer).__name__.lower(), layer)
-              for name, layer in model.named_sublayers(include_self=True)
-              if layer.error_clip is not None]
+    layers = _error_clipped(model)
     if not layers:
         return {}
     xp = backend.xp()
     counts = xp.stack([xp.asarray(layer.__dict__.get("error_clip_acted", 0), dtype=xp.float64)
                        for _, layer in layers])
     return dict(zip([name for name, _ in layers], backend.to_numpy(counts).tolist()))
+
+
+def set_error_clip_counts(model, counts: dict[str, float]) -> None:
+    """Put back counts read by ``error_clip_counts`` (a resumed run counts on from them); a
+    layer the dict does not name starts from zero."""
+    for name, layer in _error_clipped(model):
+        layer.__dict__["error_clip_acted"] = int(counts.get(name, 0))

@@ -6,9 +6,10 @@ the table's width per entry). It behaves like a gradient array where the engine 
 need it to: ``+`` with another row-sparse gradient concatenates, ``+`` with a dense array gives a
 dense array (so a table that is also used densely still gets one correct gradient), ``copy``,
 ``astype``, ``shape``/``dtype``, and ``np.asarray(grad)`` / ``to_dense()`` give the dense array
-(what NaN checks and anything unaware of sparsity see). Optimizers update only ``rows``
-(``core.optimizer.Optimizer`` documents the lazy rules); gradient clipping sees the coalesced
-``values``, whose norms and elements equal those of the dense gradient, so clipping is exact.
+(what anything unaware of sparsity sees); ``squared_norm()`` is what the per-step NaN/Inf check
+reads, from the stored rows only. Optimizers update only ``rows`` (``core.optimizer.Optimizer``
+documents the lazy rules); gradient clipping sees the coalesced ``values``, whose norms and
+elements equal those of the dense gradient, so clipping is exact.
 """
 from __future__ import annotations
 
@@ -54,6 +55,23 @@ class RowSparseGrad:
         values = xp.zeros((len(rows),) + self.shape[1:], dtype=self.values.dtype)
         xp.add.at(values, inverse.reshape(-1), self.values)
         return RowSparseGrad(rows, values, self.shape)
+
+    def squared_norm(self):
+        """The dense gradient's squared L2 norm as a float64 backend scalar, read from the stored
+        rows only: repeated rows are summed first in the values' dtype, exactly as ``to_dense``
+        sums them, then squared in float64. Every array has the size of ``values``, so nothing
+        of the table's size is allocated, and nothing waits on the device (``coalesce``'s
+        ``unique`` would, on a GPU). A NaN or Inf in any stored value makes it non-finite."""
+        xp = backend.array_module(self.values)
+        if len(self.rows) == 0:
+            return xp.zeros((), dtype=xp.float64)
+        order = xp.argsort(self.rows)
+        rows = self.rows[order]
+        # Entry k adds into slot "number of distinct rows up to k, minus one".
+        slot = xp.cumsum(xp.concatenate([xp.zeros(1, dtype=bool), rows[1:] != rows[:-1]]))
+        sums = xp.zeros(self.values.shape, dtype=self.values.dtype)
+        xp.add.at(sums, slot, self.values[order])
+        return xp.square(sums, dtype=xp.float64).sum()
 
     def to_dense(self):
         xp = backend.array_module(self.values)

@@ -5,10 +5,12 @@ everything the rest of training depends on: model parameters and buffers (BatchN
 statistics), optimizer state with the learning-rate schedule's position, the host random
 generator (initialisation, dropout), the training loader's order and position, epoch / batch /
 step, the latest metrics and the partial log window (so the next log line averages the same
-batches). A SHA-256 of that content is stored beside it in the file and checked on load, and a
-fingerprint of the config that shaped the run is compared with the resuming run's: a corrupt,
-truncated or mismatched checkpoint is a ``CheckpointError`` naming the file and what differs,
-never loaded silently.
+batches), and the NaN/Inf and clipping counters (so a resumed run shares ``trainer.max_skips``
+and its logged counts go on; a checkpoint saved before they were added loads with zeros). A
+SHA-256 of that content is stored beside it in the file and checked on load, and a fingerprint
+of the config that shaped the run is compared with the resuming run's: a corrupt, truncated or
+mismatched checkpoint is a ``CheckpointError`` naming the file and what differs, never loaded
+silently.
 
 ``trainer.checkpoint_every = N`` saves after every N optimizer steps and at the end of every
 epoch (after validation); ``trainer.keep_last`` checkpoints are kept, older ones deleted.
@@ -71,6 +73,7 @@ def capture(trainer, loader, epoch: int, batch: int, window=None,
         "optimizer": trainer.optimizer.state_dict(),
         "rng": {"host": backend.rng().bit_generator.state, "loader": loader_state},
         "window": None if window is None else window.state_dict(),
+        "health": trainer.health.state_dict(),  # NaN/Inf and clipping counts (runner.health)
     }
 
 
@@ -85,6 +88,7 @@ def restore(trainer, loader, body: dict) -> None:
     trainer.state.step = position["step"]
     trainer.state.metrics.update(body["metrics"])
     trainer.resumed_window = body["window"]
+    trainer.health.set_state_dict(body.get("health"))  # absent from older checkpoints: zeros
 
 
 # ----- files ----------------------------------------------------------------------------------

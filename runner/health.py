@@ -15,6 +15,13 @@ updates were dropped the next hit stops; ``warn`` logs and goes on; ``off`` chec
 never syncs.
 A non-finite parameter cannot be skipped (the update already happened), so it always stops
 unless the policy is ``warn``.
+
+A row-sparse gradient (``Embedding(sparse=True)``) is read through its stored rows, never as a
+dense table; after its lazy update, the per-step parameter check reads only the rows that update
+changed (``check_parameters`` still reads every parameter whole, so a table written outside
+the optimizer is caught at the epoch end or the next checkpoint). The counts (events, skips,
+clipping and error-clipping "acted") and the records behind the report are saved in training
+checkpoints and continue after a resume.
 """
 from __future__ import annotations
 
@@ -27,7 +34,8 @@ import numpy as np
 
 from core import backend, debug
 from core.atomic import atomic_write
-from core.clipping import error_clip_counts
+from core.clipping import error_clip_counts, set_error_clip_counts
+from core.sparse import is_row_sparse
 from runner.errors import UserError
 
 log = logging.getLogger(__name__)
@@ -89,7 +97,7 @@ class HealthMonitor:
         self.max_norm: tuple[float, int] = (0.0, 0)
         self._early_norms: list[float] = []  # the first finite global gradient norms
         self._last_update: tuple[int, int, int] | None = None  # (epoch, batch, step) of it
-        self._max_input = 0.0
+        self._touched: dict = {}  # id(param) -> rows its last row-sparse update changed
 
     # ----- the per-step check ------------------------------------------------------------
     def check(self, epoch: int, index: int, batch, step: int) -> bool:
@@ -103,8 +111,13 @@ class HealthMonitor:
         if finding is None:
             self._remember(loss, squares, step)
             self._last_update = (epoch, index, step + 1)
-            return True
-        return self._on_finding(finding, epoch, index, step + 1, batch)
+            go_on = True
+        else:
+            go_on = self._on_finding(finding, epoch, index, step + 1, batch)
+        if go_on:  # the update will change only these rows of a row-sparse parameter
+            self._touched = {id(p): p.grad_data.rows for _, p in self.params
+                             if is_row_sparse(p.grad_data)}
+        return go_on
 
     def check_parameters(self, step: int) -> None:
         """Check the parameters after the last update now (one read)."""
@@ -121,12 +134,15 @@ class HealthMonitor:
         """[loss, grad squared norms..., parameter sums...] as float64 host values: one sync."""
         xp = backend.array_module(loss)
         items = [xp.asarray(loss, dtype=xp.float64).reshape(-1)[0]]
-        for _, param in self.params:
-            grad = param.grad_data
-            items.append(xp.zeros((), dtype=xp.float64) if grad is None
-                         else xp.square(grad, dtype=xp.float64).sum())
-        items += [param.data.sum(dtype=xp.float64) for _, param in self.params]
+        items += [_squared_norm(param.grad_data, xp) for _, param in self.params]
+        items += [self._parameter_sum(param, xp) for _, param in self.params]
         return backend.to_numpy(xp.stack(items)).tolist()
+
+    def _parameter_sum(self, param, xp):
+        """float64 sum of what the last update changed: all of ``param``, or only the rows that
+        a lazy row-sparse update touched (an embedding table is not read whole each step)."""
+        rows = self._touched.get(id(param))
+        return (param.data if rows is None else param.data[rows]).sum(dtype=xp.float64)
 
     def _first_bad(self, loss, squares, sums) -> Finding | None:
         for (name, _), value in zip(self.params, sums):
@@ -206,6 +222,34 @@ class HealthMonitor:
         healthy scale even when the norms explode within those steps."""
         return min(self._early_norms) if self._early_norms else None
 
+    # ----- counters carried by a checkpoint ---------------------------------------------
+    def state_dict(self) -> dict:
+        """Every count and record of this run (``runner.checkpoint`` saves it), so a resumed run
+        shares the skip budget and logs counts that go on from the saved ones."""
+        clip = getattr(self.optimizer, "_grad_clip", None)
+        return {"events": self.events, "skipped": self.skipped,
+                "last_loss": None if self.last_loss is None else list(self.last_loss),
+                "max_norm": list(self.max_norm), "early_norms": list(self._early_norms),
+                "last_update": None if self._last_update is None else list(self._last_update),
+                "clip": clip.state_dict() if hasattr(clip, "state_dict") else None,
+                "error_clip": error_clip_counts(self.model)}
+
+    def set_state_dict(self, state: dict | None) -> None:
+        """Continue from ``state_dict``; None (a checkpoint older than these counters) or a
+        missing entry leaves that count at zero."""
+        state = state or {}
+        self.events, self.skipped = int(state.get("events", 0)), int(state.get("skipped", 0))
+        last_loss, last_update = state.get("last_loss"), state.get("last_update")
+        self.last_loss = None if last_loss is None else (float(last_loss[0]), int(last_loss[1]))
+        norm, step = state.get("max_norm", (0.0, 0))
+        self.max_norm = (float(norm), int(step))
+        self._early_norms = [float(n) for n in state.get("early_norms", [])]
+        self._last_update = None if last_update is None else tuple(int(v) for v in last_update)
+        clip = getattr(self.optimizer, "_grad_clip", None)
+        if state.get("clip") is not None and hasattr(clip, "set_state_dict"):
+            clip.set_state_dict(state["clip"])
+        set_error_clip_counts(self.model, state.get("error_clip", {}))
+
     # ----- metrics read at log time ------------------------------------------------------
     def metrics(self) -> dict[str, float]:
         """Counters for MLflow: non-finite events, skipped steps, clipping statistics."""
@@ -219,6 +263,16 @@ class HealthMonitor:
         out.update({f"error_clip/{name}/acted": value
                     for name, value in error_clip_counts(self.model).items()})
         return out
+
+
+def _squared_norm(grad, xp):
+    """float64 squared L2 norm of a gradient, non-finite when it holds a NaN or Inf; a
+    row-sparse one (``Embedding(sparse=True)``) is read from its stored rows, never densified."""
+    if grad is None:
+        return xp.zeros((), dtype=xp.float64)
+    if is_row_sparse(grad):
+        return grad.squared_norm()
+    return xp.square(grad, dtype=xp.float64).sum()
 
 
 def _parameter_origin(last_update) -> str:

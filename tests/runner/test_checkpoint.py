@@ -6,7 +6,8 @@ import pytest
 
 import core
 from runner import build, checkpoint, schema
-from runner.events import EndIteration
+from runner.events import EndForwardBackward, EndIteration
+from runner.health import NonFiniteError
 from runner.train import Trainer
 
 CFG = schema.TrainerConfig(epochs=3, batch_size=64, log_every=4, progress=False)
@@ -37,6 +38,74 @@ def _parts(seed=0):
     sink = Sink()
     trainer = Trainer(model, opt, CFG, scheduler=sched, sink=sink)
     return trainer, train, valid, sink
+
+
+def _guarded_parts(seed=0):
+    """Like ``_parts``, with trainer.nan_check=skip (max_skips 4), global-norm clipping, error
+    clipping on fc1, and NaN gradients at five fixed (epoch, batch) places."""
+    core.seed(seed)
+    cfg = schema.TrainerConfig(epochs=2, batch_size=64, log_every=4, progress=False,
+                               nan_check="skip", max_skips=4)
+    data = build.build_data(DATA, seed=0)
+    train, valid, _ = build.build_loaders(data, DATA, cfg)
+    model = build.build_model(schema.MLPConfig(hidden=[16], dropout=0.2), (1, 8, 8), 10)
+    model.fc1.error_clip = 0.01
+    opt = build.build_optimizer(schema.AdamConfig(lr=0.01), model.parameters(), 0.01,
+                                grad_clip=core.nn.ClipGradByGlobalNorm(0.5))
+    sink = Sink()
+    trainer = Trainer(model, opt, cfg, sink=sink)
+    bad = {(0, 3), (0, 6), (0, 10), (1, 4), (1, 8)}
+
+    def poison(event):
+        if (event.pass_id, event.batch_id) in bad:
+            event.model.out.bias.grad_data = event.model.out.bias.grad_data * np.nan
+
+    trainer.on(EndForwardBackward, poison)
+    return trainer, train, valid, sink
+
+
+def _stop_report(trainer, train, valid) -> str:
+    with pytest.raises(NonFiniteError) as info:
+        trainer.fit(train, valid)
+    return info.value.report
+
+
+def test_health_counters_survive_a_resume_sharing_the_skip_budget(tmp_path):
+    reference, train, valid, ref_sink = _guarded_parts()
+    expected_report = _stop_report(reference, train, valid)  # the 5th NaN, after 4 skips
+    assert "Updates skipped before stopping: 4 (trainer.max_skips=4)" in expected_report
+
+    first, train, valid, _ = _guarded_parts()
+    first.checkpointer = checkpoint.Checkpointer(tmp_path, every=5, keep_last=1)
+    first.on(EndIteration, lambda e: e.step == 15 and e.trainer.stop())  # after 3 skips
+    first.fit(train, valid)
+    assert first.health.skipped == 3
+
+    second, train, valid, sink = _guarded_parts(seed=1)
+    checkpoint.restore(second, train, checkpoint.load(checkpoint.latest(tmp_path)))
+    assert second.state.step == 15 and second.health.skipped == 3
+    # One more skip, then the stop: the budget is shared, and the report is the same as if
+    # the run had never been interrupted (last finite loss, largest norm, remedies included).
+    assert _stop_report(second, train, valid) == expected_report
+    assert second.health.skipped == 4 and second.health.events == 5
+    resumed = [p for p in sink.points if p[0] > 15]
+    assert resumed == [p for p in ref_sink.points if p[0] > 15]
+    counted = {key: value for step, key, value in resumed}  # the last value of each
+    assert counted["health/skipped_steps"] == 4.0 and counted["health/nonfinite_events"] == 4.0
+    assert counted["clip/acted"] > 15 and counted["error_clip/fc1/acted"] > 15
+
+
+def test_a_checkpoint_without_health_counters_loads_with_zeros(tmp_path):
+    trainer, train, _, _ = _guarded_parts()
+    body = checkpoint.capture(trainer, train, 0, 0)
+    del body["health"]  # what checkpoints saved before the counters were added hold
+    checkpoint.save(body, tmp_path / "old.ckpt")
+    other, train, _, _ = _guarded_parts()
+    other.health.events = other.health.skipped = 2
+    other.health.max_norm = (3.0, 7)
+    checkpoint.restore(other, train, checkpoint.load(tmp_path / "old.ckpt"))
+    assert (other.health.events, other.health.skipped, other.health.max_norm) == (0, 0, (0.0, 0))
+    assert other.health.metrics()["health/skipped_steps"] == 0.0
 
 
 def _params(trainer):

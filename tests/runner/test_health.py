@@ -251,3 +251,127 @@ def test_nan_in_the_data_is_blamed_on_the_data(digits):
     assert "Located by replaying the batch: the input batch itself contains NaN" in report
     assert "- The input batch contains NaN or Inf values: check the data" in report
     assert "Normalise the inputs" not in report
+
+
+# ----- row-sparse gradients (Embedding(sparse=True)) ------------------------------------------
+
+class _Bag(nn.Layer):
+    """Embedding(sparse=True) -> sum over the sequence -> Linear."""
+
+    def __init__(self, vocab=50, dim=4):
+        super().__init__()
+        self.emb = nn.Embedding(vocab, dim, sparse=True)
+        self.out = nn.Linear(dim, 3)
+
+    def forward(self, ids):
+        return self.out(self.emb(ids).sum(axis=1))
+
+
+IDS = np.array([[3, 7, 3], [7, 11, 3]])  # rows 3 and 7 repeat: stored duplicates
+
+
+def _bag_step(monkeypatch, poison_entry=None):
+    """One train_step of _Bag with densifying a RowSparseGrad made an error; the value at
+    entry ``poison_entry`` of the stored rows is set to NaN before the check; ``seen["reads"]``
+    lists the modules reading the device from the check on."""
+    from core.sparse import RowSparseGrad  # noqa: PLC0415
+    from runner.train import Batch  # noqa: PLC0415
+
+    core.seed(0)
+    model = _Bag()
+    cfg = schema.TrainerConfig(epochs=1, batch_size=2, progress=False)
+    trainer = Trainer(model, optimizer.SGD(0.1, parameters=model.parameters()), cfg)
+    seen = {}
+
+    def before_check(event):
+        grad = event.model.emb.weight.grad_data
+        assert isinstance(grad, RowSparseGrad) and len(grad.rows) == IDS.size
+        if "w" in seen:  # only the first step is watched
+            return
+        seen["dense_norm"] = float(np.sqrt((grad.to_dense().astype(np.float64) ** 2).sum()
+                                           + (event.model.out.weight.grad_data.astype(
+                                               np.float64) ** 2).sum()
+                                           + (event.model.out.bias.grad_data.astype(
+                                               np.float64) ** 2).sum()))
+        if poison_entry is not None:
+            grad.values[poison_entry, 1] = np.nan
+        seen["w"] = event.model.emb.weight.numpy().copy()
+
+        def refuse(*_, **__):
+            raise AssertionError("the NaN/Inf check densified a row-sparse gradient")
+
+        monkeypatch.setattr(RowSparseGrad, "to_dense", refuse)
+        monkeypatch.setattr(RowSparseGrad, "__array__", refuse)
+        real = backend.to_numpy
+
+        def spy(array):
+            seen["reads"].append(sys._getframe(1).f_globals["__name__"])
+            return real(array)
+
+        monkeypatch.setattr(backend, "to_numpy", spy)
+
+    seen["reads"] = []
+    trainer.on(events.EndForwardBackward, before_check)
+    batch = Batch(core.to_tensor(IDS), core.to_tensor(np.array([0, 2])))
+    return trainer, batch, seen
+
+
+def test_a_nan_in_one_stored_row_of_a_sparse_gradient_is_named_without_densifying(
+        monkeypatch):
+    trainer, batch, seen = _bag_step(monkeypatch, poison_entry=5)  # a repeat of row 3
+    with pytest.raises(NonFiniteError) as info:
+        trainer.train_step(0, 0, batch)
+    assert "First non-finite quantity: the gradient of parameter 'emb.weight' (NaN in its " \
+           "squared norm)" in info.value.report
+    assert trainer.state.step == 0 and np.array_equal(seen["w"], trainer.model.emb.weight.numpy())
+
+
+def test_a_finite_sparse_gradient_passes_with_the_dense_norm_in_one_read(monkeypatch):
+    trainer, batch, seen = _bag_step(monkeypatch)
+    assert trainer.train_step(0, 0, batch) is not None and trainer.state.step == 1
+    assert seen["reads"] == ["runner.health"]  # the check, then a lazy SGD update: no read
+    # Repeated rows are summed before squaring, as in the dense gradient.
+    assert trainer.health.max_norm[0] == pytest.approx(seen["dense_norm"], rel=1e-6)
+
+
+def test_the_check_allocates_nothing_of_a_large_tables_size():
+    import tracemalloc  # noqa: PLC0415
+
+    from runner.train import Batch  # noqa: PLC0415
+
+    core.seed(0)
+    model = _Bag(vocab=200_000, dim=64)  # a dense gradient would be 51 MB (float32)
+    opt = optimizer.SGD(0.1, parameters=model.parameters())
+    monitor = health.HealthMonitor(model, opt, schema.TrainerConfig(progress=False), None)
+    ids = np.random.default_rng(0).integers(0, 200_000, (100, 4))
+    batch = Batch(core.to_tensor(ids), None)
+    batch.loss = (model(batch.inputs) ** 2).mean()
+    batch.loss.backward()
+    tracemalloc.start()
+    try:
+        assert monitor.check(0, 0, batch, 0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 200_000 * 64 * 4 // 20, peak  # < 5% of one table: the stored rows only
+
+
+def test_after_a_sparse_update_the_step_check_reads_the_rows_it_changed(monkeypatch):
+    trainer, batch, _ = _bag_step(monkeypatch)
+    # Row 7 is one the batch touched: as if the update of that row had overflowed.
+    trainer.on(events.EndIteration,
+               lambda event: event.model.emb.weight.data.__setitem__((7, 0), np.inf))
+    trainer.train_step(0, 0, batch)
+    with pytest.raises(NonFiniteError, match=r"the parameter 'emb.weight' \(\+Inf in its sum"), \
+            health.quiet_floating_point():
+        trainer.train_step(0, 1, batch)  # the next step's check
+
+
+def test_a_sparse_table_written_outside_its_update_is_caught_by_the_full_check(monkeypatch):
+    trainer, batch, _ = _bag_step(monkeypatch)
+    trainer.on(events.EndIteration,
+               lambda event: event.model.emb.weight.data.__setitem__((40, 0), np.nan))
+    trainer.train_step(0, 0, batch)
+    assert trainer.train_step(0, 1, batch) is not None  # row 40 is not one the update changed
+    with pytest.raises(NonFiniteError, match="the parameter 'emb.weight' \\(NaN in its sum\\)"):
+        trainer.health.check_parameters(trainer.state.step)  # epoch end, before a checkpoint
