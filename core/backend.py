@@ -6,6 +6,7 @@ lazily and only here; a machine without it never pays for, or fails on, the impo
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import threading
@@ -110,8 +111,12 @@ def asarray(data, dtype=None):
     module = xp()
     if module is np and not isinstance(data, np.ndarray) and hasattr(data, "get"):
         data = data.get()  # a cupy array coming back to the host
-    if module is not np and isinstance(data, np.ndarray) and data.nbytes >= _STAGED_MIN_BYTES:
-        return _staged_upload(module, data, dtype)
+    if module is not np and not hasattr(data, "__cuda_array_interface__"):
+        channel = getattr(_producer, "channel", None)
+        if channel is not None:  # this thread uploads for a loader (UploadChannel)
+            return channel.copy_in(module, data, dtype)
+        if isinstance(data, np.ndarray) and data.nbytes >= _STAGED_MIN_BYTES:
+            return _staged_upload(module, data, dtype)
     return module.asarray(data, dtype=dtype)
 
 
@@ -126,13 +131,15 @@ _ring_next = 0
 _ring_lock = threading.Lock()
 
 
-def _staged_upload(cupy, host: np.ndarray, dtype):
+def _staged_upload(cupy, host: np.ndarray, dtype, out=None):
     host = np.ascontiguousarray(host, dtype=dtype)
+    if out is None:
+        out = cupy.empty(host.shape, host.dtype)
     with _ring_lock:  # loaders, evaluation and inference may upload from several threads
-        return _upload_locked(cupy, host)
+        return _upload_locked(cupy, host, out)
 
 
-def _upload_locked(cupy, host: np.ndarray):
+def _upload_locked(cupy, host: np.ndarray, out):
     global _ring_next
     if not _ring:
         _ring.extend([None, 0, None] for _ in range(_RING))
@@ -144,11 +151,98 @@ def _upload_locked(cupy, host: np.ndarray):
         slot[0], slot[1] = cupy.cuda.alloc_pinned_memory(host.nbytes), host.nbytes
     staged = np.frombuffer(slot[0], np.uint8, host.nbytes).view(host.dtype).reshape(host.shape)
     staged[...] = host
-    out = cupy.empty(host.shape, host.dtype)
     stream = cupy.cuda.get_current_stream()
     out.set(staged, stream=stream)
     slot[2] = stream.record()
     return out
+
+
+# ----- batches uploaded by a loader's prefetch thread ----------------------------------------
+_producer = threading.local()  # .channel: the UploadChannel this thread uploads for, if any
+
+
+class UploadChannel:
+    """Batches converted to device arrays by one producer thread (a loader's prefetch thread)
+    and used by one consumer thread (the training loop), with no host synchronisation.
+
+    The producer wraps its work in ``producing()``: on a GPU that selects the device and a
+    non-blocking CUDA stream of the producer's own, so its copies from pinned memory overlap
+    the consumer's kernels, and every ``asarray`` of host data in that thread goes through
+    ``copy_in``. After each batch it calls ``ready()`` and sends the ticket (an event recorded
+    after the batch's copies) along with the batch. The consumer calls ``release()`` before it
+    asks for the next batch and ``accept(ticket)`` when it has it: its current stream then waits
+    for the copies on the GPU, not on the host.
+
+    Why ``release``: a batch's device memory came from the producer stream's arena of cupy's
+    memory pool, and goes back there when the consumer drops the batch, possibly while the
+    consumer's kernels that read it are still queued. ``release`` records how far the consumer
+    stream has got before any earlier batch can be dropped, and ``copy_in`` makes the producer
+    stream wait for that point after it allocates and before it writes, so a reused block is
+    never overwritten under a running kernel. On the CPU every step is a no-op and the uploads
+    are plain ``asarray`` calls, run by the same code.
+    """
+
+    def __init__(self, device: Device):
+        self.device = device
+        self._stream = None  # the producer's stream (made in the producer thread)
+        self._released = None  # the consumer stream's newest release event
+        self._waited = None  # the release event the producer stream already waits for
+
+    @contextlib.contextmanager
+    def producing(self):
+        """Around all of the producer thread's uploads (a loader's channel serves every pass,
+        each from a new prefetch thread)."""
+        previous = getattr(_producer, "channel", None)
+        _producer.channel = self
+        try:
+            if self.device.kind != "gpu":
+                yield
+                return
+            cupy = _cupy()
+            with cupy.cuda.Device(self.device.index):  # cupy's device is per thread
+                if self._stream is None:  # one per channel: one arena of the memory pool
+                    self._stream = cupy.cuda.Stream(non_blocking=True)
+                with self._stream:
+                    yield
+        finally:
+            _producer.channel = previous
+
+    def copy_in(self, cupy, data, dtype):
+        """Producer thread: ``data`` (host) as a device array, copied on the producer stream."""
+        host = np.asarray(data, dtype=dtype)
+        out = cupy.empty(host.shape, host.dtype)  # may be a block an earlier batch released
+        released = self._released
+        if released is not None and released is not self._waited:
+            self._stream.wait_event(released)
+            self._waited = released
+        if host.nbytes >= _STAGED_MIN_BYTES:
+            return _staged_upload(cupy, host, None, out)  # pinned: asynchronous
+        out.set(np.ascontiguousarray(host), stream=self._stream)  # small: a pageable copy
+        return out
+
+    def ready(self):
+        """Producer thread, after a batch's uploads: the ticket to send with it."""
+        if self._stream is None:
+            return None
+        return self._stream.record(_cupy().cuda.Event(disable_timing=True))
+
+    def release(self) -> None:
+        """Consumer thread, before it takes the next batch (see the class docstring)."""
+        if self.device.kind != "gpu":
+            return
+        cupy = _cupy()
+        self._released = cupy.cuda.get_current_stream().record(
+            cupy.cuda.Event(disable_timing=True))
+
+    def accept(self, ticket) -> None:
+        """Consumer thread, on receiving a batch: its stream waits for the batch's copies."""
+        if ticket is not None:
+            _cupy().cuda.get_current_stream().wait_event(ticket)
+
+
+def upload_channel(device: str | Device) -> UploadChannel:
+    """A channel for batches uploaded to ``device`` by another thread (``UploadChannel``)."""
+    return UploadChannel(device if isinstance(device, Device) else parse_device(device))
 
 
 def to_numpy(array) -> np.ndarray:

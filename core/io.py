@@ -116,6 +116,8 @@ class DataLoader:
     order per pass), ``cache`` ("none" | "memory"), ``prefetch`` (batches prepared by a
     background thread), ``workers`` (decoding processes, same order as without) and
     ``sort_by_length`` (sequence datasets). ``stats`` holds the data-wait time and queue depth.
+    ``device`` (``"cpu"``, ``"gpu:N"``; the current device when iterating) makes batches
+    Tensors on it; with ``prefetch`` the prefetch thread uploads them (docs/gpu.md).
     The dataset may also be a stream read file by file (``core.data.FileDataset``).
     """
 
@@ -123,7 +125,8 @@ class DataLoader:
                  drop_last: bool = False, collate_fn: Callable | None = None,
                  seed: int | None = None, return_tensors: bool = False, pool_size: int = -1,
                  min_pool_size: int = -1, shuffle_files: bool = False, cache: str = "none",
-                 prefetch: int = 0, workers: int = 0, sort_by_length: bool = False):
+                 prefetch: int = 0, workers: int = 0, sort_by_length: bool = False,
+                 device: str | None = None):
         _check_dataset(dataset)
         if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) \
                 or batch_size < 1:
@@ -138,7 +141,10 @@ class DataLoader:
         self.shuffle = bool(shuffle)
         self.drop_last = bool(drop_last)
         self.collate_fn = collate_fn
-        self.return_tensors = bool(return_tensors)
+        # device: batches come out as Tensors on it, converted by the prefetch thread when
+        # there is one (pinned memory, its own stream: overlapping compute on a GPU).
+        self.device = None if device is None else backend.parse_device(device)
+        self.return_tensors = bool(return_tensors) or self.device is not None
         # A collate_fn expects a list of samples, so it disables the array fast path.
         self._arrays = dataset_arrays(dataset) if collate_fn is None else None
         entropy = seed if seed is not None else int(backend.rng().integers(2**63))

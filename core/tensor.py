@@ -59,8 +59,11 @@ class Tensor:
     """An n-dimensional array on the current device, with an optional gradient."""
 
     __array_priority__ = 1000  # numpy scalars and arrays defer to our operators
+    # _value_range: (lo, hi) with every value of an integer tensor in [lo, hi], read on the
+    # host by to_tensor before the upload; None when unknown. cross_entropy's label check uses
+    # it instead of a device read (a host sync on a GPU).
     __slots__ = ("data", "grad_data", "stop_gradient", "name", "_parents", "_backward",
-                 "_hooks", "_op", "__weakref__")
+                 "_hooks", "_op", "_value_range", "__weakref__")
 
     def __init__(self, data, stop_gradient: bool = True, name: str | None = None):
         self.data = data
@@ -71,6 +74,7 @@ class Tensor:
         self._backward = None
         self._hooks: list | None = None
         self._op: str | None = None
+        self._value_range: tuple[int, int] | None = None
 
     # ----- array facts -------------------------------------------------------------------
     @property
@@ -177,6 +181,7 @@ class Tensor:
             raise ValueError(f"set_value: shape {list(value.shape)} does not match "
                              f"the tensor's shape {self.shape}")
         self.data[...] = value
+        self._value_range = None  # the recorded bounds no longer hold
 
     def backward(self, grad_tensor=None, retain_graph: bool = False) -> None:
         """Accumulate d(self)/d(leaf) into every leaf that does not stop gradients."""
@@ -231,10 +236,24 @@ def to_tensor(data, dtype=None, place=None, stop_gradient: bool = True) -> Tenso
             dtype = "float32"
         elif probe.dtype.kind in "iu":
             dtype = "int64"
+    value_range = _host_int_range(data, dtype)
     array = backend.asarray(data, dtype=dtype)
     if array is data:
         array = array.copy()  # Paddle copies: later edits of the source must not leak in
-    return Tensor(array, stop_gradient=stop_gradient)
+    out = Tensor(array, stop_gradient=stop_gradient)
+    out._value_range = value_range
+    return out
+
+
+def _host_int_range(data, dtype) -> tuple[int, int] | None:
+    """(min, max) of integer host data (labels, token ids): cheap here, whereas on a GPU the
+    same read after the upload would be a host synchronisation. None for other data."""
+    if not isinstance(data, np.ndarray) or data.size == 0 or data.dtype.kind not in "iu":
+        return None
+    if dtype is not None and not (np.dtype(dtype).kind in "iu"
+                                  and np.can_cast(data.dtype, dtype, "safe")):
+        return None  # a cast that may change the values (or makes floats): not tracked
+    return int(data.min()), int(data.max())
 
 
 def as_tensor(value, like: Tensor | None = None) -> Tensor:

@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 
 from core import datasets, io, nn, optimizer, regularizer
+from core import device as core_device
 from runner import schema, sequence_data, sequence_models
 from runner.errors import ConfigError, UserError
 
@@ -92,15 +93,20 @@ def build_data(cfg: schema.DataConfig, seed: int) -> DataSplits:
 
 
 def build_loaders(data: DataSplits, cfg: schema.DataConfig, trainer: schema.TrainerConfig):
-    """(train, valid or None, test) loaders; only training shuffles and drops the last batch."""
+    """(train, valid or None, test) loaders; only training shuffles and drops the last batch.
+
+    Batches are Tensors on the current device (selected before building); with data.prefetch
+    the prefetch thread uploads them (on a GPU: pinned memory, its own stream)."""
+    device = core_device.get_device()
+
     def plain(dataset):
         if dataset is None:
             return None
-        return io.DataLoader(dataset, batch_size=trainer.batch_size, return_tensors=True,
+        return io.DataLoader(dataset, batch_size=trainer.batch_size, device=device,
                              **sequence_data.loader_options(cfg, dataset, train=False))
 
     train = io.DataLoader(data.train, batch_size=trainer.batch_size, shuffle=cfg.shuffle,
-                          drop_last=cfg.drop_last, seed=trainer.seed, return_tensors=True,
+                          drop_last=cfg.drop_last, seed=trainer.seed, device=device,
                           **sequence_data.loader_options(cfg, data.train, train=True))
     if len(train) == 0:
         raise ConfigError(f"trainer.batch_size={trainer.batch_size} with data.drop_last=true "

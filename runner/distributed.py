@@ -119,6 +119,25 @@ def start(cfg):
     return cfg
 
 
+def on_rank_zero(resolve):
+    """``resolve()`` run by rank 0 alone, its result sent to every rank (outside a job: just
+    ``resolve()``). What only rank 0 can answer, such as which checkpoint ``trainer.resume``
+    means (the other ranks do not track), is decided once, so every rank loads the same file.
+    A ``UserError`` on rank 0 is raised on every rank with rank 0's message."""
+    if _active is None or _active.size == 1:
+        return resolve()
+    outcome = None
+    if _active.rank == 0:
+        try:
+            outcome = ("ok", resolve())
+        except UserError as exc:
+            outcome = ("error", type(exc), str(exc))
+    outcome = _active.comm.bcast(outcome, root=0)  # any other failure on rank 0 aborts the job
+    if outcome[0] == "error":
+        raise outcome[1](outcome[2])
+    return outcome[1]
+
+
 def rank_folder(folder: str) -> str:
     """Where this rank writes its outputs: ``folder`` on rank 0, ``folder/rank-R`` elsewhere."""
     if _active is None or _active.rank == 0:
@@ -236,5 +255,9 @@ def _take(fields, lo: int, hi: int):
     if isinstance(fields, (tuple, list)):
         return type(fields)(_take(f, lo, hi) for f in fields)
     if isinstance(fields, Tensor):
-        return Tensor(fields.data[lo:hi], stop_gradient=fields.stop_gradient)
+        shard = Tensor(fields.data[lo:hi], stop_gradient=fields.stop_gradient)
+        # The batch's host-read value bounds hold for its rows: cross_entropy keeps skipping
+        # its device read of the labels.
+        shard._value_range = fields._value_range
+        return shard
     return fields[lo:hi]

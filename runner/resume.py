@@ -18,15 +18,19 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from runner import checkpoint
+from runner import checkpoint, distributed
 from runner.config import flatten
 from runner.errors import ConfigError
 
 CHECKPOINT_TAG = "checkpoint_dir"
 # Keys that may differ between a run and its resumption: they do not change what is trained.
+# trainer.distributed is free because a checkpoint holds the GLOBAL state (every rank's
+# parameters and optimizer state are equal; the loader position counts global batches): a run
+# resumes with any number of ranks, each global batch split anew (docs/gpu.md).
 _FREE = ("trainer.resume", "trainer.progress", "trainer.checkpoint", "trainer.keep_last",
-         "trainer.profile", "trainer.objective", "tracking.", "runtime.", "device", "sweep.",
-         "inspect.", "data.root", "data.cache_dir", "data.download", "hydra")
+         "trainer.profile", "trainer.objective", "trainer.distributed", "tracking.", "runtime.",
+         "device", "sweep.", "inspect.", "data.root", "data.cache_dir", "data.download",
+         "hydra")
 
 
 @dataclass
@@ -55,13 +59,8 @@ def find(cfg, tracker) -> Resumption | None:
     """The checkpoint ``cfg.trainer.resume`` points to (None when not resuming)."""
     if not wanted(cfg):
         return None
-    target = cfg.trainer.resume
-    if target is True or str(target).lower() == "true":
-        path = _latest_unfinished(cfg, tracker)
-    elif os.path.exists(os.path.expanduser(str(target))):
-        path = _from_path(os.path.expanduser(str(target)))
-    else:
-        path = _from_run(cfg, tracker, str(target))
+    # Data parallel: rank 0 (the only rank that tracks) picks the file, every rank loads it.
+    path = distributed.on_rank_zero(lambda: _resolve(cfg, tracker))
     body = checkpoint.load(path, fingerprint(cfg))
     if body["position"]["epoch"] >= cfg.trainer.epochs:
         raise ConfigError(f"checkpoint '{path}' was taken after the last of the run's "
@@ -71,6 +70,18 @@ def find(cfg, tracker) -> Resumption | None:
     if run_id is not None and _exists(tracker, run_id):
         return Resumption(path, body, run_id)
     return Resumption(path, body, None)
+
+
+def _resolve(cfg, tracker) -> str:
+    """The absolute path of the checkpoint file ``cfg.trainer.resume`` names."""
+    target = cfg.trainer.resume
+    if target is True or str(target).lower() == "true":
+        path = _latest_unfinished(cfg, tracker)
+    elif os.path.exists(os.path.expanduser(str(target))):
+        path = _from_path(os.path.expanduser(str(target)))
+    else:
+        path = _from_run(cfg, tracker, str(target))
+    return os.path.abspath(path)
 
 
 def _exists(tracker, run_id: str) -> bool:

@@ -3,7 +3,10 @@
 The plan of the pass (batch indices, or the file order and pool seed of a stream) is drawn in the
 calling thread before anything else starts, from the loader's own generator: the same seed gives
 the same batches with or without prefetching or workers. Batches are converted to Tensors in the
-consumer's thread, so a GPU's current device and streams stay the training loop's.
+consumer's thread, so a GPU's current device and streams stay the training loop's; except when the
+loader is given a ``device`` and prefetches: then the prefetch thread uploads each batch through a
+``core.backend.UploadChannel`` (its own stream on a GPU) and the consumer's stream waits for the
+copies on the device, not on the host.
 """
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from core import backend
 from core.data.files import ReaderError
 from core.data.pool import ALL, pool_shuffle, shard_order
 from core.data.prefetch import prefetched
@@ -43,18 +47,25 @@ def iterate(loader) -> Iterator:
 
         def make():
             return _map_batches(loader, plan[start:], workers)
+    channel = _upload_channel(loader)
     depth = [0]
-    source = prefetched(make, opts.prefetch, lambda n: depth.__setitem__(0, n)) \
+    source = prefetched(make if channel is None else _uploading(make, channel, _to_tensors),
+                        opts.prefetch, lambda n: depth.__setitem__(0, n)) \
         if opts.prefetch else make()
     lengths = None if stream else getattr(loader.dataset, "lengths", None)
     try:
         for position in range(start, count):
             begin = time.perf_counter()
+            if channel is not None:
+                channel.release()  # before ``batch`` lets go of the previous batch
             try:
                 batch = next(source)
             except StopIteration:
                 break
-            if loader.return_tensors:
+            if channel is not None:
+                batch, ticket = batch
+                channel.accept(ticket)
+            elif loader.return_tensors:
                 batch = _to_tensors(batch)
             stats.record(time.perf_counter() - begin, depth[0])
             if lengths is not None:
@@ -64,10 +75,41 @@ def iterate(loader) -> Iterator:
             yield batch
         loader._pass_state = None  # the pass is over: the next one draws from the current state
     finally:
+        if channel is not None:
+            channel.release()  # the next pass's uploads may reuse this pass's last batches
         if hasattr(source, "close"):
             source.close()
         if workers is not None:
             workers.close()
+
+
+def _upload_channel(loader):
+    """The channel the prefetch thread uploads through (None: the consumer converts)."""
+    if loader.device is None or not loader.pipeline.prefetch:
+        return None
+    if loader.device != backend.current_device():
+        raise ValueError(f"DataLoader(device='{loader.device}') is iterated while the current "
+                         f"device is '{backend.current_device()}': batches must go where the "
+                         "model is, so select that device first (core.device.set_device) or "
+                         "give the loader the current one.")
+    if loader._channel is None or loader._channel.device != loader.device:
+        loader._channel = backend.upload_channel(loader.device)  # kept: one stream, every pass
+    return loader._channel
+
+
+def _uploading(make, channel, to_tensors):
+    """``make`` for the prefetch thread: each batch as Tensors on the device, with the ticket
+    the consumer's ``channel.accept`` takes."""
+    def source() -> Iterator:
+        batches = make()
+        try:
+            with channel.producing():
+                for batch in batches:
+                    yield to_tensors(batch), channel.ready()
+        finally:
+            batches.close()  # in this thread, as prefetched closes what it runs (workers)
+
+    return source
 
 
 # ----- in-memory (indexable) datasets ----------------------------------------------------------
@@ -106,6 +148,7 @@ def attach(loader, options) -> None:
     keep = options.cache == "memory"
     loader._sample_cache = {} if keep else None  # index -> decoded sample
     loader._shard_cache = {} if keep else None  # shard -> its samples, once read whole
+    loader._channel = None  # the UploadChannel of a loader with a device, made on first use
 
 
 def _shards_cached(loader) -> bool:

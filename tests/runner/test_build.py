@@ -192,6 +192,23 @@ def test_digits_splits_shapes_and_loaders():
     assert labels.shape == [100]
 
 
+def test_loaders_upload_to_the_current_device_from_the_prefetch_thread(monkeypatch):
+    import threading  # noqa: PLC0415
+
+    from core import backend  # noqa: PLC0415
+
+    data = build.build_data(schema.DataConfig(), seed=0)
+    loaders = build.build_loaders(data, schema.DataConfig(prefetch=2), schema.TrainerConfig())
+    assert all(loader.device == backend.current_device() for loader in loaders)
+    threads = set()
+    original = backend.asarray
+    monkeypatch.setattr(backend, "asarray", lambda data, dtype=None: threads.add(
+        threading.current_thread().name) or original(data, dtype))
+    images, labels = next(iter(loaders[0]))
+    assert isinstance(images, core.Tensor) and labels._value_range is not None
+    assert threads == {"tomlrun-prefetch"}
+
+
 def test_no_validation_set_when_valid_size_is_zero():
     data = build.build_data(schema.DataConfig(valid_size=0), seed=0)
     assert data.valid is None

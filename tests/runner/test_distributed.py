@@ -3,6 +3,7 @@
 pip install 'tomlrun[distributed]')."""
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -114,3 +115,90 @@ def test_a_failing_rank_ends_the_job_with_its_error(tmp_path):
     done = _runner(tmp_path, 1, "trainer.distributed=true", mpmd_tail=tail)
     assert done.returncode != 0
     assert "rank 1 of 2 failed" in done.stderr and "MNIST file" in done.stderr
+
+
+# ----- resume under data parallel --------------------------------------------------------------
+class _FakeComm:
+    """One rank's view of a 2-rank job: bcast hands out what rank 0 sent (kept by the test)."""
+
+    def __init__(self, rank: int, sent: list):
+        self.rank, self.sent = rank, sent
+
+    def Get_rank(self):  # noqa: N802 - mpi4py's names
+        return self.rank
+
+    def Get_size(self):  # noqa: N802
+        return 2
+
+    def bcast(self, value, root=0):
+        assert root == 0
+        if self.rank == 0:
+            self.sent.append(value)
+            return value
+        return self.sent[-1]
+
+
+def test_rank_zero_alone_resolves_and_every_rank_gets_its_answer_or_error(monkeypatch):
+    from runner.errors import ConfigError
+
+    sent, asked = [], []
+    for rank in (0, 1):
+        monkeypatch.setattr(distributed, "_active", distributed.Context(_FakeComm(rank, sent), 0))
+        assert distributed.on_rank_zero(lambda: asked.append(rank) or "/ckpt/a") == "/ckpt/a"
+    assert asked == [0]
+
+    def fails():
+        raise ConfigError("trainer.resume=true: no unfinished run")
+
+    for rank in (0, 1):
+        monkeypatch.setattr(distributed, "_active", distributed.Context(_FakeComm(rank, sent), 0))
+        with pytest.raises(ConfigError, match="no unfinished run"):
+            distributed.on_rank_zero(fails)
+    monkeypatch.setattr(distributed, "_active", None)
+    assert distributed.on_rank_zero(lambda: 7) == 7
+
+
+_RESUME = ["trainer.epochs=2", "trainer.checkpoint_every=7", "trainer.keep_last=100",
+           "tracking.enabled=true"]
+
+
+def _params(folder: Path) -> dict:
+    return serialize.load(folder / "model.pdparams")
+
+
+@needs_mpi
+def test_a_two_rank_run_resumes_with_two_ranks_exactly_and_with_one(tmp_path):
+    """21 global batches per epoch; the step-28 checkpoint is in the middle of epoch 1."""
+    store = f"tracking.uri=sqlite:///{tmp_path}/mlflow.db"
+    first = _runner(tmp_path / "a", 2, "trainer.distributed=true", *_RESUME, store)
+    assert first.returncode == 0, first.stderr[-2000:]
+    folder = tmp_path / "a" / "checkpoints"
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == [f"ckpt-step{s:08d}.ckpt" for s in (7, 14, 21, 28, 35, 42)]
+    assert not list((tmp_path / "a").glob("rank-1/**/*.ckpt"))  # only rank 0 checkpoints
+    run_id = re.search(r"MLflow run ([0-9a-f]{32})", first.stdout + first.stderr).group(1)
+    # Make step 28 the run's newest checkpoint, as if the job had been killed after it.
+    kept = tmp_path / "step28.ckpt"
+    shutil.copy(folder / "ckpt-step00000028.ckpt", kept)
+    for step in (35, 42):
+        (folder / f"ckpt-step{step:08d}.ckpt").unlink()
+
+    # By run id: only rank 0 tracks, so only rank 0 can look the run up; rank 1 gets the path.
+    again = _runner(tmp_path / "b", 2, "trainer.distributed=true", *_RESUME, store,
+                    f"trainer.resume={run_id}")
+    assert again.returncode == 0, again.stderr[-2000:]
+    want = _params(tmp_path / "a")
+    for key, value in _params(tmp_path / "b").items():
+        np.testing.assert_array_equal(value, want[key], err_msg=key)
+    assert not list((tmp_path / "b").glob("**/*.ckpt"))  # it kept checkpointing into a/
+
+    # One process resumes the 2-rank checkpoint: each global batch is simply not split.
+    alone = _runner(tmp_path / "c", 0, *_RESUME, store, f"trainer.resume={kept}")
+    assert alone.returncode == 0, alone.stderr[-2000:]
+    for key, value in _params(tmp_path / "c").items():
+        np.testing.assert_allclose(value, want[key], rtol=1e-4, atol=1e-6, err_msg=key)
+    from mlflow.tracking import MlflowClient  # noqa: PLC0415 - slow import, this test only
+
+    client = MlflowClient(tracking_uri=f"sqlite:///{tmp_path}/mlflow.db")
+    runs = client.search_runs([e.experiment_id for e in client.search_experiments()])
+    assert [run.info.run_id for run in runs] == [run_id]  # rank 1 never logged a run

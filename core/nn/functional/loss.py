@@ -48,7 +48,7 @@ def cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = None,  #
     if soft_label:
         return _soft_cross_entropy(input, label, weight, reduction, axis, use_softmax, rows)
     labels, out_shape = _hard_labels(input, label, axis, num_classes)
-    valid = _check_label_values(labels, num_classes, ignore_index)
+    valid = _check_label_values(labels, num_classes, ignore_index, label._value_range)
     safe = labels if valid is None else xp.where(valid, labels, 0)
     index = xp.arange(rows.shape[0])
 
@@ -98,10 +98,19 @@ def _hard_labels(input: Tensor, label: Tensor, axis: int, num_classes: int):
     return lab.reshape(-1), tuple(label.data.shape)
 
 
-def _check_label_values(labels, num_classes: int, ignore_index: int):
-    """The mask of non-ignored rows (None when every row counts); raise on labels out of range."""
+def _check_label_values(labels, num_classes: int, ignore_index: int, known=None):
+    """The mask of non-ignored rows (None when every row counts); raise on labels out of range.
+
+    ``known`` is a (min, max) bound of the labels read on the host before their upload
+    (``Tensor._value_range``, set by ``to_tensor``). When it proves every label a class, no
+    device read is needed: on a GPU that read would be a second host synchronisation per
+    training step. Anything else (no bound, or a bound that allows a bad label) takes the exact
+    path below, which reads the device and raises on a label that really is out of range.
+    """
     if labels.size == 0:
         return None
+    if known is not None and 0 <= known[0] and known[1] < num_classes:
+        return labels != ignore_index if known[0] <= ignore_index <= known[1] else None
     lo, hi = _bounds(labels)
     valid, kept = None, labels
     if lo <= ignore_index <= hi:

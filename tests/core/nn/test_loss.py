@@ -172,3 +172,51 @@ def test_probability_input_ignores_rows_whose_stand_in_class_has_probability_zer
     np.testing.assert_allclose(loss.numpy(), [-np.log(0.75)], rtol=1e-6)
     loss.backward()
     np.testing.assert_allclose(probs.gradient(), [[0.0, 0.0], [0.0, -1 / 0.75]], rtol=1e-6)
+
+
+# ----- the label check reads the host range that to_tensor recorded (no device read) ----------
+def test_to_tensor_records_the_range_of_integer_host_arrays_only():
+    assert core.to_tensor(np.array([[3], [0], [7]]))._value_range == (0, 7)
+    assert core.to_tensor(np.array([5, -2], np.int32), dtype="int64")._value_range == (-2, 5)
+    assert core.to_tensor(np.array([300, 1]), dtype="int8")._value_range is None  # may wrap
+    assert core.to_tensor(np.array([1.0, 2.0]))._value_range is None
+    assert core.to_tensor(np.zeros(0, np.int64))._value_range is None
+    assert core.Tensor(np.array([1, 2]))._value_range is None  # made without a host read
+
+
+def test_labels_with_a_known_range_are_checked_without_reading_the_device(monkeypatch):
+    from core.nn.functional import loss as loss_module
+
+    logits = RNG.standard_normal((6, 4))
+    labels = np.array([0, 3, 1, 2, 2, 0])
+    want = {ignore: F.cross_entropy(core.to_tensor(logits), core.Tensor(labels),
+                                    ignore_index=ignore).numpy() for ignore in (-100, 2)}
+
+    def no_device_read(values):
+        raise AssertionError("cross_entropy read the labels' range from the device")
+
+    monkeypatch.setattr(loss_module, "_bounds", no_device_read)
+    for ignore, expected in want.items():
+        got = F.cross_entropy(core.to_tensor(logits), core.to_tensor(labels), ignore_index=ignore)
+        np.testing.assert_array_equal(got.numpy(), expected)
+    per_row, weights = _reference_ce(logits, labels, ignore_index=2)
+    np.testing.assert_allclose(want[2], [per_row.sum() / weights.sum()], rtol=1e-6)
+
+
+def test_labels_out_of_range_made_by_to_tensor_raise_the_same_error(monkeypatch):
+    from core.nn.functional import loss as loss_module
+
+    x = core.to_tensor(np.zeros((3, 10), np.float32))
+    reads = []
+    original = loss_module._bounds
+    monkeypatch.setattr(loss_module, "_bounds", lambda v: reads.append(1) or original(v))
+    with pytest.raises(ValueError, match=r"label value 12 .*10 classes; labels must be in"):
+        F.cross_entropy(x, core.to_tensor(np.array([1, 12, 3])))
+    with pytest.raises(ValueError, match=r"label value -1 .*10 classes; labels must be in"):
+        F.cross_entropy(x, core.to_tensor(np.array([1, -1, 3])))
+    # A range that includes ignore_index and a negative value takes the exact path and passes.
+    loss = F.cross_entropy(x, core.to_tensor(np.array([1, -100, 3])))
+    np.testing.assert_allclose(loss.numpy(), [math.log(10)], rtol=1e-6)
+    assert len(reads) == 4  # two for the range that holds ignore_index: all, then the kept
+    F.cross_entropy(x, core.Tensor(np.array([1, 2, 3])))  # a device-made label: read it
+    assert len(reads) == 5
