@@ -13,8 +13,7 @@ from core.tensor import Tensor, apply
 def relu(x: Tensor, name: str | None = None) -> Tensor:
     """max(x, 0); the gradient passes where the output is positive (one mask multiply)."""
     del name
-    xp = backend.array_module(x.data)
-    out = xp.maximum(x.data, 0, out=recycled_like(x.data))
+    out = backend.kernels(x.data).relu(x.data, recycled_like(x.data))
 
     def backward(g):
         # One fused pass on either backend, into a reused array of g's layout.
