@@ -16,10 +16,42 @@ def relu(x: Tensor, name: str | None = None) -> Tensor:
     out = backend.kernels(x.data).relu(x.data, recycled_like(x.data))
 
     def backward(g):
+        if _premasked.pop(id(g), None) is g:
+            return (g,)  # a max-pool applied this ReLU's mask already (see relu_masked)
         # One fused pass on either backend, into a reused array of g's layout.
         return (backend.kernels(g).relu_grad(g, out, recycled_like(g)),)
 
     return apply(out, (x,), backward, "relu")
+
+
+# Gradients that are already zero wherever their ReLU's output is: id -> the array itself (the
+# identity check makes a reused id harmless). Entries live from a max-pool's backward to its
+# ReLU's, a moment later; the bound only matters if a backward pass stops in between.
+_premasked: dict = {}
+_PREMASKED_MAX = 8
+
+
+def relu_masked(x: Tensor) -> bool:
+    """Whether an op consuming ``x`` may apply ReLU's mask to its own, smaller gradient and hand
+    it over with ``mark_relu_masked``: ``x`` is a recorded ReLU output that no gradient hook
+    watches (a hook must see the true gradient of ``x``, unmasked).
+
+    Why: max-pooling follows ReLU in most CNNs. The pool's gradient is non-zero only at each
+    window's maximum, where ReLU's mask equals ``pooled > 0``; masking the pooled gradient (a
+    quarter of the size for 2x2 windows) spares ReLU's backward a pass over its whole output.
+    """
+    return x._op == "relu" and not x._hooks
+
+
+def mark_relu_masked(grad) -> None:
+    """Record ``grad`` (the exact object handed to autograd) as masked for the ReLU it goes to.
+
+    When ``x`` has other consumers, autograd sums their gradients into a new array, which is
+    not marked, so ReLU masks the sum as usual (masking twice changes nothing).
+    """
+    if len(_premasked) >= _PREMASKED_MAX:
+        _premasked.pop(next(iter(_premasked)))
+    _premasked[id(grad)] = grad
 
 
 def sigmoid(x: Tensor, name: str | None = None) -> Tensor:

@@ -26,9 +26,10 @@ from __future__ import annotations
 from core import backend
 from core.nn.functional._parallel import host_workers, recycled_empty, run_split, thread_cached
 from core.nn.functional._spatial import Window, check_tensor, windows
-from core.tensor import Tensor, apply
+from core.tensor import Tensor, apply, is_grad_enabled
 
 _BLOCK_BYTES = 1 << 21  # im2col bytes per block: small enough to stay in cache with its GEMM
+_KEEP_BYTES = 1 << 24   # the largest whole-batch im2col matrix kept for the backward pass
 
 
 def conv2d(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
@@ -52,13 +53,16 @@ def conv2d(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padd
     rows, cols = windows(xh.shape[1:3], weight.shape[2:], stride, padding, dilation, "conv2d")
     layer = _Layer(backend.array_module(xh), rows, cols, groups, x.dtype, bias is not None)
     w, b = weight.data, None if bias is None else bias.data
-    out = layer.forward(xh, w, b)
+    # A first layer (its input needs no gradient) keeps its im2col matrix for the weight
+    # gradient when it is small; deeper layers get theirs from the input-gradient matrix.
+    weight_only = is_grad_enabled() and x.stop_gradient and not weight.stop_gradient
+    out, kept = layer.forward(xh, w, b, keep=weight_only)
     parents = (x, weight) if bias is None else (x, weight, bias)
 
     def backward(g):
         gh = layer.xp.ascontiguousarray(g.transpose(0, 2, 3, 1) if channels_first else g)
         dx, dw, db = layer.backward(gh, xh, w, not x.stop_gradient, not weight.stop_gradient,
-                                    bias is not None and not bias.stop_gradient)
+                                    bias is not None and not bias.stop_gradient, kept)
         if dx is not None and channels_first:
             dx = dx.transpose(0, 3, 1, 2)
         return (dx, dw) if bias is None else (dx, dw, db)
@@ -109,7 +113,8 @@ class _Layer:
         self.fold_bias = bias and groups == 1
 
     # ----- forward ---------------------------------------------------------------------------
-    def forward(self, xh, w, b):
+    def forward(self, xh, w, b, keep: bool = False):
+        """(output, the whole batch's im2col matrix when ``keep`` and it is small, else None)."""
         xp, rows, cols, groups = self.xp, self.rows, self.cols, self.groups
         n, channels = xh.shape[0], xh.shape[3]
         out_c, per_group = w.shape[0], w.shape[1]
@@ -124,6 +129,10 @@ class _Layer:
         # Grouped convolutions add the bias along whole output rows: [rows, Wo*out] runs numpy's
         # loop over Wo*out numbers instead of out (2.5x faster for 20 channels).
         row_bias = None if b is None or self.fold_bias else xp.tile(b, cols.out)
+        kept = None
+        if keep and groups == 1 and n * pixels * (k + 1) * xh.dtype.itemsize <= _KEEP_BYTES:
+            plan = self._unfold("x", min(block, n), channels, rows, cols)
+            kept = plan.new_matrix(n * pixels, lambda shape: recycled_empty(xp, shape, xh.dtype))
 
         def task(start, stop):
             for b0 in range(start, stop, block):
@@ -131,9 +140,10 @@ class _Layer:
                 unfold = self._unfold("x", b1 - b0, channels, rows, cols)
                 unfold.source[self.interior] = xh[b0:b1]
                 target = out2d[b0 * pixels:b1 * pixels]
+                into = None if kept is None else kept[b0 * pixels:b1 * pixels]
                 for g, wmat in enumerate(wmats):
                     if groups == 1:
-                        xp.matmul(unfold(g), wmat, out=target)
+                        xp.matmul(unfold(g, into), wmat, out=target)
                     else:
                         target[:, self._slice(g, out_c)] = unfold(g) @ wmat
                 if row_bias is not None:
@@ -141,10 +151,10 @@ class _Layer:
                     by_row += row_bias
 
         run_split(n, host_workers(xh, n), task)
-        return out
+        return out, kept
 
     # ----- backward --------------------------------------------------------------------------
-    def backward(self, gh, xh, w, need_x: bool, need_w: bool, need_b: bool):
+    def backward(self, gh, xh, w, need_x: bool, need_w: bool, need_b: bool, kept=None):
         xp, rows, cols, groups = self.xp, self.rows, self.cols, self.groups
         n, channels, (out_c, per_group) = xh.shape[0], xh.shape[3], w.shape[:2]
         og = out_c // groups
@@ -167,8 +177,14 @@ class _Layer:
         folded = self.fold_bias and not need_x
         dw_shape = (groups, back_k, per_group) if need_x else (groups, og, k + folded)
 
+        kept = kept if need_w and not need_x else None
+
         def task(start, stop):
             dw = xp.zeros(dw_shape, dtype=xh.dtype) if need_w else None
+            if kept is not None:  # the forward pass's matrix: one GEMM, nothing rebuilt
+                span = slice(start * pixels, stop * pixels)
+                dw[0] += g2d[span].T @ kept[span]
+                return dw
             for b0 in range(start, stop, block):
                 b1 = min(b0 + block, stop)
                 if need_w and not need_x:
@@ -262,40 +278,51 @@ class _Unfold:
         self.source = xp.zeros(shape, dtype)
         images, per_group = shape[0], shape[3] // groups
         sn, sh, sw, sc = self.source.strides
-        m, k = images * rows.out * cols.out, rows.kernel * cols.kernel * per_group
+        self.k, self.ones, self.dtype = rows.kernel * cols.kernel * per_group, ones, dtype
+        self._pixel_dims = (images, rows.out, cols.out)
+        self._offset_dims = (rows.kernel, cols.kernel, per_group)
         window_run = cols.kernel * per_group if cols.dilation == 1 else per_group
-        if window_run >= (cols.out if cols.stride == 1 else 1):
-            view_shape = (images, rows.out, cols.out, rows.kernel, cols.kernel, per_group)
-            strides = (sn, sh * rows.stride, sw * cols.stride, sh * rows.dilation,
-                       sw * cols.dilation, sc)
-            self.matrix = xp.empty((m, k + ones), dtype)
-            self.matrix[:, k:] = 1  # the bias column (absent without ``ones``)
-            self._target = _split(self.matrix[:, :k], xp, view_shape)
+        self.window_major = window_run >= (cols.out if cols.stride == 1 else 1)
+        pixel_strides = (sn, sh * rows.stride, sw * cols.stride)
+        offset_strides = (sh * rows.dilation, sw * cols.dilation, sc)
+        if self.window_major:
+            view_shape = self._pixel_dims + self._offset_dims
+            strides = pixel_strides + offset_strides
         else:
-            view_shape = (rows.kernel, cols.kernel, per_group, images, rows.out, cols.out)
-            strides = (sh * rows.dilation, sw * cols.dilation, sc, sn, sh * rows.stride,
-                       sw * cols.stride)
-            flat = xp.empty((k + ones, m), dtype)
-            flat[k:] = 1
-            self.matrix, self._target = flat.T, flat[:k].reshape(view_shape)
+            view_shape = self._offset_dims + self._pixel_dims
+            strides = offset_strides + pixel_strides
         as_strided = xp.lib.stride_tricks.as_strided
         self._windows = [as_strided(self.source[..., g * per_group:(g + 1) * per_group],
                                     view_shape, strides) for g in range(groups)]
+        self.matrix = self.new_matrix(images * rows.out * cols.out,
+                                      lambda matrix_shape: xp.empty(matrix_shape, dtype))
+        self._target = self._target_of(self.matrix)
 
-    def __call__(self, group: int = 0):
-        """The im2col matrix [b*Ho*Wo, kh*kw*C/groups] of the source's channel group."""
-        self.xp.copyto(self._target, self._windows[group])
-        return self.matrix
+    def new_matrix(self, rows: int, empty):
+        """An empty [rows, k] matrix of this plan's layout (``empty(shape)`` allocates), with
+        its column of ones when the plan has one."""
+        k = self.k + self.ones
+        matrix = empty((rows, k)) if self.window_major else empty((k, rows)).T
+        matrix[:, self.k:] = 1
+        return matrix
 
+    def _target_of(self, matrix):
+        """The windows' shape over the first k columns of ``matrix`` (one block's rows)."""
+        row, col = matrix.strides
+        images, out_h, out_w = self._pixel_dims
+        kernel_h, kernel_w, channels = self._offset_dims
+        pixels = ((out_h * out_w * row, out_w * row, row), self._pixel_dims)
+        offsets = ((kernel_w * channels * col, channels * col, col), self._offset_dims)
+        first, second = (pixels, offsets) if self.window_major else (offsets, pixels)
+        return self.xp.lib.stride_tricks.as_strided(matrix, first[1] + second[1],
+                                                    first[0] + second[0])
 
-def _split(matrix, xp, shape):
-    """A view of ``matrix`` (leading columns of a wider array) as ``shape``: its rows split into
-    (images, Ho, Wo) and its columns into (kh, kw, C). (A reshape would copy: the rows are not
-    contiguous.)"""
-    row, col = matrix.strides
-    strides = (shape[1] * shape[2] * row, shape[2] * row, row,
-               shape[4] * shape[5] * col, shape[5] * col, col)
-    return xp.lib.stride_tricks.as_strided(matrix, shape, strides)
+    def __call__(self, group: int = 0, into=None):
+        """The im2col matrix [b*Ho*Wo, kh*kw*C/groups] of the source's channel group: the
+        plan's own, or ``into`` (a block of a ``new_matrix``) when given."""
+        target = self._target if into is None else self._target_of(into)
+        self.xp.copyto(target, self._windows[group])
+        return self.matrix if into is None else into
 
 
 def _weight_from_unfold(total, rows, cols, per_group: int, og: int):

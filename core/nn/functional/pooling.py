@@ -5,6 +5,10 @@ no copy, and the output is again NHWC memory behind an NCHW view. A window's max
 built from one strided view per kernel offset, combined with ``maximum`` (or ``+``): a handful
 of whole-array operations instead of a reduction over a 6-D view, which numpy runs slowly.
 
+After a ReLU (the usual CNN pattern), max-pooling's backward applies the ReLU's mask to its own
+gradient, a quarter of the size for 2x2 windows, and the ReLU's backward then passes it through
+(``activation.relu_masked``): one pass over the large activation instead of two.
+
 Max-pool ties go to the FIRST maximum of each window in row-major order, as in Paddle and
 PyTorch. Ties are common (zeros after a ReLU); a plain ``x == max`` mask would send the
 gradient to every tied element and inflate the gradients of everything upstream.
@@ -14,6 +18,7 @@ from __future__ import annotations
 from core import backend
 from core.nn.functional._parallel import host_workers, recycled_empty, run_split, thread_cached
 from core.nn.functional._spatial import check_tensor, windows
+from core.nn.functional.activation import mark_relu_masked, relu_masked
 from core.tensor import Tensor, apply
 
 
@@ -32,6 +37,9 @@ def max_pool2d(x: Tensor, kernel_size, stride=None, padding=0, return_mask: bool
 
     def backward(g):
         gh = pool.channels_last(g)
+        masked = relu_masked(x)  # decided now: a hook may have been added since the forward
+        if masked:
+            gh = gh * (out > 0)
         dx = pool.gradient_buffer(src)
         grads = pool.views(dx)
 
@@ -54,7 +62,10 @@ def max_pool2d(x: Tensor, kernel_size, stride=None, padding=0, return_mask: bool
                      index == 0 else free, pool.overlapping)
 
         run_split(gh.shape[0], host_workers(gh, gh.shape[0]), task)
-        return (pool.unpad(dx),)
+        dx = pool.unpad(dx)
+        if masked:
+            mark_relu_masked(dx)
+        return (dx,)
 
     return apply(pool.public(out), (x,), backward, "max_pool2d")
 

@@ -159,6 +159,32 @@ def test_conv2d_matches_torch():
             np.testing.assert_allclose(ours.gradient(), theirs.grad.numpy(), rtol=1e-9, atol=1e-9)
 
 
+@pytest.mark.parametrize("keep_bytes", [1 << 24, 0])  # the kept matrix, and the rebuild
+@pytest.mark.parametrize("x_shape, w_shape, stride, padding, bias", [
+    ((60, 1, 28, 28), (20, 1, 5, 5), 1, 2, True),     # offset-major im2col, several blocks
+    ((7, 3, 9, 8), (4, 3, 3, 2), (2, 1), 1, True),    # window-major
+    ((7, 3, 9, 8), (4, 3, 3, 3), 1, 0, False)])
+def test_conv2d_first_layer_weight_gradients_match_torch(monkeypatch, keep_bytes, x_shape,
+                                                         w_shape, stride, padding, bias):
+    """An input that needs no gradient (a first layer): the weight and bias gradients come from
+    the forward pass's im2col matrix, or from a rebuilt one when it is too large to keep."""
+    torch = pytest.importorskip("torch")
+    monkeypatch.setattr("core.nn.functional.conv._KEEP_BYTES", keep_bytes)
+    x = RNG.standard_normal(x_shape).astype(np.float32)
+    w = RNG.standard_normal(w_shape).astype(np.float32)
+    b = RNG.standard_normal(w_shape[0]).astype(np.float32) if bias else None
+    params = [core.to_tensor(a, stop_gradient=False) for a in (w, b) if a is not None]
+    out = conv2d(core.to_tensor(x), *params, stride=stride, padding=padding)
+    g = RNG.standard_normal(out.shape).astype(np.float32)
+    out.backward(core.to_tensor(g))
+    refs = [torch.tensor(a, requires_grad=True) for a in (w, b) if a is not None]
+    ref = torch.nn.functional.conv2d(torch.tensor(x), *refs, stride=stride, padding=padding)
+    ref.backward(torch.tensor(g))
+    np.testing.assert_allclose(out.numpy(), ref.detach().numpy(), rtol=1e-4, atol=1e-4)
+    for ours, theirs in zip(params, refs):
+        np.testing.assert_allclose(ours.gradient(), theirs.grad.numpy(), rtol=1e-4, atol=2e-3)
+
+
 def test_conv2d_only_computes_needed_gradients():
     x = core.to_tensor(RNG.standard_normal((2, 1, 6, 6)).astype(np.float32))
     w = core.to_tensor(RNG.standard_normal((3, 1, 3, 3)).astype(np.float32), stop_gradient=False)

@@ -141,3 +141,55 @@ def test_pool_layers():
 def test_pooling_rejects_bad_arguments(call, message):
     with pytest.raises(ValueError, match=message):
         call(core.to_tensor(np.zeros((1, 2, 6, 6), np.float32)))
+
+
+def _relu_then_pool(z, k, s, p, also=None, hook=None):
+    """(dz, the gradient a hook on ReLU's output saw) of sum(pool(relu(z)) * g) [+ also(r)]."""
+    zt = core.to_tensor(z, stop_gradient=False)
+    r = core.nn.functional.relu(zt)
+    seen = []
+    if hook:
+        r.register_hook(lambda grad: seen.append(grad.numpy().copy()))
+    pooled = max_pool2d(r, k, s, p)
+    g = np.cos(np.arange(pooled.size)).reshape(pooled.shape)
+    loss = (pooled * core.to_tensor(g)).sum()
+    if also is not None:
+        loss = loss + also(r)
+    loss.backward()
+    return zt.gradient(), seen
+
+
+@pytest.mark.parametrize("k, s, p", [(2, 2, 0), (3, 2, 1), (3, 1, 1)])
+def test_relu_then_max_pool_gradient_matches_torch(k, s, p):
+    """A max-pool after a ReLU masks its own gradient and ReLU's backward passes it through:
+    the input gradient is unchanged, with and without other consumers and gradient hooks.
+    Ties (zeros after the ReLU) are many here, and windows may overlap."""
+    torch = pytest.importorskip("torch")
+    z = np.round(RNG.standard_normal((3, 4, 9, 9)), 1)
+    for also, hook in ((None, False), (lambda r: (r * r).sum(), False), (None, True)):
+        ours, seen = _relu_then_pool(z, k, s, p, also, hook)
+        zt = torch.tensor(z, requires_grad=True)
+        rt = torch.relu(zt)
+        rt.retain_grad()
+        pooled = torch.nn.functional.max_pool2d(rt, k, s, p)
+        g = np.cos(np.arange(pooled.numel())).reshape(pooled.shape)
+        loss = (pooled * torch.tensor(g)).sum()
+        if also is not None:
+            loss = loss + (rt * rt).sum()
+        loss.backward()
+        np.testing.assert_allclose(ours, zt.grad.numpy(), rtol=1e-12, atol=1e-12)
+        if hook:  # the hook saw ReLU's output gradient itself, not a masked one
+            np.testing.assert_allclose(seen[0], rt.grad.numpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_relu_then_max_pool_skips_relus_mask_pass(monkeypatch):
+    """With the pool as the ReLU output's only consumer, ReLU's backward does no work."""
+    z = RNG.standard_normal((2, 3, 8, 8))
+    want, _ = _relu_then_pool(z, 2, 2, 0, also=lambda r: r.sum() * 0)  # two consumers: masks
+
+    def refuse(*args):
+        raise AssertionError("ReLU's mask pass ran")
+
+    monkeypatch.setattr(type(core.backend.kernels(z)), "relu_grad", refuse)
+    got, _ = _relu_then_pool(z, 2, 2, 0)
+    np.testing.assert_array_equal(got, want)
