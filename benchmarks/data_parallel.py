@@ -32,12 +32,10 @@ def main(argv=None) -> None:
     parser.add_argument("--batch", type=int, default=256, help="GLOBAL batch size")
     parser.add_argument("--steps", type=int, default=10, help="steps per timed repetition")
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--threads", type=int, default=1, help="BLAS threads per rank")
+    parser.add_argument("--threads", type=int, default=1, help="core threads per rank")
     args = parser.parse_args(argv)
     from mpi4py import MPI  # noqa: PLC0415 - this benchmark is about MPI
-    from threadpoolctl import threadpool_limits  # noqa: PLC0415
-
-    threadpool_limits(args.threads)
+    core.device.set_num_threads(args.threads)
     context = distributed.Context(MPI.COMM_WORLD, 0)
     rank, size = context.rank, context.size
     rng = np.random.default_rng(0)

@@ -27,7 +27,6 @@ from core import optimizer  # noqa: E402
 from core.nn import Flatten, Layer, Linear, ReLU  # noqa: E402
 from core.nn import functional as F  # noqa: E402
 from core.nn.conv import Conv2D  # noqa: E402
-from core.nn.functional._parallel import set_host_threads  # noqa: E402
 from core.nn.pooling import MaxPool2D  # noqa: E402
 
 MNIST = Path("/work/shared/data/mnist")
@@ -140,20 +139,16 @@ def blas_report(threads: int) -> str:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--threads", type=int, default=2, help="BLAS/torch threads (default 2)")
+    parser.add_argument("--threads", type=int, default=2,
+                        help="core.device.set_num_threads / torch.set_num_threads (default 2)")
     parser.add_argument("--batch", type=int, default=100)
     parser.add_argument("--steps", type=int, default=20, help="steps per timed repetition")
     parser.add_argument("--repeats", type=int, default=7, help="interleaved repetitions")
     parser.add_argument("--no-torch", action="store_true", help="time only this library")
     parser.add_argument("--device", default="cpu",
                         help="cpu or gpu:N (torch then runs on cuda:N; batches start on the host)")
-    parser.add_argument("--host-threads", action="store_true",
-                        help="split conv/pool batches over Python threads, one BLAS thread each")
     args = parser.parse_args(argv)
-    from threadpoolctl import threadpool_limits  # noqa: PLC0415
-
-    threadpool_limits(args.threads)
-    set_host_threads(args.host_threads)
+    core.device.set_num_threads(args.threads)  # core's threads, BLAS at one thread per worker
     core.device.set_device(args.device)
     xs, ys, source = load_batches(args.batch, args.steps)
     ours = Ours(seed=0)
@@ -181,8 +176,8 @@ def main(argv=None) -> None:
             times[runner.name, "infer"].append(time.perf_counter() - start)
     samples = args.batch * args.steps
     print(f"tutorial CNN on {args.device}, {source} data, batch {args.batch}, {args.steps} steps x "
-          f"{args.repeats} interleaved repeats, float32, core host threads "
-          f"{'on' if args.host_threads else 'off'}\n{blas_report(args.threads)}")
+          f"{args.repeats} interleaved repeats, float32, {args.threads} threads each\n"
+          f"{blas_report(args.threads)}")
     print(f"{'':8}{'core samples/s':>16}{'torch samples/s':>17}{'core/torch':>12}")
     for kind in ("train", "infer"):
         rate = {r.name: samples / statistics.median(times[r.name, kind]) for r in runners}

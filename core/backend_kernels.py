@@ -15,6 +15,37 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
+from core import threads
+
+
+_SPLIT_MIN = 1 << 16  # elements: below this a thread hand-off costs more than it saves
+
+
+def _outermost_axis(array) -> int:
+    return max(range(array.ndim), key=lambda axis: abs(array.strides[axis]))
+
+
+def _split_outermost(x, result, fn, pass_slice: bool = False):
+    """``fn(x, result)`` run on slices of x's outermost memory axis over core's threads
+    (core.threads; one slice, the whole array, with one thread or a small array). With
+    ``pass_slice``, ``fn`` gets the slice object instead of x's part."""
+    axis = _outermost_axis(x) if x.ndim else 0
+    count = x.shape[axis] if x.ndim else 1
+    workers = threads.host_workers(x, count) if x.size >= _SPLIT_MIN else 1
+    if workers == 1:
+        return fn(slice(0, count) if pass_slice else x, result)
+    if result is None:
+        result = np.empty_like(x)
+
+    def task(start, stop):
+        rows = (slice(None),) * axis + (slice(start, stop),)
+        fn(slice(start, stop) if pass_slice else x[rows], result[rows])
+
+    threads.run_split(count, workers, task)
+    return result
+
 
 class HostKernels:
     """The numpy implementations (the reference the device kernels are tested against)."""
@@ -33,7 +64,8 @@ class HostKernels:
         """
         if x.ndim == 0:
             return self.xp.maximum(x, 0, out=result)
-        return self.xp.maximum(x, self._zeros_for(x), out=result)
+        zeros = self._zeros_for(x)
+        return _split_outermost(x, result, lambda part, out: self.xp.maximum(part, zeros, out=out))
 
     def _zeros_for(self, x):
         """Zeros broadcastable to ``x``: size 1 on x's outermost memory axis, x's layout else."""
@@ -50,7 +82,13 @@ class HostKernels:
     def relu_grad(self, g, out, result=None):
         """``g`` where ``out > 0``, else 0 (ReLU's backward from its output), into ``result``
         when given (an array of g's shape, dtype and memory order)."""
-        return self.xp.multiply(g, out > 0, out=result)  # the bool mask promotes to g's dtype
+        def masked(part, target):
+            rows = (slice(None),) * axis + (slice(part.start, part.stop),)
+            return self.xp.multiply(g[rows], out[rows] > 0, out=target)  # bool promotes to g's
+
+        axis = _outermost_axis(g)
+        return _split_outermost(g, result, lambda part, target: masked(part, target),
+                                pass_slice=True)
 
     def softmax_xent(self, rows, labels):
         """(negative log-likelihood per row, softmax probabilities) of logits ``rows`` [N, C]

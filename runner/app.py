@@ -19,9 +19,8 @@ import sys
 import threading
 import time
 
-from threadpoolctl import threadpool_limits
-
 import core
+from core import device as core_device
 from core import serialize
 from core.backend import DeviceError
 from core.optimizer.lr import LRScheduler
@@ -85,7 +84,7 @@ def run(cfg: RunConfig, overrides: list[str], launch_dir: str) -> float:
         raise UserError(str(exc)) from exc
     cfg = distributed.start(cfg)  # trainer.distributed: join the MPI job, pick this rank's GPU
     core.backend.set_gpu_memory_limit(cfg.runtime.gpu_memory_limit << 20)  # no-op on a CPU
-    with distributed.guard(), blas_threads(cfg.runtime.threads):  # a failing rank ends the job
+    with distributed.guard(), cpu_threads(cfg.runtime.threads):  # a failing rank ends the job
         core.seed(cfg.trainer.seed)
         parts = distributed.prepare(_build(cfg))  # same start on every rank; batches sharded
         tracker = make_tracker(cfg, overrides, launch_dir)
@@ -262,13 +261,16 @@ def run_name(cfg: RunConfig, overrides: list[str]) -> str:
 # ----- process settings -----------------------------------------------------------------------
 
 @contextlib.contextmanager
-def blas_threads(threads: int):
-    """Limit BLAS threads (PaddlePaddle's trainer_count) within the block; 0 changes nothing."""
-    if threads <= 0:
+def cpu_threads(threads: int):
+    """Run core's CPU work on ``threads`` threads within the block (PaddlePaddle's
+    trainer_count; core.threads); 0 means every core this process may use (one per rank under
+    mpirun's default core binding). The previous count comes back after."""
+    previous = core_device.get_num_threads()
+    core_device.set_num_threads(threads if threads > 0 else core_device.available_cores())
+    try:
         yield
-        return
-    with threadpool_limits(limits=threads, user_api="blas"):
-        yield
+    finally:
+        core_device.set_num_threads(previous)
 
 
 @contextlib.contextmanager

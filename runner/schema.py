@@ -223,7 +223,7 @@ class TrainerConfig:
 
 @dataclass
 class RuntimeConfig:
-    threads: int = 0  # BLAS threads (PaddlePaddle's trainer_count); 0 leaves the default
+    threads: int = 0  # CPU threads (PaddlePaddle's trainer_count); 0: every core available
     gpu_memory_limit: int = 0  # MiB cupy's memory pool may hold on the GPU; 0 = no cap
 
 

@@ -5,6 +5,8 @@ import tomllib
 
 import pytest
 
+import core
+
 from core import serialize
 from runner import app, bundle, memory, schema, tracking
 from runner.errors import ConfigError
@@ -160,17 +162,20 @@ def test_run_names_come_from_the_overrides(overrides, name):
     assert app.run_name(make_config(""), overrides) == name
 
 
-def test_blas_threads_are_limited_inside_the_block_only():
+def test_cpu_threads_apply_inside_the_block_only():
+    """runtime.threads: core's thread count inside the run, BLAS at one thread per worker
+    meanwhile; both come back afterwards. 0 means every core the process may use."""
     threadpoolctl = pytest.importorskip("threadpoolctl")
-    blas = [p for p in threadpoolctl.threadpool_info() if p["user_api"] == "blas"]
-    if not blas:
-        pytest.skip("no BLAS library is loaded")
-    before = [p["num_threads"] for p in blas]
-    with app.blas_threads(1):
-        inside = [p["num_threads"] for p in threadpoolctl.threadpool_info()
-                  if p["user_api"] == "blas"]
-    after = [p["num_threads"] for p in threadpoolctl.threadpool_info() if p["user_api"] == "blas"]
-    assert inside == [1] * len(blas) and after == before
-    with app.blas_threads(0):  # 0 leaves the default
-        assert [p["num_threads"] for p in threadpoolctl.threadpool_info()
-                if p["user_api"] == "blas"] == before
+
+    def blas_threads():
+        return [p["num_threads"] for p in threadpoolctl.threadpool_info()
+                if p["user_api"] == "blas"]
+
+    before = blas_threads()
+    with app.cpu_threads(3):
+        assert core.device.get_num_threads() == 3
+        assert blas_threads() == [1] * len(before)
+    assert core.device.get_num_threads() == 1 and blas_threads() == before
+    with app.cpu_threads(0):
+        assert core.device.get_num_threads() == core.device.available_cores()
+    assert core.device.get_num_threads() == 1 and blas_threads() == before

@@ -1,27 +1,15 @@
-"""Host threads and reusable memory for the im2col ops (conv2d, pooling).
+"""Reusable memory for the im2col ops (conv2d, pooling) and the element-wise ops beside them.
 
-Two ways to use two cores: let BLAS thread each GEMM (the default), or split the batch over
-Python threads with one BLAS thread each (``set_host_threads(True)``), which also runs the
-im2col copies and pooling in parallel (numpy and BLAS release the GIL). Which wins depends on
-the machine: on this project's 2-vCPU VM the Python threads lost (0.74x; every numpy call hands
-the GIL over, and thread wake-ups are slow there); on a quiet 16-core Xeon VM they won (1.4x).
-Each worker gets a fixed, contiguous slice of the batch and partial results are combined in
-slice order, so results are deterministic for a given thread count. The thread count follows
-the BLAS thread count the user chose (``threadpoolctl``, ``OMP_NUM_THREADS``...); device (cupy)
-arrays always run inline.
-
-Reusable memory: per-thread scratch buffers and the strided views over them are built once per
-geometry (``thread_cached``), and large outputs recycle arrays nobody references any more
-(``recycled_empty``): fresh multi-megabyte arrays are fresh memory mappings whose pages fault in
-on first write.
+Per-thread scratch buffers and the strided views over them are built once per geometry
+(``thread_cached``; each of core's worker threads has its own, see core.threads), and large
+outputs recycle arrays nobody references any more (``recycled_empty``): fresh multi-megabyte
+arrays are fresh memory mappings whose pages fault in on first write.
 """
 from __future__ import annotations
 
-import os
 import sys
 import threading
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -31,80 +19,6 @@ _MAX_CACHED = 64  # per thread; a network needs a few entries per layer geometry
 
 _local = threading.local()
 _lock = threading.Lock()
-_executor: ThreadPoolExecutor | None = None
-_blas_libs: list | None = None
-_host_threads = False
-
-
-def set_host_threads(enabled: bool) -> None:
-    """Split conv/pool batches over Python threads (True) or leave threading to BLAS (False)."""
-    global _host_threads
-    _host_threads = bool(enabled)
-
-
-def _blas() -> list:
-    """threadpoolctl's controllers of the loaded BLAS libraries (found once; [] without it)."""
-    global _blas_libs
-    if _blas_libs is None:
-        try:
-            from threadpoolctl import ThreadpoolController  # noqa: PLC0415 - optional, slow
-        except ImportError:
-            _blas_libs = []
-        else:
-            _blas_libs = ThreadpoolController().select(user_api="blas").lib_controllers
-    return _blas_libs
-
-
-def host_workers(array, items: int) -> int:
-    """How many threads to split ``items`` images over: with host threads on, the BLAS thread
-    count for host arrays; else 1.
-
-    Device arrays get 1: a GPU parallelises inside each kernel, and cupy's current device is
-    per thread, so extra host threads would only add risk.
-    """
-    if not _host_threads or not isinstance(array, np.ndarray) or items < 2:
-        return 1
-    libs = _blas()
-    if not libs:
-        return 1
-    return max(1, min(items, libs[0].num_threads, os.cpu_count() or 1))
-
-
-def run_split(items: int, workers: int, task) -> list:
-    """``[task(start, stop) for each of `workers` contiguous slices of range(items)]``.
-
-    The first slice runs on the calling thread, the others on a shared pool; while they run
-    every BLAS library is held at one thread (restored afterwards, even on error).
-    """
-    if workers <= 1:
-        return [task(0, items)]
-    bounds = [items * i // workers for i in range(workers + 1)]
-    libs = _blas()
-    saved = [lib.num_threads for lib in libs]
-    for lib in libs:
-        lib.set_num_threads(1)
-    try:
-        pool = _pool(workers - 1)
-        futures = [pool.submit(task, bounds[i], bounds[i + 1]) for i in range(1, workers)]
-        try:
-            first = task(bounds[0], bounds[1])
-        finally:
-            rest = [f.exception() or f.result() for f in futures]  # wait for all before raising
-        for item in rest:
-            if isinstance(item, BaseException):
-                raise item
-        return [first, *rest]
-    finally:
-        for lib, count in zip(libs, saved):
-            lib.set_num_threads(count)
-
-
-def _pool(size: int) -> ThreadPoolExecutor:
-    global _executor
-    with _lock:
-        if _executor is None or _executor._max_workers < size:
-            _executor = ThreadPoolExecutor(max_workers=size, thread_name_prefix="core-im2col")
-        return _executor
 
 
 def thread_cached(key, make):

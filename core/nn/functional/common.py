@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from core import backend
 from core.tensor import Tensor, apply
+from core.threads import matmul_inner, matmul_rows
 
 _DROPOUT_MODES = ("upscale_in_train", "downscale_in_infer")
 
@@ -24,15 +25,16 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None,
         raise ValueError(f"linear: bias of shape {bias.shape} does not fit weight of shape "
                          f"{list(w.shape)}; the bias must be [out_features] = [{w.shape[1]}].")
     xp = backend.array_module(a)
-    out = xp.matmul(a, w)
+    a2 = a.reshape(-1, w.shape[0])  # leading dimensions as rows: split over core's threads
+    out = matmul_rows(xp, a2, w).reshape(a.shape[:-1] + (w.shape[1],))
     if bias is not None:
         out += bias.data
     parents = (x, weight) if bias is None else (x, weight, bias)
 
     def backward(g):
         g2 = g.reshape(-1, w.shape[1])
-        gx = xp.matmul(g, w.T) if not x.stop_gradient else None
-        gw = xp.matmul(a.reshape(-1, w.shape[0]).T, g2) if not weight.stop_gradient else None
+        gx = matmul_rows(xp, g2, w.T).reshape(a.shape) if not x.stop_gradient else None
+        gw = matmul_inner(xp, a2, g2) if not weight.stop_gradient else None
         if bias is None:
             return gx, gw
         return gx, gw, (g2.sum(axis=0) if not bias.stop_gradient else None)

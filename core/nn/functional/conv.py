@@ -18,15 +18,16 @@ Speed choices, each measured as a same-run ratio (numbers in benchmarks/README.m
   matrix the bias as its last row, so the forward GEMM adds it and the first layer's weight
   gradient GEMM sums its gradient (the tutorial CNN's first conv: forward 1.2x, backward 1.1x).
   Outputs reuse arrays nobody references any more (see ``_parallel``).
-* Optionally (``_parallel.set_host_threads``) blocks are split over Python threads with one BLAS
-  thread each.
+* With ``core.set_num_threads(n)`` the batch is split over n threads (core.threads), each
+  building and multiplying its own blocks with one BLAS thread.
 """
 from __future__ import annotations
 
 from core import backend
-from core.nn.functional._parallel import host_workers, recycled_empty, run_split, thread_cached
+from core.nn.functional._parallel import recycled_empty, thread_cached
 from core.nn.functional._spatial import Window, check_tensor, windows
 from core.tensor import Tensor, apply, is_grad_enabled
+from core.threads import host_workers, run_split
 
 _BLOCK_BYTES = 1 << 21  # im2col bytes per block: small enough to stay in cache with its GEMM
 _KEEP_BYTES = 1 << 24   # the largest whole-batch im2col matrix kept for the backward pass

@@ -16,10 +16,11 @@ gradient to every tied element and inflate the gradients of everything upstream.
 from __future__ import annotations
 
 from core import backend
-from core.nn.functional._parallel import host_workers, recycled_empty, run_split, thread_cached
+from core.nn.functional._parallel import recycled_empty, thread_cached
 from core.nn.functional._spatial import check_tensor, windows
 from core.nn.functional.activation import mark_relu_masked, relu_masked
 from core.tensor import Tensor, apply
+from core.threads import host_workers, run_split
 
 
 def max_pool2d(x: Tensor, kernel_size, stride=None, padding=0, return_mask: bool = False,

@@ -77,3 +77,25 @@ def test_layers_match_functional_and_have_gradients(layer, fn):
     np.testing.assert_array_equal(layer(core.to_tensor(x)).numpy(), fn(core.to_tensor(x)).numpy())
     check_grad(layer, x)
     assert layer.parameters() == []
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "channels_last_view"])
+def test_relu_split_over_threads_matches_one_thread(layout):
+    """Large activations are split over core's threads along their outermost memory axis."""
+    z = np.random.default_rng(3).standard_normal((16, 28, 28, 20)).astype(np.float32)
+    z = z if layout == "contiguous" else z.transpose(0, 3, 1, 2)  # an NCHW view of NHWC memory
+    g = np.cos(np.arange(z.size, dtype=np.float32)).reshape(z.shape)
+    results = []
+    for threads in (1, 2):
+        core.device.set_num_threads(threads)
+        try:
+            x = core.to_tensor(z, stop_gradient=False)
+            y = F.relu(x) * 1.0  # a consumer that is not a pool: ReLU's own mask pass runs
+            y.backward(core.to_tensor(g))
+            results.append((y.numpy(), x.gradient()))
+        finally:
+            core.device.set_num_threads(1)
+    np.testing.assert_array_equal(results[0][0], np.maximum(z, 0))
+    np.testing.assert_array_equal(results[1][0], results[0][0])
+    np.testing.assert_array_equal(results[1][1], results[0][1])
+    np.testing.assert_array_equal(results[0][1], g * (z > 0))

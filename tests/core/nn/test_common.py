@@ -118,3 +118,26 @@ def test_dropout_axis_drops_whole_columns():
 def test_identity_returns_its_input():
     x = core.to_tensor([1.0, 2.0])
     assert nn.Identity(54, unused=True)(x) is x
+
+
+def test_linear_split_over_threads_matches_one_thread():
+    """Large products split their rows over core's threads; the weight gradient's partial sums
+    add up in a fixed order."""
+    rng = np.random.default_rng(4)
+    x, w, b = (rng.standard_normal(s).astype(np.float32) for s in ((512, 96), (96, 64), (64,)))
+    g = rng.standard_normal((512, 64)).astype(np.float32)
+    results = []
+    for threads in (1, 2, 2):
+        core.device.set_num_threads(threads)
+        try:
+            xt, wt, bt = (core.to_tensor(a, stop_gradient=False) for a in (x, w, b))
+            out = F.linear(xt, wt, bt)
+            out.backward(core.to_tensor(g))
+            results.append([out.numpy(), xt.gradient(), wt.gradient(), bt.gradient()])
+        finally:
+            core.device.set_num_threads(1)
+    for got, want in zip(results[1], results[0]):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    for got, want in zip(results[2], results[1]):
+        np.testing.assert_array_equal(got, want)
+    np.testing.assert_allclose(results[0][0], x @ w + b, rtol=1e-4, atol=1e-4)

@@ -1,11 +1,9 @@
 """conv2d and Conv2D: gradients (float64 finite differences), torch parity, layouts, errors."""
-import os
-
 import numpy as np
 import pytest
 
 import core
-from core import backend
+from core import backend, threads
 from core.nn import initializer
 from core.nn.conv import Conv2D
 from core.nn.functional import _parallel
@@ -107,35 +105,60 @@ def test_recycled_arrays_are_reused_only_when_unreferenced():
 
 
 @pytest.fixture
-def host_threads():
-    _parallel.set_host_threads(True)
+def two_threads():
+    core.device.set_num_threads(2)
     yield
-    _parallel.set_host_threads(False)
+    core.device.set_num_threads(1)
 
 
-def test_conv2d_threaded_and_single_thread_agree(host_threads):
-    """Batch split over host threads gives the same values as one thread, run after run."""
-    threadpoolctl = pytest.importorskip("threadpoolctl")
+def test_conv2d_threaded_and_single_thread_agree():
+    """The batch split over core's threads gives the same values as one thread, run after run
+    (and the same bits for a given thread count)."""
     x, w, b = (RNG.standard_normal(s).astype(np.float32) for s in ((9, 3, 10, 10), (4, 3, 3, 3),
                                                                    (4,)))
     results = []
-    for threads in (1, 2, 2):
-        with threadpoolctl.threadpool_limits(threads, user_api="blas"):
+    for count in (1, 2, 2, 3):
+        core.device.set_num_threads(count)
+        try:
             xt, wt = core.to_tensor(x, stop_gradient=False), core.to_tensor(w, stop_gradient=False)
             bt = core.to_tensor(b, stop_gradient=False)
             out = conv2d(xt, wt, bt, padding=1)
             out.backward(core.to_tensor(np.sin(np.arange(out.size)).reshape(out.shape)
                                         .astype(np.float32)))
             results.append([out.numpy(), xt.gradient(), wt.gradient(), bt.gradient()])
-    for got, want in zip(results[1], results[0]):
-        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+        finally:
+            core.device.set_num_threads(1)
+    for result in results[1:]:
+        for got, want in zip(result, results[0]):
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
     for got, want in zip(results[2], results[1]):
         np.testing.assert_array_equal(got, want)  # deterministic for a given thread count
-    assert _parallel.host_workers(np.zeros(1), 1) == 1
-    with threadpoolctl.threadpool_limits(2, user_api="blas"):
-        assert _parallel.host_workers(np.zeros(1), 9) == min(2, os.cpu_count())
-        _parallel.set_host_threads(False)
-        assert _parallel.host_workers(np.zeros(1), 9) == 1
+
+
+def test_thread_count_and_how_work_is_split(two_threads):
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    assert core.device.get_num_threads() == 2
+    assert all(p["num_threads"] == 1 for p in threadpoolctl.threadpool_info()
+               if p["user_api"] == "blas")  # one BLAS thread per worker while we split
+    assert threads.host_workers(np.zeros(1), 1) == 1  # nothing to split
+    assert threads.host_workers(np.zeros(1), 9) == 2
+    seen = threads.run_split(9, 2, lambda start, stop: (start, stop))
+    assert seen == [(0, 4), (4, 9)]
+    with pytest.raises(ValueError, match="threads must be an int >= 1"):
+        core.device.set_num_threads(0)
+
+
+def test_a_failing_slice_raises_after_every_slice_finished(two_threads):
+    finished = []
+
+    def task(start, stop):
+        if start:
+            raise RuntimeError("slice failed")
+        finished.append((start, stop))
+
+    with pytest.raises(RuntimeError, match="slice failed"):
+        threads.run_split(4, 2, task)
+    assert finished == [(0, 2)]
 
 
 def test_conv2d_matches_torch():

@@ -101,23 +101,19 @@ def test_pooling_matches_torch():
                                        atol=1e-12)
 
 
-def test_pooling_split_over_host_threads_matches():
-    threadpoolctl = pytest.importorskip("threadpoolctl")
-    from core.nn.functional import _parallel
-
+def test_pooling_split_over_threads_matches():
     x = np.maximum(RNG.integers(-2, 3, size=(7, 3, 8, 8)), 0).astype(np.float32)
     results = []
-    for enabled in (False, True):
-        _parallel.set_host_threads(enabled)
+    for threads in (1, 2):
+        core.device.set_num_threads(threads)
         try:
-            with threadpoolctl.threadpool_limits(2, user_api="blas"):
-                xt = core.to_tensor(x, stop_gradient=False)
-                out = max_pool2d(xt, 2)
-                out.backward(core.to_tensor(np.arange(out.size, dtype=np.float32)
-                                            .reshape(out.shape)))
-                results.append((out.numpy(), xt.gradient()))
+            xt = core.to_tensor(x, stop_gradient=False)
+            out = max_pool2d(xt, 2)
+            out.backward(core.to_tensor(np.arange(out.size, dtype=np.float32)
+                                        .reshape(out.shape)))
+            results.append((out.numpy(), xt.gradient()))
         finally:
-            _parallel.set_host_threads(False)
+            core.device.set_num_threads(1)
     np.testing.assert_array_equal(results[0][0], results[1][0])
     np.testing.assert_array_equal(results[0][1], results[1][1])
 

@@ -1,0 +1,133 @@
+"""The CPU threads core uses: ``set_num_threads(n)`` and the pool that runs an op's slices.
+
+Why a pool of our own rather than BLAS threads: a CNN step on the CPU is half GEMMs and half
+element-wise numpy work (im2col copies, pooling, ReLU), which numpy runs on one thread. With
+``set_num_threads(n)`` the ops split their batch into n contiguous slices and run them on n
+threads (numpy and BLAS release the GIL), and BLAS is held at one thread per slice, so every
+core works on every part of the step. BLAS must not keep threads of its own meanwhile:
+OpenBLAS's workers spin for about 0.1 s after each threaded call, and on a 2-vCPU VM that
+spinning took the second core from our threads (the step then ran 1.4x slower than with BLAS
+threads alone; with BLAS at one thread it ran 1.3x faster). Measured numbers: benchmarks/README.md.
+
+Until ``set_num_threads`` is called nothing changes: one thread, and BLAS threads as numpy's
+environment set them. Each slice is fixed by the thread count and partial results are combined
+in slice order, so results are deterministic for a given count. Device (cupy) arrays always
+run inline: a GPU parallelises inside each kernel, and cupy's current device is per thread.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+_lock = threading.Lock()
+_executor: ThreadPoolExecutor | None = None
+_threads = 1
+_blas_limit = None  # threadpoolctl's limiter holding BLAS at one thread while _threads > 1
+
+
+def set_num_threads(threads: int) -> None:
+    """Use ``threads`` CPU threads (PaddlePaddle's trainer_count); BLAS runs one per thread.
+
+    ``1`` goes back to a single thread and restores the BLAS thread count found before.
+    """
+    global _threads, _blas_limit
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ValueError(f"set_num_threads: threads must be an int >= 1, got {threads!r}")
+    with _lock:
+        if threads > 1 and _blas_limit is None:
+            _blas_limit = _limit_blas()
+        elif threads == 1 and _blas_limit is not None:
+            _blas_limit.restore_original_limits()
+            _blas_limit = None
+        _threads = threads
+
+
+def get_num_threads() -> int:
+    """The CPU threads core's ops use (``set_num_threads``)."""
+    return _threads
+
+
+def available_cores() -> int:
+    """The CPU cores this process may run on (its affinity mask, e.g. one per rank under
+    ``mpirun``'s core binding), or the machine's count where there is no mask."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _limit_blas():
+    try:
+        from threadpoolctl import threadpool_limits  # noqa: PLC0415 - optional, slow import
+    except ImportError as exc:
+        raise RuntimeError("set_num_threads needs the threadpoolctl package to hold BLAS at one "
+                           "thread per worker: pip install threadpoolctl") from exc
+    return threadpool_limits(limits=1, user_api="blas")
+
+
+def host_workers(array, items: int) -> int:
+    """How many threads to split ``items`` (images, rows) of ``array`` over: the thread count
+    for host arrays with at least two items, else 1."""
+    if _threads == 1 or items < 2 or not isinstance(array, np.ndarray):
+        return 1
+    return min(items, _threads)
+
+
+def run_split(items: int, workers: int, task) -> list:
+    """``[task(start, stop) for each of `workers` contiguous slices of range(items)]``.
+
+    The first slice runs on the calling thread, the others on the shared pool; every slice has
+    finished (or failed) before this returns or raises.
+    """
+    if workers <= 1:
+        return [task(0, items)]
+    bounds = [items * i // workers for i in range(workers + 1)]
+    pool = _pool(workers - 1)
+    futures = [pool.submit(task, bounds[i], bounds[i + 1]) for i in range(1, workers)]
+    try:
+        first = task(bounds[0], bounds[1])
+    finally:
+        rest = [f.exception() or f.result() for f in futures]  # wait for all before raising
+    for item in rest:
+        if isinstance(item, BaseException):
+            raise item
+    return [first, *rest]
+
+
+def _pool(size: int) -> ThreadPoolExecutor:
+    global _executor
+    with _lock:
+        if _executor is None or _executor._max_workers < size:
+            _executor = ThreadPoolExecutor(max_workers=size, thread_name_prefix="core-worker")
+        return _executor
+
+
+# ----- GEMMs split by rows (Linear layers; conv2d splits its own blocks) ------------------------
+_SPLIT_MIN_MACS = 1 << 21  # multiply-adds: below this one BLAS call beats a thread hand-off
+
+
+def matmul_rows(xp, a, b):
+    """``a @ b`` for 2-D ``a`` [m, k] and ``b`` [k, n], the rows of ``a`` split over the
+    threads when the product is large."""
+    m = a.shape[0]
+    workers = host_workers(a, m) if m * a.shape[1] * b.shape[1] >= _SPLIT_MIN_MACS else 1
+    if workers == 1:
+        return xp.matmul(a, b)
+    out = xp.empty((m, b.shape[1]), dtype=xp.result_type(a, b))
+    run_split(m, workers, lambda start, stop: xp.matmul(a[start:stop], b, out=out[start:stop]))
+    return out
+
+
+def matmul_inner(xp, a, b):
+    """``a.T @ b`` for ``a`` [m, k] and ``b`` [m, n] (a weight gradient: a sum over the m rows),
+    the rows split over the threads when large; partial sums are added in slice order."""
+    m = a.shape[0]
+    workers = host_workers(a, m) if m * a.shape[1] * b.shape[1] >= _SPLIT_MIN_MACS else 1
+    parts = run_split(m, workers, lambda start, stop: a[start:stop].T @ b[start:stop])
+    total = parts[0]
+    for part in parts[1:]:
+        total += part
+    return total
