@@ -66,7 +66,7 @@ def main(argv=None) -> None:
         times.append(time.perf_counter() - start)
     if rank == 0:
         rate = args.batch * args.steps / statistics.median(times)
-        print(f"{size} rank(s) x {args.threads} BLAS thread(s), global batch {args.batch}: "
+        print(f"{size} rank(s) x {args.threads} thread(s), global batch {args.batch}: "
               f"{rate:,.0f} samples/s")
 
 
