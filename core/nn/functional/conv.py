@@ -171,10 +171,11 @@ class _Layer:
         back_rows, back_cols = self._back_windows()
         (to_r, from_r), (to_c, from_c) = _placement(rows, back_rows), _placement(cols, back_cols)
 
-        # With dx wanted, dw comes from the gradient's im2col matrix as well (X^T @ spread, see
+        # With dx wanted, dw comes from the gradient's im2col matrix as well (spread^T @ x, see
         # _weight_from_spread): the input's im2col matrix is then never rebuilt. Without, dw^T
-        # = g^T @ unfold(x) (that orientation runs 1.2x faster than unfold^T @ g here), whose
-        # last column is the bias gradient when the bias is folded in.
+        # = g^T @ unfold(x), from the matrix the forward pass kept or a rebuilt one (that
+        # orientation runs 1.2x faster than unfold^T @ g here); its last column is the bias
+        # gradient when the bias is folded in.
         folded = self.fold_bias and not need_x
         dw_shape = (groups, back_k, per_group) if need_x else (groups, og, k + folded)
 
