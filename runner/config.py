@@ -68,7 +68,8 @@ RULES: dict[str, dict[str, Rule]] = {
               "error_clip": _POSITIVE_VALUES,
               # sequence models and cbow (runner/sequence_models.py)
               "hidden_size": _COUNT, "num_layers": _COUNT, "embedding_dim": _COUNT,
-              "pooling": _choice(("last", "mean", "max", "sum"))},
+              "pooling": _choice(("last", "mean", "max", "sum")),
+              "direction": _choice(("forward", "bidirect", "bidirectional"))},
     "clip": {"threshold": _POSITIVE, "params": _POSITIVE_VALUES, "error_clip": _NON_NEGATIVE},
     "optim": {"lr": _POSITIVE, "weight_decay": _NON_NEGATIVE, "epsilon": _POSITIVE,
               "regularizer": _choice(REGULARIZERS), "momentum": _FRACTION, "beta1": _FRACTION,

@@ -52,6 +52,7 @@ class RNNConfig(ModelConfig):
     name: str = "gru"
     hidden_size: int = 64
     num_layers: int = 1
+    direction: str = "forward"  # forward | bidirect (= bidirectional): a second, reversed RNN
     pooling: str = "last"  # last | mean | max | sum: outputs to one vector per sequence
     dropout: float = 0.0  # between recurrent layers and before the classifier
     embedding_dim: int = 64  # used when the data are word ids

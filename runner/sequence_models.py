@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+import core
 from core import nn
 from core.nn import functional as F
 from runner import schema
@@ -31,19 +32,25 @@ class CBOW(nn.Layer):
 
 
 class SequenceClassifier(nn.Layer):
-    """(padded, lengths) -> [embedding] -> GRU/LSTM -> pooling over real steps -> linear."""
+    """(padded, lengths) -> [embedding] -> GRU/LSTM -> pooling over real steps -> linear.
+
+    With ``direction="bidirect"`` the features are ``2 * hidden_size``: pooled outputs hold both
+    directions, and ``last`` joins the top layer's forward and backward final states.
+    """
 
     def __init__(self, cell: str, features: int, num_classes: int, hidden_size: int,
                  num_layers: int = 1, pooling: str = "last", dropout: float = 0.0,
-                 vocab_size: int = 0, embedding_dim: int = 64, sparse: bool = False):
+                 vocab_size: int = 0, embedding_dim: int = 64, sparse: bool = False,
+                 direction: str = "forward"):
         super().__init__()
         self.embedding = nn.Embedding(vocab_size, embedding_dim, sparse=sparse) \
             if vocab_size else None
         width = embedding_dim if vocab_size else features
         layer = nn.GRU if cell == "gru" else nn.LSTM
-        self.rnn = layer(width, hidden_size, num_layers=num_layers, dropout=dropout)
+        self.rnn = layer(width, hidden_size, num_layers=num_layers, direction=direction,
+                         dropout=dropout)
         self.dropout = nn.Dropout(dropout)
-        self.out = nn.Linear(hidden_size, num_classes)
+        self.out = nn.Linear(hidden_size * self.rnn.num_directions, num_classes)
         self.pooling = pooling
 
     def forward(self, inputs):
@@ -52,7 +59,10 @@ class SequenceClassifier(nn.Layer):
             x = self.embedding(x)
         outputs, final = self.rnn(x, sequence_length=lengths)
         if self.pooling == "last":
-            hidden = (final[0] if isinstance(final, tuple) else final)[-1]
+            states = final[0] if isinstance(final, tuple) else final
+            # The top layer's rows: forward only, or forward then backward.
+            top = [states[-d] for d in range(self.rnn.num_directions, 0, -1)]
+            hidden = top[0] if len(top) == 1 else core.concat(top, axis=-1)
         else:
             if lengths is None:
                 lengths = np.full(x.shape[0], x.shape[1], dtype=np.int64)
@@ -78,7 +88,7 @@ def _rnn(cfg: schema.RNNConfig, input_shape, num_classes: int, vocab_size: int) 
     features = 0 if vocab_size else int(input_shape[0])
     return SequenceClassifier(cfg.name, features, num_classes, cfg.hidden_size, cfg.num_layers,
                               cfg.pooling, cfg.dropout, vocab_size, cfg.embedding_dim,
-                              cfg.sparse_update)
+                              cfg.sparse_update, cfg.direction)
 
 
 MODELS = {"cbow": _cbow, "gru": _rnn, "lstm": _rnn}

@@ -3,6 +3,7 @@
 Instead of packing, a batch is padded and ``sequence_length`` ([batch] ints) says each row's real
 length: states stop changing after a row's last step, so the final states are those of each
 row's last real step, and outputs at padded steps are zeros (Paddle's behaviour).
+``direction="bidirect"`` adds a backward-in-time recurrence per layer (names ``*_reverse``).
 """
 from __future__ import annotations
 
@@ -56,7 +57,18 @@ class Embedding(Layer):
                 f"sparse={self.sparse}")
 
 
+DIRECTIONS = ("forward", "bidirect", "bidirectional")  # Paddle's values; the last two agree
+_LABELS = ("weight_ih", "weight_hh", "bias_ih", "bias_hh")
+
+
 class _RNN(Layer):
+    """Shared by GRU and LSTM: parameters, checks, and the layer-by-direction loop.
+
+    A bidirectional layer runs a second recurrence over each row reversed *within its length*
+    (``sequence_reverse``), so it starts at the last real step rather than in the padding; its
+    outputs are reversed back and concatenated after the forward ones on the feature axis.
+    """
+
     _gates = 1
 
     def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1,
@@ -67,26 +79,31 @@ class _RNN(Layer):
         self.input_size = _positive(owner, "input_size", input_size)
         self.hidden_size = _positive(owner, "hidden_size", hidden_size)
         self.num_layers = _positive(owner, "num_layers", num_layers)
-        if direction != "forward" or time_major:
-            raise ValueError(f"{owner}: only direction='forward' with time_major=False "
-                             f"(batch-first) is supported, got direction={direction!r}, "
-                             f"time_major={time_major!r}.")
+        if direction not in DIRECTIONS:
+            raise ValueError(f"{owner}: direction={direction!r} is not supported; use one of "
+                             f"{', '.join(repr(d) for d in DIRECTIONS)}.")
+        if time_major:
+            raise ValueError(f"{owner}: time_major=True is not supported; inputs are "
+                             f"batch-first [batch, time, features] (time_major=False).")
         if not 0.0 <= dropout < 1.0:
             raise ValueError(f"{owner}: dropout={dropout!r} must lie in [0, 1).")
-        self.dropout = dropout
+        self.direction, self.dropout = direction, dropout
+        self.num_directions = 1 if direction == "forward" else 2
         bound = 1.0 / math.sqrt(hidden_size)
         init = initializer.Uniform(-bound, bound)  # Paddle's default for RNN weights
         size = self._gates * hidden_size
+        # Paddle's (and torch's) names and order: layer by layer, forward then "_reverse".
         for k in range(num_layers):
-            width = input_size if k == 0 else hidden_size
-            for label, shape in (("weight_ih", [size, width]), ("weight_hh", [size, hidden_size]),
-                                 ("bias_ih", [size]), ("bias_hh", [size])):
-                setattr(self, f"{label}_l{k}",
-                        self.create_parameter(shape, default_initializer=init))
+            width = input_size if k == 0 else hidden_size * self.num_directions
+            for suffix in ("", "_reverse")[:self.num_directions]:
+                for label, shape in zip(_LABELS, ([size, width], [size, hidden_size], [size],
+                                                  [size])):
+                    setattr(self, f"{label}_l{k}{suffix}",
+                            self.create_parameter(shape, default_initializer=init))
 
-    def _layer(self, k: int):
-        return [getattr(self, f"{label}_l{k}")
-                for label in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")]
+    def _layer(self, k: int, reverse: bool):
+        suffix = "_reverse" if reverse else ""
+        return [getattr(self, f"{label}_l{k}{suffix}") for label in _LABELS]
 
     def _check(self, inputs: Tensor, sequence_length):
         if inputs.ndim != 3 or inputs.shape[2] != self.input_size:
@@ -101,6 +118,13 @@ class _RNN(Layer):
             raise ValueError(f"{type(self).__name__}: sequence_length must be {inputs.shape[0]} "
                              f"integers in [1, {inputs.shape[1]}].")
         return lens
+
+    def _check_states(self, states, batch: int, what: str) -> None:
+        want = [self.num_layers * self.num_directions, batch, self.hidden_size]
+        if list(states.shape) != want:
+            raise ValueError(f"{type(self).__name__}: {what} must be [num_layers * "
+                             f"num_directions, batch, hidden_size] = {want}, got "
+                             f"{list(states.shape)}.")
 
     def _zeros(self, batch: int, dtype) -> Tensor:
         return Tensor(backend.array_module(self.weight_hh_l0.data).zeros(
@@ -117,54 +141,83 @@ class _RNN(Layer):
         mask = S.sequence_mask(lens, carried.shape[1], carried.dtype)[:, :, None]
         return carried * Tensor(mask)
 
+    def _run(self, inputs: Tensor, lens, scan):
+        """Every layer and direction: ``scan(x, params, index)`` -> (carried outputs, final).
+
+        ``index`` is the state's row in ``[num_layers * num_directions, ...]`` (layer-major,
+        forward first); returns the last layer's outputs and the list of finals in that order.
+        """
+        x, finals = inputs, []
+        for k in range(self.num_layers):
+            outs = []
+            for d in range(self.num_directions):
+                seq = S.sequence_reverse(x, lens) if d else x
+                carried, final = scan(seq, self._layer(k, d == 1), k * self.num_directions + d)
+                out = self._outputs(carried, lens)
+                outs.append(S.sequence_reverse(out, lens) if d else out)
+                finals.append(final)
+            x = outs[0] if len(outs) == 1 else core.concat(outs, axis=-1)
+            x = self._between_layers(x, k)
+        return x, finals
+
     def extra_repr(self) -> str:
-        return f"{self.input_size}, {self.hidden_size}, num_layers={self.num_layers}"
+        text = f"{self.input_size}, {self.hidden_size}, num_layers={self.num_layers}"
+        return text + (f", direction={self.direction!r}" if self.num_directions == 2 else "")
 
 
 class GRU(_RNN):
-    """Gated recurrent unit (Paddle's ``GRU``, batch-first, forward direction).
+    """Gated recurrent unit (Paddle's ``GRU``, batch-first), forward or bidirectional.
 
-    ``forward(inputs [B, T, input_size], initial_states [num_layers, B, H] or None,
-    sequence_length [B] or None) -> (outputs [B, T, H], final_states [num_layers, B, H])``.
+    ``forward(inputs [B, T, input_size], initial_states [L * D, B, H] or None,
+    sequence_length [B] or None) -> (outputs [B, T, D * H], final_states [L * D, B, H])`` with
+    ``L = num_layers`` and ``D = 2`` for ``direction="bidirect"`` (else 1); final states are
+    layer-major, forward before backward.
     """
 
     _gates = 3
 
     def forward(self, inputs: Tensor, initial_states=None, sequence_length=None):
         lens = self._check(inputs, sequence_length)
-        x, finals = inputs, []
-        for k in range(self.num_layers):
-            w_ih, w_hh, b_ih, b_hh = self._layer(k)
-            h0 = initial_states[k] if initial_states is not None else \
+        if initial_states is not None:
+            self._check_states(initial_states, inputs.shape[0], "initial_states")
+
+        def scan(x, params, index):
+            w_ih, w_hh, b_ih, b_hh = params
+            h0 = initial_states[index] if initial_states is not None else \
                 self._zeros(inputs.shape[0], inputs.dtype)
             carried = R.gru_scan(core.matmul(x, w_ih, transpose_y=True) + b_ih, h0, w_hh, b_hh,
                                  lens)
-            finals.append(carried[:, -1])
-            x = self._between_layers(self._outputs(carried, lens), k)
-        return x, core.stack(finals)
+            return carried, carried[:, -1]
+
+        outputs, finals = self._run(inputs, lens, scan)
+        return outputs, core.stack(finals)
 
 
 class LSTM(_RNN):
-    """Long short-term memory (Paddle's ``LSTM``, batch-first, forward direction).
+    """Long short-term memory (Paddle's ``LSTM``, batch-first), forward or bidirectional.
 
     ``forward(inputs, initial_states=(h0, c0) or None, sequence_length=None) ->
-    (outputs [B, T, H], (h [num_layers, B, H], c [num_layers, B, H]))``.
+    (outputs [B, T, D * H], (h [L * D, B, H], c [L * D, B, H]))``, shapes as for ``GRU``.
     """
 
     _gates = 4
 
     def forward(self, inputs: Tensor, initial_states=None, sequence_length=None):
         lens = self._check(inputs, sequence_length)
-        x, hs, cs = inputs, [], []
-        for k in range(self.num_layers):
-            w_ih, w_hh, b_ih, b_hh = self._layer(k)
+        if initial_states is not None:
+            for what, states in zip(("initial_states[0] (h)", "initial_states[1] (c)"),
+                                    initial_states):
+                self._check_states(states, inputs.shape[0], what)
+
+        def scan(x, params, index):
+            w_ih, w_hh, b_ih, b_hh = params
             if initial_states is not None:
-                h0, c0 = initial_states[0][k], initial_states[1][k]
+                h0, c0 = initial_states[0][index], initial_states[1][index]
             else:
                 h0 = c0 = self._zeros(inputs.shape[0], inputs.dtype)
             both = R.lstm_scan(core.matmul(x, w_ih, transpose_y=True) + b_ih, h0, c0, w_hh,
                                b_hh, lens)
-            hs.append(both[0][:, -1])
-            cs.append(both[1][:, -1])
-            x = self._between_layers(self._outputs(both[0], lens), k)
-        return x, (core.stack(hs), core.stack(cs))
+            return both[0], (both[0][:, -1], both[1][:, -1])
+
+        outputs, finals = self._run(inputs, lens, scan)
+        return outputs, (core.stack([h for h, _ in finals]), core.stack([c for _, c in finals]))

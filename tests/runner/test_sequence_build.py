@@ -80,3 +80,32 @@ def test_sequence_model_configs_validate():
                   "data": {"name": "vowels", "long_seq": "split"}})
     np.testing.assert_equal(validate({"model": {"name": "cbow"}, "optim": {"name": "sgd"},
                                       "data": {"name": "text"}}).model.sparse_update, True)
+
+
+@pytest.mark.parametrize("cell, pooling", [("gru", "last"), ("lstm", "last"), ("gru", "max")])
+def test_bidirectional_sequence_models(cell, pooling):
+    run = validate({"model": {"name": cell, "direction": "bidirect", "pooling": pooling,
+                              "hidden_size": 5, "num_layers": 2},
+                    "optim": {"name": "adam"}, "data": {"name": "vowels"}})
+    model = build.build_model(run.model, (3,), 4, 0, True)
+    assert model.rnn.num_directions == 2 and model.out.weight.shape == [10, 4]
+    padded = core.to_tensor(np.random.default_rng(0).normal(size=(2, 6, 3)).astype("float32"))
+    logits = model((padded, np.array([6, 2])))
+    assert logits.shape == [2, 4]
+    logits.sum().backward()
+    assert model.rnn.weight_hh_l1_reverse.grad_data is not None
+    if pooling == "last":  # the top layer's forward and backward final states, joined
+        _, final = model.rnn(padded, sequence_length=np.array([6, 2]))
+        states = final[0] if cell == "lstm" else final
+        joined = np.concatenate([states.numpy()[2], states.numpy()[3]], axis=-1)
+        np.testing.assert_allclose(model.out(core.to_tensor(joined)).numpy(), logits.numpy(),
+                                   rtol=1e-5, atol=1e-6)
+
+
+def test_rnn_direction_is_validated():
+    with pytest.raises(ConfigError, match="model.direction = 'backward' is not allowed: use "
+                                          "one of forward, bidirect, bidirectional"):
+        validate({"model": {"name": "lstm", "direction": "backward"}, "optim": {"name": "adam"},
+                  "data": {"name": "vowels"}})
+    assert validate({"model": {"name": "gru"}, "optim": {"name": "adam"},
+                     "data": {"name": "vowels"}}).model.direction == "forward"

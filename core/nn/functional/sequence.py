@@ -1,4 +1,4 @@
-"""Embedding lookup and length-aware sequence pooling (``paddle.nn.functional`` names).
+"""Embedding lookup, length-aware sequence pooling and reversal (``paddle.nn.functional`` names).
 
 Sequences come padded as ``[batch, T, ...]`` with ``lengths`` (int, ``[batch]``) giving each
 row's real steps; the padded steps never contribute to a pooled value or a gradient.
@@ -100,3 +100,27 @@ def sequence_pool(x: Tensor, lengths, pool_type: str = "sum") -> Tensor:
     scale = mask if pool_type == "sum" else mask / lens.reshape(mask_shape[:1] + (1,) + extra)
     out = (data * scale).sum(axis=1)
     return apply(out, (x,), lambda g: (g[:, None] * scale,), f"sequence_pool_{pool_type}")
+
+
+def sequence_reverse(x: Tensor, lengths=None) -> Tensor:
+    """Reverse each row of ``x`` ([batch, T, ...]) within its first ``lengths`` steps.
+
+    Padded steps (``t >= length``) stay where they are, so a backward-in-time RNN over the result
+    starts at each row's last real step. ``lengths=None`` reverses every row whole. The reversal
+    is its own inverse, so the gradient is the output gradient reversed the same way.
+    """
+    data = x.data
+    xp = backend.array_module(data)
+    if lengths is None:
+        if data.ndim < 2:
+            raise ValueError(f"sequence_reverse: x must be [batch, T, ...], got shape {x.shape}.")
+        lens = xp.full(data.shape[0], data.shape[1], dtype="int64")
+    else:
+        lens = _check_lengths(x, lengths, "sequence_reverse")
+    t = xp.arange(data.shape[1])[None, :]
+    lens = xp.asarray(lens).reshape(-1, 1)
+    index = xp.where(t < lens, lens - 1 - t, t)  # [batch, T]: a per-row involution
+    index = index.reshape(index.shape + (1,) * (data.ndim - 2))
+    out = xp.take_along_axis(data, index, axis=1)
+    return apply(out, (x,), lambda g: (xp.take_along_axis(g, index, axis=1),),
+                 "sequence_reverse")

@@ -8,7 +8,8 @@ import core
 from core import backend
 from core import nn
 from core.nn.functional import rnn as R
-from core.nn.functional.sequence import embedding, sequence_mask, sequence_pool
+from core.nn.functional.sequence import (embedding, sequence_mask, sequence_pool,
+                                         sequence_reverse)
 from core.sparse import RowSparseGrad
 from tests.gradcheck import check_grad
 
@@ -79,8 +80,119 @@ def test_rnn_refuses_bad_input():
         layer(core.to_tensor(np.zeros((2, 3, 4), np.float32)))
     with pytest.raises(ValueError, match="sequence_length"):
         layer(core.to_tensor(np.zeros((2, 3, 2), np.float32)), sequence_length=np.array([0, 9]))
-    with pytest.raises(ValueError, match="direction"):
-        nn.LSTM(2, 3, direction="bidirect")
+    with pytest.raises(ValueError, match="direction='backward' is not supported; use one of "
+                                         "'forward', 'bidirect', 'bidirectional'"):
+        nn.LSTM(2, 3, direction="backward")
+    with pytest.raises(ValueError, match="time_major=True is not supported"):
+        nn.GRU(2, 3, time_major=True)
+    with pytest.raises(ValueError,
+                       match=r"initial_states must be .* = \[4, 2, 3\], got \[2, 2, 3\]"):
+        nn.GRU(2, 3, num_layers=2, direction="bidirect")(
+            core.to_tensor(np.zeros((2, 3, 2), np.float32)),
+            core.to_tensor(np.zeros((2, 2, 3), np.float32)))
+
+
+# --- bidirectional layers ----------------------------------------------------------------------
+RAGGED = np.array([4, 1, 3])
+
+
+def _bidirect_fn(cls, input_size: int, hidden: int):
+    """fn(x, *states, *params) -> every output and final state, flattened into one vector.
+
+    The layer's parameters are replaced by the given float64 Tensors, so that finite
+    differences reach the weights of both directions of both layers.
+    """
+    layer = cls(input_size, hidden, num_layers=2, direction="bidirect")
+    names = [name for name, _ in layer.named_parameters()]
+    states = 2 if cls is nn.LSTM else 1
+
+    def fn(x, *rest):
+        for name, value in zip(names, rest[states:]):
+            setattr(layer, name, value)
+        initial = tuple(rest[:states]) if cls is nn.LSTM else rest[0]
+        out, final = layer(x, initial, sequence_length=RAGGED)
+        finals = list(final) if cls is nn.LSTM else [final]
+        return core.concat([core.flatten(t) for t in [out, *finals]], axis=0)
+
+    params = [p.numpy().astype(np.float64) for _, p in layer.named_parameters()]
+    return fn, states, params
+
+
+@pytest.mark.parametrize("cls", [nn.GRU, nn.LSTM])
+def test_bidirectional_gradients_with_ragged_lengths(cls):
+    core.seed(3)
+    rng = np.random.default_rng(3)
+    fn, states, params = _bidirect_fn(cls, 2, 2)
+    x = rng.normal(size=(3, 4, 2))
+    check_grad(fn, x, *[rng.normal(size=(4, 3, 2)) for _ in range(states)], *params)
+
+
+def test_sequence_reverse_within_lengths_and_gradient():
+    x = np.arange(12.0).reshape(3, 4, 1)
+    got = sequence_reverse(core.to_tensor(x), RAGGED).numpy()[..., 0]
+    assert got.tolist() == [[3, 2, 1, 0], [4, 5, 6, 7], [10, 9, 8, 11]]
+    assert sequence_reverse(core.to_tensor(x)).numpy()[1, :, 0].tolist() == [7, 6, 5, 4]
+    check_grad(lambda t: sequence_reverse(t, RAGGED), np.random.default_rng(4).normal(
+        size=(3, 4, 2)))
+
+
+@pytest.mark.parametrize("cls", [nn.GRU, nn.LSTM])
+def test_bidirectional_matches_torch_packed_sequences(cls):
+    torch = pytest.importorskip("torch")
+    core.seed(5)
+    layer = cls(3, 4, num_layers=2, direction="bidirectional")
+    reference = getattr(torch.nn, cls.__name__)(3, 4, num_layers=2, batch_first=True,
+                                                bidirectional=True).double()
+    with torch.no_grad():
+        for name, param in layer.named_parameters():
+            getattr(reference, name).copy_(torch.from_numpy(param.numpy()))
+    lengths = np.array([5, 2, 4, 1])
+    x = np.random.default_rng(5).normal(size=(4, 5, 3))
+    weights = np.random.default_rng(6).normal(size=(4, 5, 8))  # a non-uniform loss
+    mine = core.to_tensor(x, stop_gradient=False)
+    for p in layer.parameters():
+        p.data = p.data.astype(np.float64)
+    out, final = layer(mine, sequence_length=lengths)
+    finals = list(final) if cls is nn.LSTM else [final]
+    loss = (out * core.to_tensor(weights)).sum() + sum((f * f).sum() for f in finals)
+    loss.backward()
+
+    theirs = torch.from_numpy(x).requires_grad_()
+    packed = torch.nn.utils.rnn.pack_padded_sequence(theirs, torch.from_numpy(lengths),
+                                                     batch_first=True, enforce_sorted=False)
+    want_packed, want_final = reference(packed)
+    want_out, _ = torch.nn.utils.rnn.pad_packed_sequence(want_packed, batch_first=True,
+                                                         total_length=5)
+    want_finals = list(want_final) if cls is nn.LSTM else [want_final]
+    want_loss = (want_out * torch.from_numpy(weights)).sum() + sum(
+        (f * f).sum() for f in want_finals)
+    want_loss.backward()
+
+    assert out.shape == [4, 5, 8] and finals[0].shape == [4, 4, 4]
+    np.testing.assert_allclose(out.numpy(), want_out.detach().numpy(), atol=1e-10)
+    for got, want in zip(finals, want_finals):
+        np.testing.assert_allclose(got.numpy(), want.detach().numpy(), atol=1e-10)
+    np.testing.assert_allclose(mine.gradient(), theirs.grad.numpy(), atol=1e-9)
+    for name, param in layer.named_parameters():
+        np.testing.assert_allclose(param.gradient(), getattr(reference, name).grad.numpy(),
+                                   atol=1e-9, err_msg=name)
+
+
+def test_bidirectional_names_and_padding():
+    core.seed(7)
+    layer = nn.GRU(2, 3, num_layers=2, direction="bidirect")
+    shapes = {name: p.shape for name, p in layer.named_parameters()}
+    assert list(shapes)[:8] == ["weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0",
+                                "weight_ih_l0_reverse", "weight_hh_l0_reverse",
+                                "bias_ih_l0_reverse", "bias_hh_l0_reverse"]
+    assert shapes["weight_ih_l1_reverse"] == [9, 6] and len(shapes) == 16
+    short = RNG.normal(size=(1, 3, 2)).astype(np.float32)
+    padded = np.concatenate([short, RNG.normal(size=(1, 2, 2)).astype(np.float32)], axis=1)
+    alone, final_alone = layer(core.to_tensor(short))
+    out, final = layer(core.to_tensor(padded), sequence_length=np.array([3]))
+    np.testing.assert_allclose(out.numpy()[:, :3], alone.numpy(), atol=1e-6)
+    assert out.shape == [1, 5, 6] and not out.numpy()[:, 3:].any()
+    np.testing.assert_allclose(final.numpy(), final_alone.numpy(), atol=1e-6)
 
 
 @pytest.mark.parametrize("pool", ["sum", "mean", "max"])
