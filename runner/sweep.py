@@ -10,6 +10,8 @@ line, recorded as a FAILED child run with the reason as its ``error`` tag (creat
 job failed before its run existed) and returns NaN, which Hydra's sweepers and Optuna take as a
 failed trial; the sweep goes on. Each job also leaves ``tomlrun-job.json`` in its folder: the
 end-of-sweep summary is read from those files, whatever the launcher and even without tracking.
+Records and child runs carry the id of the command that launched them, so that a parent run
+continued by a resumed Optuna search (``runner.sweep_callback``) tells its commands apart.
 """
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ SWEEP_FILE = "tomlrun-sweep.json"  # in the sweep folder: the parent run, writte
 JOB_FILE = "tomlrun-job.json"  # in each job's folder: what the job did
 JOB_DIR_TAG = "tomlrun.job_dir"  # tells the job's child run apart (job numbers restart)
 PARENT_TAG = "tomlrun.sweep"  # "parent" on the run that holds a sweep
+COMMAND_TAG = "tomlrun.command_id"  # which `python -m runner -m` command launched a job
 
 
 def objective_key(cfg) -> str:
@@ -88,15 +91,18 @@ def write_json(path: Path, data: dict) -> None:
         json.dump(data, handle, indent=1, allow_nan=True)
 
 
-def read_sweep_info() -> dict | None:
-    """The parent run of the current sweep, or None (no sweep, or tracking disabled)."""
+def read_sweep_file() -> dict:
+    """What the sweep callback wrote for the current sweep ({} outside a sweep)."""
     config = _hydra_config()
     if config is None or not in_multirun():
-        return None
+        return {}
     path = sweep_folder(config) / SWEEP_FILE
-    if not path.is_file():
-        return None
-    info = json.loads(path.read_text())
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def read_sweep_info() -> dict | None:
+    """The parent run of the current sweep, or None (no sweep, or tracking disabled)."""
+    info = read_sweep_file()
     return info if info.get("parent_run_id") else None
 
 
@@ -107,7 +113,7 @@ def job_tags() -> dict[str, str]:
         return {}
     config = _hydra_config()
     return {"mlflow.parentRunId": info["parent_run_id"], JOB_DIR_TAG: config.runtime.output_dir,
-            "tomlrun.job_num": str(config.job.num)}
+            "tomlrun.job_num": str(config.job.num), COMMAND_TAG: info.get("command_id", "")}
 
 
 # ----- running one job --------------------------------------------------------------------------
@@ -119,8 +125,8 @@ def run_job(cfg, task: Callable[[Any], float]) -> float:
     begin = time.time()
     record = {"num": config.job.num, "overrides": overrides, "params": raw_params(cfg),
               "name": _name(cfg, overrides, config.job.num), "status": "FINISHED",
-              "objective": None,
-              "error": ""}
+              "objective": None, "error": "",
+              "command_id": read_sweep_file().get("command_id", "")}
     try:
         value = task(cfg)
         record["objective"] = float(value)
@@ -210,9 +216,12 @@ def raw_params(cfg) -> dict[str, str]:
     return flat
 
 
-def read_job_records(folder: Path) -> list[dict]:
-    """Every job's record under a sweep folder, in job order."""
+def read_job_records(folder: Path, command_id: str = "") -> list[dict]:
+    """Every job's record under a sweep folder, in job order; with ``command_id``, only those of
+    that command (a folder given again to a later command still holds the earlier jobs)."""
     records = []
     for path in folder.rglob(JOB_FILE):
-        records.append({**json.loads(path.read_text()), "job_dir": str(path.parent)})
+        record = {**json.loads(path.read_text()), "job_dir": str(path.parent)}
+        if not command_id or record.get("command_id", command_id) == command_id:
+            records.append(record)
     return sorted(records, key=lambda record: record["num"])

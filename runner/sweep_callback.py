@@ -6,6 +6,10 @@ launcher as params) and writes its id where the jobs find it (``runner.sweep``).
 number of jobs, the best job's params and objective, ``sweep_summary.csv`` and
 ``sweep_objective.png`` to the parent, closes it, and exits with status 1 when a job failed.
 A sweep stopped by Ctrl-C or SIGTERM closes the parent as KILLED with the summary so far.
+
+An Optuna search (``hydra/sweeper=optuna``) that resumes a study with trials continues the
+parent run of that study (runner.sweep_study): the new jobs become its children and its summary
+covers the jobs of every command of the study (the earlier ones read back from MLflow).
 """
 from __future__ import annotations
 
@@ -18,12 +22,14 @@ import signal
 import sys
 import threading
 import time
+import uuid
 from pathlib import Path
 
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, OmegaConf
 
 from runner import sweep, sweep_summary
+from runner.sweep_study import STUDY_TAG, parent_of_study, study_tags
 from runner.errors import UserError
 
 log = logging.getLogger(__name__)
@@ -31,6 +37,7 @@ log = logging.getLogger(__name__)
 SUMMARY_CSV = "sweep_summary.csv"
 SUMMARY_PNG = "sweep_objective.png"
 EXIT_JOBS_FAILED = 1
+DIRS_TAG = "sweep.dirs"  # the sweep folder of every command that added jobs to the parent
 
 
 class SweepInterrupted(KeyboardInterrupt):
@@ -46,11 +53,13 @@ class SweepCallback(Callback):
         self.objective = "valid/acc"
         self.direction = "maximize"
         self.begin = 0.0
+        self.command_id = ""  # tags this command's jobs apart from earlier ones of the parent
         self.previous_sigterm = None  # the SIGTERM handler to put back when the sweep ends
 
     def on_multirun_start(self, config: DictConfig, **kwargs) -> None:
         del kwargs
         self.begin = time.time()
+        self.command_id = uuid.uuid4().hex
         self.folder = Path(os.getcwd(), config.hydra.sweep.dir).resolve()
         self.folder.mkdir(parents=True, exist_ok=True)
         self.objective = _get(config, "sweep.objective", "") or _get(
@@ -63,15 +72,16 @@ class SweepCallback(Callback):
             except UserError as exc:
                 print(f"tomlrun: error: {sweep.describe(exc)}", file=sys.stderr)
                 sys.exit(2)
-        sweep.write_json(self.folder / sweep.SWEEP_FILE, info)
+        sweep.write_json(self.folder / sweep.SWEEP_FILE, {**info, "command_id": self.command_id})
         atexit.register(self._close_if_open, "KILLED")
         self.previous_sigterm = _sigterm_raises()
 
     def on_multirun_end(self, config: DictConfig, **kwargs) -> None:
         del config, kwargs
         rows = self._close_if_open(None)
-        failed = [row for row in rows if not row.ok]
-        if failed:
+        # Only this command's jobs set the exit status: an earlier command of a resumed study
+        # reported its own failures (and its interrupted job) when it ended.
+        if any(not row.ok for row in rows if row.command_id == self.command_id):
             sys.exit(EXIT_JOBS_FAILED)
 
     # ----- the parent run ------------------------------------------------------------------------
@@ -88,15 +98,26 @@ class SweepCallback(Callback):
             launch_dir)
         self.tracker = tracking.MlflowTracker(uri, experiment, name,
                                               artifact_location=location)
-        params = {"sweep.overrides": " ".join(overrides), "sweep.objective": self.objective,
-                  "sweep.direction": self.direction,
-                  "sweep.sweeper": _short(_get(config, "hydra.sweeper._target_", "")),
-                  "sweep.launcher": _short(_get(config, "hydra.launcher._target_", "")),
-                  "sweep.dir": str(self.folder)}
-        self.tracker.start(params=params, tags={
-            sweep.PARENT_TAG: "parent", "command": shlex.join(sys.argv),
-            "launch_dir": launch_dir})
-        log.info("sweep: MLflow parent run %s (%s) in %s", self.tracker.run_id, name, uri)
+        tags = {"command": shlex.join(sys.argv), "launch_dir": launch_dir}
+        study = study_tags(config, launch_dir)
+        found = parent_of_study(uri, experiment, study, str(_get(
+            config, "hydra.sweeper.storage", ""))) if study else None
+        if found is not None:
+            dirs = found.data.tags.get(DIRS_TAG) or found.data.params.get("sweep.dir", "")
+            self.tracker.resume(found.info.run_id, {
+                **tags, DIRS_TAG: "; ".join(filter(None, [dirs, str(self.folder)]))})
+            log.info("sweep: study %s resumed: continuing MLflow parent run %s (%s) in %s",
+                     study[STUDY_TAG], found.info.run_id, found.info.run_name, uri)
+        else:
+            params = {"sweep.overrides": " ".join(overrides), "sweep.objective": self.objective,
+                      "sweep.direction": self.direction,
+                      "sweep.sweeper": _short(_get(config, "hydra.sweeper._target_", "")),
+                      "sweep.launcher": _short(_get(config, "hydra.launcher._target_", "")),
+                      "sweep.dir": str(self.folder)}
+            self.tracker.start(params=params, tags={
+                **tags, **(study or {}), sweep.PARENT_TAG: "parent",
+                DIRS_TAG: str(self.folder)})
+            log.info("sweep: MLflow parent run %s (%s) in %s", self.tracker.run_id, name, uri)
         from runner import runstore  # noqa: PLC0415
 
         return {"parent_run_id": self.tracker.run_id, "uri": uri, "experiment": experiment,
@@ -109,7 +130,8 @@ class SweepCallback(Callback):
         folder, self.folder = self.folder, None  # once: atexit may call again
         if self.previous_sigterm is not None:
             signal.signal(signal.SIGTERM, self.previous_sigterm)
-        rows = sweep_summary.ranked(_rows(folder), self.direction)
+        rows = sweep_summary.ranked(_rows(folder, self.command_id, self.objective),
+                                    self.direction)
         self._report(rows)
         if self.tracker is not None:
             if status is None:
@@ -120,8 +142,11 @@ class SweepCallback(Callback):
 
     def _report(self, rows: list[sweep_summary.Row]) -> None:
         failed = [row for row in rows if not row.ok]
-        lines = [f"sweep: {len(rows)} jobs, {len(rows) - len(failed)} finished, "
-                 f"{len(failed)} failed, in {time.time() - self.begin:.1f} s",
+        earlier = sum(row.command_id != self.command_id for row in rows)
+        lines = [f"sweep: {len(rows)} jobs" + (f" ({earlier} of them from earlier commands)"
+                                               if earlier else "") +
+                 f", {len(rows) - len(failed)} finished, {len(failed)} failed, "
+                 f"in {time.time() - self.begin:.1f} s",
                  sweep_summary.table(rows, self.objective)]
         lines += [f"FAILED {row.name}: {row.error or row.status}" for row in failed]
         print("\n".join(lines), flush=True)
@@ -150,27 +175,36 @@ class SweepCallback(Callback):
         tracker.flush(force=True)
 
 
-def _rows(folder: Path) -> list[sweep_summary.Row]:
-    """The jobs' records as rows, with the MLflow run id of each job where there is one."""
-    records = sweep.read_job_records(folder)
-    ids = _run_ids(folder)
-    return [sweep_summary.Row(
+def _rows(folder: Path, command_id: str, objective: str) -> list[sweep_summary.Row]:
+    """This command's jobs from their records, with the MLflow run id of each job where there
+    is one, after the parent's child runs that earlier commands (of a resumed study) made."""
+    children = _children(folder)
+    ids = {run.tags.get(sweep.JOB_DIR_TAG, ""): run.run_id for run in children
+           if run.tags.get(sweep.COMMAND_TAG) == command_id}
+    earlier = [sweep_summary.Row(
+        name=run.name, status=run.status, objective=run.value(objective), params=run.params,
+        seconds=run.seconds, error=run.tags.get("error", ""), run_id=run.run_id,
+        command_id=run.tags.get(sweep.COMMAND_TAG, "")) for run in children
+        if run.tags.get(sweep.COMMAND_TAG) != command_id]
+    return earlier + [sweep_summary.Row(
         name=record["name"], status=record["status"],
         objective=math.nan if record["objective"] is None else float(record["objective"]),
         params=record["params"], seconds=record.get("seconds"), error=record["error"],
-        run_id=ids.get(record["job_dir"], "")) for record in records]
+        run_id=ids.get(record["job_dir"], ""), command_id=command_id)
+        for record in sweep.read_job_records(folder, command_id)]
 
 
-def _run_ids(folder: Path) -> dict[str, str]:
+def _children(folder: Path) -> list:
+    """The parent's child runs (``runstore.RunRecord``), oldest first; [] without tracking."""
     import json  # noqa: PLC0415
 
     info = json.loads((folder / sweep.SWEEP_FILE).read_text())
     if not info.get("parent_run_id"):
-        return {}
+        return []
     from runner import runstore  # noqa: PLC0415
 
-    return {record.tags.get(sweep.JOB_DIR_TAG, ""): record.run_id for record in
-            runstore.children(info["uri"], info["experiment_id"], info["parent_run_id"])}
+    runs = runstore.children(info["uri"], info["experiment_id"], info["parent_run_id"])
+    return runs[::-1]  # MLflow returns the newest first
 
 
 def _get(config: DictConfig, key: str, default):

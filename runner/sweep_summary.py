@@ -27,6 +27,7 @@ class Row:
     seconds: float | None = None
     error: str = ""
     run_id: str = ""
+    command_id: str = ""  # the sweep command that ran the job (runner.sweep.COMMAND_TAG)
 
     @property
     def ok(self) -> bool:

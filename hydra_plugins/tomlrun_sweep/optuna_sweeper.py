@@ -15,7 +15,9 @@ random) and ``params``, the search space in Hydra's override grammar::
 ``n_trials`` counts every trial of the study, so running the same command again after an
 interruption runs only the trials that are missing; a trial that was cut off (left RUNNING in
 the storage) is marked FAIL and its point is evaluated again first. A job that returns NaN
-(tomlrun's failed jobs do) is a FAIL trial, and the search goes on.
+(tomlrun's failed jobs do) is a FAIL trial, and the search goes on. Job N runs trial N (its
+folder is ``<sweep dir>/N``), so a resumed search given the same ``hydra.sweep.dir`` keeps the
+earlier trials' folders; tomlrun's sweep callback continues the study's MLflow parent run.
 """
 from __future__ import annotations
 
@@ -141,12 +143,10 @@ class OptunaSweeper(Sweeper):
         self.n_trials, self.n_jobs, self.seed, self.sampler = n_trials, n_jobs, seed, sampler
         self.params = dict(params or {})
         self.launcher = None
-        self.job_idx = 0
 
     def setup(self, *, hydra_context, task_function, config) -> None:
         self.launcher = Plugins.instance().instantiate_launcher(
             hydra_context=hydra_context, task_function=task_function, config=config)
-        self.job_idx = 0
 
     def sweep(self, arguments: list[str]) -> None:
         import optuna  # noqa: PLC0415 - ~0.5 s, only when sweeping
@@ -164,8 +164,8 @@ class OptunaSweeper(Sweeper):
             trials = [study.ask() for _ in range(min(self.n_jobs, remaining))]
             batch = [tuple(fixed + [f"{name}={suggest(trial, name, d)}"
                                     for name, d in space.items()]) for trial in trials]
-            returns = self.launcher.launch(batch, initial_job_idx=self.job_idx)
-            self.job_idx += len(returns)
+            # Trials asked together are numbered in a row: job numbers follow trial numbers.
+            returns = self.launcher.launch(batch, initial_job_idx=trials[0].number)
             for trial, job in zip(trials, returns):
                 self._tell(study, trial, job)
             remaining -= len(trials)

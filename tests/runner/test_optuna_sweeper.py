@@ -2,10 +2,13 @@
 
 The end-to-end test runs ``experiments/search_adam.toml`` as a user does, stops it with SIGTERM
 after two finished trials, runs the same command again and checks that the study ends with
-exactly the four trials asked for, the interrupted one evaluated again.
+exactly the four trials asked for, the interrupted one evaluated again, all of them children of
+the study's one MLflow parent run.
 """
 from __future__ import annotations
 
+import csv
+import logging
 import signal
 import subprocess
 import sys
@@ -21,7 +24,7 @@ from optuna.distributions import (CategoricalDistribution, FloatDistribution,  #
                                   IntDistribution)
 from optuna.trial import TrialState  # noqa: E402
 
-from runner import runstore, sweep, tracking  # noqa: E402
+from runner import runstore, sweep, sweep_callback, sweep_study, tracking  # noqa: E402
 from tests.runner.subprocesses import runner_env  # noqa: E402
 
 
@@ -105,11 +108,81 @@ def test_interrupted_search_resumes_with_the_same_command(tmp_path):
     assert len(set(points)) == 4  # a resumed search does not sample the same points again
     assert f"{len(done_before)} of 4 trials already done" in again.stderr + again.stdout
 
-    # MLflow: the interrupted sweep's parent was closed KILLED, the resumed one FINISHED with
-    # one child per trial it ran.
+    # MLflow: the resumed command continued the study's parent run, which holds every job of
+    # both commands and ends FINISHED with a summary of them all.
     uri = tracking.default_uri(tmp_path)
     runs = runstore.experiment_runs(uri, runstore.experiment_id(uri, "search_adam"))
-    parents = [run for run in runs if run.tags.get(sweep.PARENT_TAG) == "parent"]
-    assert sorted(run.status for run in parents) == ["FINISHED", "KILLED"]
-    resumed = next(run for run in parents if run.status == "FINISHED")
-    assert resumed.metrics["sweep/jobs"] == 4 - len(done_before)
+    [parent] = [run for run in runs if run.tags.get(sweep.PARENT_TAG) == "parent"]
+    assert parent.status == "FINISHED"
+    assert parent.tags[sweep_study.STUDY_TAG] == "search_adam"
+    assert parent.tags[sweep_study.STORAGE_TAG] == f"sqlite:///{tmp_path.resolve()}/optuna.db"
+    first_dir, _ = parent.tags[sweep_callback.DIRS_TAG].split("; ")  # both commands' folders
+    children = [run for run in runs if run is not parent]
+    assert all(run.tags["mlflow.parentRunId"] == parent.run_id for run in children)
+    assert len({run.tags[sweep.COMMAND_TAG] for run in children}) == 2
+    finished = [run for run in children if run.status == "FINISHED"]
+    complete = [t for t in after if t.state == TrialState.COMPLETE]
+    assert sorted(run.metrics["valid/acc"] for run in finished) == pytest.approx(
+        sorted(t.value for t in complete))  # one finished child per finished trial
+    assert {float(run.params["optim.lr"]) for run in finished} == {
+        t.params["optim.lr"] for t in complete}
+    # A trial cut off before its job started has no child; one cut while training has a KILLED one.
+    assert len(children) - len(finished) in (0, 1)
+    assert parent.metrics["sweep/jobs"] == len(children)
+    best = max(finished, key=lambda run: run.metrics["valid/acc"])
+    assert parent.tags["best_run_id"] == best.run_id
+    assert parent.metrics["valid/acc"] == pytest.approx(_study(tmp_path).best_value)
+    summary = runstore.client(uri).download_artifacts(parent.run_id, "sweep_summary.csv",
+                                                      str(tmp_path))
+    with open(summary) as handle:
+        table = list(csv.DictReader(handle))
+    assert {row["run_id"] for row in table} == {run.run_id for run in children}
+    assert table[0]["run_id"] == best.run_id
+    earlier = [run for run in children if run.tags[sweep.JOB_DIR_TAG].startswith(first_dir)]
+    assert len(earlier) >= len(done_before)
+    assert f"sweep: {len(children)} jobs ({len(earlier)} of them from earlier commands)" in (
+        again.stdout)
+
+
+def _parent(uri, experiment, study):
+    tracker = tracking.MlflowTracker(uri, experiment, "sweep")
+    tracker.start(params={}, tags={sweep.PARENT_TAG: "parent", **study})
+    tracker.end("KILLED")
+    return tracker.run_id
+
+
+def test_a_resumed_study_finds_its_parent_run_or_warns(tmp_path, caplog):
+    storage = f"sqlite:///{tmp_path}/optuna.db"
+    study = {sweep_study.STUDY_TAG: "s", sweep_study.STORAGE_TAG: storage}
+    uri = tracking.default_uri(tmp_path)
+    parent = _parent(uri, "e", study)
+    _parent(uri, "e", {**study, sweep_study.STUDY_TAG: "other"})
+    # A new study (no storage yet, then no trials) starts a new parent, silently.
+    assert sweep_study.parent_of_study(uri, "e", study, storage) is None
+    created = optuna.create_study(study_name="s", storage=storage)
+    assert sweep_study.parent_of_study(uri, "e", study, storage) is None
+    created.tell(created.ask(), 1.0)
+    assert sweep_study.parent_of_study(uri, "e", study, storage).info.run_id == parent
+    assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
+    # Its parent is not in this store (another experiment or tracking.uri, or deleted): a
+    # warning each time.
+    assert sweep_study.parent_of_study(uri, "elsewhere", study, storage) is None
+    runstore.client(uri).delete_run(parent)
+    assert sweep_study.parent_of_study(uri, "e", study, storage) is None
+    warnings = [record for record in caplog.records if record.levelno >= logging.WARNING]
+    assert [warning.getMessage().split(" of sqlite:///")[0] for warning in warnings] == [
+        "sweep: study s has trials but no parent run in experiment elsewhere",
+        "sweep: study s has trials but no parent run in experiment e"]
+    # A storage that cannot be read: a warning, and the sweep goes on (the sweeper reports it).
+    assert sweep_study.parent_of_study(uri, "e", study, "nosuchdb://x/y") is None
+    assert caplog.records[-1].getMessage().startswith(
+        "sweep: could not look for the MLflow parent run of study s (")
+
+
+def test_storage_tag_is_absolute_and_has_no_password():
+    assert sweep_study.storage_tag("sqlite:///optuna.db", "/runs/a") == (
+        "sqlite:////runs/a/optuna.db")
+    assert sweep_study.storage_tag("sqlite:////x/optuna.db", "/runs/a") == (
+        "sqlite:////x/optuna.db")
+    assert sweep_study.storage_tag("postgresql+psycopg2://me:secret@db:5432/optuna", "/a") == (
+        "postgresql+psycopg2://me@db:5432/optuna")

@@ -130,6 +130,25 @@ def test_unreachable_server_stops_the_sweep_before_any_job(sweeps):
     assert "Traceback" not in err and not (cwd / "sweep" / "0").exists()
 
 
+def test_a_grid_run_twice_gets_two_parents(tmp_path):
+    """Only a resumed Optuna study continues its parent; the same folder holds both commands'
+    job records, and each parent summarises its own command's jobs."""
+    command = [sys.executable, "-m", "runner", "-m", *TINY, "optim.lr=0.01,0.05",
+               "tracking.experiment=twice", "hydra.sweep.dir=sweep"]
+    for _ in range(2):
+        done = subprocess.run(command, cwd=tmp_path, env=runner_env(), capture_output=True,
+                              text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert "sweep: 2 jobs, 2 finished, 0 failed" in done.stdout
+    uri = tracking.default_uri(tmp_path)
+    runs = runstore.experiment_runs(uri, runstore.experiment_id(uri, "twice"))
+    parents = [run for run in runs if run.tags.get(sweep.PARENT_TAG) == "parent"]
+    assert len(parents) == 2 and {run.status for run in parents} == {"FINISHED"}
+    for parent in parents:
+        children = [run for run in runs if run.tags.get("mlflow.parentRunId") == parent.run_id]
+        assert len(children) == 2 and parent.metrics["sweep/jobs"] == 2
+
+
 def test_single_runs_keep_their_one_paragraph_error(tmp_path):
     done = subprocess.run([sys.executable, "-m", "runner", "optim.lr=-1"], cwd=tmp_path,
                           env=runner_env(), capture_output=True, text=True, timeout=120)
