@@ -6,7 +6,7 @@ Speed choices, each measured as a same-run ratio (numbers in benchmarks/README.m
   as an NCHW *view*. Element-wise ops keep that memory order, so the next conv's
   ``x.transpose(0, 2, 3, 1)`` is contiguous again at no cost, and im2col copies runs of
   ``kw * C`` contiguous numbers instead of single ones (or, for few channels, runs of ``Wo``:
-  see ``_Unfold``).
+  see ``core.nn.functional._im2col``).
 * Blocks of a few images (~2 MB of im2col matrix): each block's matrix is built and multiplied
   while it is still in cache (1.3x over one matrix for the whole batch).
 * The input gradient is a stride-1 convolution of the (dilated, padded) output gradient with the
@@ -24,6 +24,7 @@ Speed choices, each measured as a same-run ratio (numbers in benchmarks/README.m
 from __future__ import annotations
 
 from core import backend
+from core.nn.functional._im2col import Unfold
 from core.nn.functional._parallel import recycled_empty, thread_cached
 from core.nn.functional._spatial import Window, check_tensor, windows
 from core.tensor import Tensor, apply, is_grad_enabled
@@ -260,71 +261,8 @@ class _Layer:
         key = ("conv2d", tag, images, channels, self.groups, self.rows, self.cols, self.dtype,
                ones, self.xp.__name__)
         shape = (images, rows.padded, cols.padded, channels)
-        return thread_cached(key, lambda: _Unfold(self.xp, shape, self.dtype, rows, cols,
+        return thread_cached(key, lambda: Unfold(self.xp, shape, self.dtype, rows, cols,
                                                   self.groups, ones))
-
-
-class _Unfold:
-    """im2col for one geometry and block size on one thread: a zero-bordered source buffer,
-    the matrix, and the strided views between them, all built once.
-
-    The matrix is stored window by window (row-major) when a window's row, ``kw * C`` numbers,
-    is the longer contiguous run, else offset by offset (a transposed view of a row-major
-    [kh*kw*C, b*Ho*Wo] matrix, runs of ``Wo`` numbers): numpy copies short runs slowly, and BLAS
-    takes either layout at the same speed. (The first conv of an MNIST net, C = 1: runs of 28
-    instead of 5, a 4.5x faster copy.)
-    """
-
-    def __init__(self, xp, shape, dtype, rows, cols, groups: int, ones: bool = False):
-        self.xp = xp
-        self.source = xp.zeros(shape, dtype)
-        images, per_group = shape[0], shape[3] // groups
-        sn, sh, sw, sc = self.source.strides
-        self.k, self.ones, self.dtype = rows.kernel * cols.kernel * per_group, ones, dtype
-        self._pixel_dims = (images, rows.out, cols.out)
-        self._offset_dims = (rows.kernel, cols.kernel, per_group)
-        window_run = cols.kernel * per_group if cols.dilation == 1 else per_group
-        self.window_major = window_run >= (cols.out if cols.stride == 1 else 1)
-        pixel_strides = (sn, sh * rows.stride, sw * cols.stride)
-        offset_strides = (sh * rows.dilation, sw * cols.dilation, sc)
-        if self.window_major:
-            view_shape = self._pixel_dims + self._offset_dims
-            strides = pixel_strides + offset_strides
-        else:
-            view_shape = self._offset_dims + self._pixel_dims
-            strides = offset_strides + pixel_strides
-        as_strided = xp.lib.stride_tricks.as_strided
-        self._windows = [as_strided(self.source[..., g * per_group:(g + 1) * per_group],
-                                    view_shape, strides) for g in range(groups)]
-        self.matrix = self.new_matrix(images * rows.out * cols.out,
-                                      lambda matrix_shape: xp.empty(matrix_shape, dtype))
-        self._target = self._target_of(self.matrix)
-
-    def new_matrix(self, rows: int, empty):
-        """An empty [rows, k] matrix of this plan's layout (``empty(shape)`` allocates), with
-        its column of ones when the plan has one."""
-        k = self.k + self.ones
-        matrix = empty((rows, k)) if self.window_major else empty((k, rows)).T
-        matrix[:, self.k:] = 1
-        return matrix
-
-    def _target_of(self, matrix):
-        """The windows' shape over the first k columns of ``matrix`` (one block's rows)."""
-        row, col = matrix.strides
-        images, out_h, out_w = self._pixel_dims
-        kernel_h, kernel_w, channels = self._offset_dims
-        pixels = ((out_h * out_w * row, out_w * row, row), self._pixel_dims)
-        offsets = ((kernel_w * channels * col, channels * col, col), self._offset_dims)
-        first, second = (pixels, offsets) if self.window_major else (offsets, pixels)
-        return self.xp.lib.stride_tricks.as_strided(matrix, first[1] + second[1],
-                                                    first[0] + second[0])
-
-    def __call__(self, group: int = 0, into=None):
-        """The im2col matrix [b*Ho*Wo, kh*kw*C/groups] of the source's channel group: the
-        plan's own, or ``into`` (a block of a ``new_matrix``) when given."""
-        target = self._target if into is None else self._target_of(into)
-        self.xp.copyto(target, self._windows[group])
-        return self.matrix if into is None else into
 
 
 def _weight_from_unfold(total, rows, cols, per_group: int, og: int):

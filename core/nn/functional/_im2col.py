@@ -1,0 +1,66 @@
+"""im2col plans for conv2d: a zero-bordered source buffer, the matrix, and the strided views
+between them, built once per geometry and block size on each thread (conv.py caches them)."""
+from __future__ import annotations
+
+
+class Unfold:
+    """im2col for one geometry and block size on one thread: a zero-bordered source buffer,
+    the matrix, and the strided views between them, all built once.
+
+    The matrix is stored window by window (row-major) when a window's row, ``kw * C`` numbers,
+    is the longer contiguous run, else offset by offset (a transposed view of a row-major
+    [kh*kw*C, b*Ho*Wo] matrix, runs of ``Wo`` numbers): numpy copies short runs slowly, and BLAS
+    takes either layout at the same speed. (The first conv of an MNIST net, C = 1: runs of 28
+    instead of 5, a 4.5x faster copy.)
+    """
+
+    def __init__(self, xp, shape, dtype, rows, cols, groups: int, ones: bool = False):
+        self.xp = xp
+        self.source = xp.zeros(shape, dtype)
+        images, per_group = shape[0], shape[3] // groups
+        sn, sh, sw, sc = self.source.strides
+        self.k, self.ones, self.dtype = rows.kernel * cols.kernel * per_group, ones, dtype
+        self._pixel_dims = (images, rows.out, cols.out)
+        self._offset_dims = (rows.kernel, cols.kernel, per_group)
+        window_run = cols.kernel * per_group if cols.dilation == 1 else per_group
+        self.window_major = window_run >= (cols.out if cols.stride == 1 else 1)
+        pixel_strides = (sn, sh * rows.stride, sw * cols.stride)
+        offset_strides = (sh * rows.dilation, sw * cols.dilation, sc)
+        if self.window_major:
+            view_shape = self._pixel_dims + self._offset_dims
+            strides = pixel_strides + offset_strides
+        else:
+            view_shape = self._offset_dims + self._pixel_dims
+            strides = offset_strides + pixel_strides
+        as_strided = xp.lib.stride_tricks.as_strided
+        self._windows = [as_strided(self.source[..., g * per_group:(g + 1) * per_group],
+                                    view_shape, strides) for g in range(groups)]
+        self.matrix = self.new_matrix(images * rows.out * cols.out,
+                                      lambda matrix_shape: xp.empty(matrix_shape, dtype))
+        self._target = self._target_of(self.matrix)
+
+    def new_matrix(self, rows: int, empty):
+        """An empty [rows, k] matrix of this plan's layout (``empty(shape)`` allocates), with
+        its column of ones when the plan has one."""
+        k = self.k + self.ones
+        matrix = empty((rows, k)) if self.window_major else empty((k, rows)).T
+        matrix[:, self.k:] = 1
+        return matrix
+
+    def _target_of(self, matrix):
+        """The windows' shape over the first k columns of ``matrix`` (one block's rows)."""
+        row, col = matrix.strides
+        images, out_h, out_w = self._pixel_dims
+        kernel_h, kernel_w, channels = self._offset_dims
+        pixels = ((out_h * out_w * row, out_w * row, row), self._pixel_dims)
+        offsets = ((kernel_w * channels * col, channels * col, col), self._offset_dims)
+        first, second = (pixels, offsets) if self.window_major else (offsets, pixels)
+        return self.xp.lib.stride_tricks.as_strided(matrix, first[1] + second[1],
+                                                    first[0] + second[0])
+
+    def __call__(self, group: int = 0, into=None):
+        """The im2col matrix [b*Ho*Wo, kh*kw*C/groups] of the source's channel group: the
+        plan's own, or ``into`` (a block of a ``new_matrix``) when given."""
+        target = self._target if into is None else self._target_of(into)
+        self.xp.copyto(target, self._windows[group])
+        return self.matrix if into is None else into
