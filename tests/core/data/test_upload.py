@@ -163,3 +163,109 @@ def test_stopping_early_ends_the_uploading_thread():
             break
     assert threading.active_count() == before
     assert len(_passes(loader, 1)) == len(loader)  # the next pass runs from the start
+
+
+# ----- the GPU branch of the channel, against a stand-in for cupy's stream API ----------------
+# No GPU here: this drives UploadChannel's cupy calls through a fake that logs them, to check
+# their order (the producer stream waits for the consumer's release before writing; tickets are
+# events recorded after the copies) and that every branch runs. It says nothing about CUDA.
+
+class _FakeCupy:
+    def __init__(self):
+        self.log, self.current = [], []
+        self.null = _FakeStream(self, "null")
+        fake = self
+
+        class Device:
+            def __init__(self, index):
+                fake.log.append(("device", index))
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                return False
+
+        self.cuda = type("cuda", (), {
+            "Device": Device,
+            "Stream": lambda non_blocking=False: _FakeStream(fake, "producer", non_blocking),
+            "Event": lambda disable_timing=False: _FakeEvent(fake),
+            "get_current_stream": lambda: fake.current[-1] if fake.current else fake.null,
+            "alloc_pinned_memory": lambda nbytes: bytearray(nbytes),
+        })
+
+    def empty(self, shape, dtype):
+        return _FakeArray(self, shape, dtype)
+
+
+class _FakeEvent:
+    def __init__(self, fake):
+        self.fake = fake
+
+    def synchronize(self):
+        self.fake.log.append(("synchronize", self))
+
+
+class _FakeStream:
+    def __init__(self, fake, name, non_blocking=False):
+        self.fake, self.name, self.non_blocking = fake, name, non_blocking
+
+    def __enter__(self):
+        self.fake.current.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        self.fake.current.pop()
+        return False
+
+    def record(self, event=None):
+        event = event or _FakeEvent(self.fake)
+        self.fake.log.append(("record", self.name, event))
+        return event
+
+    def wait_event(self, event):
+        self.fake.log.append(("wait", self.name, event))
+
+
+class _FakeArray:
+    def __init__(self, fake, shape, dtype):
+        self.fake, self.shape, self.dtype, self.value = fake, shape, dtype, None
+        fake.log.append(("empty", fake.cuda.get_current_stream().name))
+
+    def set(self, host, stream=None):
+        self.fake.log.append(("set", stream.name, host.nbytes))
+        self.value = np.array(host)
+
+
+def test_the_gpu_branch_orders_its_stream_operations(monkeypatch):
+    fake = _FakeCupy()
+    monkeypatch.setattr(backend, "_cupy", lambda: fake)
+    monkeypatch.setattr(backend, "_ring", [])  # a pinned ring of the fake's own
+    monkeypatch.setattr(backend, "_ring_next", 0)
+    channel = backend.upload_channel("gpu:0")
+    channel.release()  # the consumer, before its first batch: an event on its (null) stream
+    released = fake.log[-1][2]
+    big = np.arange(backend._STAGED_MIN_BYTES // 4 + 8, dtype=np.float32)  # pinned path
+    small = np.arange(10, dtype=np.int64)  # pageable path
+    with channel.producing():
+        assert getattr(backend._producer, "channel", None) is channel
+        uploaded = [channel.copy_in(fake, big, None), channel.copy_in(fake, small, None)]
+        ticket = channel.ready()
+    assert getattr(backend._producer, "channel", None) is None
+    channel.accept(ticket)
+    log = fake.log
+    assert log[1] == ("device", 0) and channel._stream.non_blocking
+    # Allocate, then wait for the consumer's release (once), then write: all on the producer.
+    assert log[2:5] == [("empty", "producer"), ("wait", "producer", released),
+                        ("set", "producer", big.nbytes)]
+    assert log[5][:2] == ("record", "producer")  # the pinned slot's own event
+    assert log[6:8] == [("empty", "producer"), ("set", "producer", small.nbytes)]
+    assert log[8] == ("record", "producer", ticket)  # the ticket: after every copy of the batch
+    assert log[9] == ("wait", "null", ticket)  # the consumer waits on the GPU, not the host
+    np.testing.assert_array_equal(uploaded[0].value, big)
+    np.testing.assert_array_equal(uploaded[1].value, small)
+    channel.release()
+    with channel.producing():  # the next batch: the new release event is waited for once
+        channel.copy_in(fake, small, None)
+    assert [entry[0] for entry in fake.log[-5:]] == ["record", "device", "empty", "wait", "set"]
+    assert fake.log[-2][2] is fake.log[-5][2]  # the producer waits for the newest release
