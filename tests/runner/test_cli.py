@@ -6,6 +6,7 @@ tested in-process against a fake app that records its calls.
 """
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
 import types
@@ -150,6 +151,19 @@ def fake_app(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "runner.app", app)
     monkeypatch.chdir(tmp_path)
     return app
+
+
+@pytest.fixture(autouse=True)
+def _logging_restored():
+    """Hydra configures logging in-process (``hydra/*_logging=disabled`` disables every existing
+    logger and sets the root to ERROR): put it back, or later tests' caplog sees nothing."""
+    loggers = [logging.getLogger(name) for name in list(logging.root.manager.loggerDict)]
+    saved = [(logger, logger.disabled, logger.level) for logger in loggers]
+    root_level = logging.root.level
+    yield
+    for logger, disabled, level in saved:
+        logger.disabled, logger.level = disabled, level
+    logging.root.setLevel(root_level)
 
 
 def _main(monkeypatch, *args) -> None:
