@@ -5,7 +5,7 @@ numpy broadcasting by summing gradients back to each input's shape (``unbroadcas
 """
 from __future__ import annotations
 
-from core import backend
+from core import backend, threads
 from core.tensor import Tensor, apply, as_tensor, unbroadcast
 
 
@@ -79,7 +79,7 @@ def matmul(x, y, transpose_x: bool = False, transpose_y: bool = False) -> Tensor
     a = x.data.swapaxes(-1, -2) if transpose_x and x.ndim > 1 else x.data
     b = y.data.swapaxes(-1, -2) if transpose_y and y.ndim > 1 else y.data
     xp = backend.array_module(a)
-    out = xp.matmul(a, b)
+    out = threads.matmul(xp, a, b)  # large products: rows split over core's threads
 
     def backward(g):
         a2 = a[None, :] if a.ndim == 1 else a
@@ -91,10 +91,13 @@ def matmul(x, y, transpose_x: bool = False, transpose_y: bool = False) -> Tensor
             g2 = xp.expand_dims(g2, -1)
         ga = gb = None
         if not x.stop_gradient:
-            ga = unbroadcast(xp.matmul(g2, b2.swapaxes(-1, -2)), a2.shape).reshape(a.shape)
+            ga = unbroadcast(threads.matmul(xp, g2, b2.swapaxes(-1, -2)), a2.shape)
+            ga = ga.reshape(a.shape)
             ga = ga.swapaxes(-1, -2) if transpose_x and x.ndim > 1 else ga
         if not y.stop_gradient:
-            gb = unbroadcast(xp.matmul(a2.swapaxes(-1, -2), g2), b2.shape).reshape(b.shape)
+            gb = threads.matmul_inner(xp, a2, g2) if a2.ndim == g2.ndim == 2 else \
+                unbroadcast(xp.matmul(a2.swapaxes(-1, -2), g2), b2.shape)
+            gb = gb.reshape(b.shape)
             gb = gb.swapaxes(-1, -2) if transpose_y and y.ndim > 1 else gb
         return ga, gb
 

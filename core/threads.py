@@ -131,3 +131,12 @@ def matmul_inner(xp, a, b):
     for part in parts[1:]:
         total += part
     return total
+
+
+def matmul(xp, a, b):
+    """``xp.matmul(a, b)``, with the rows of ``a`` split over the threads when ``b`` is 2-D and
+    ``a`` is 2-D or a contiguous stack of rows ([..., m, k]: its leading dimensions are rows too)
+    and the product is large; any other broadcasting is left to ``xp.matmul``."""
+    if b.ndim != 2 or a.ndim < 2 or _threads == 1 or (a.ndim > 2 and not a.flags.c_contiguous):
+        return xp.matmul(a, b)
+    return matmul_rows(xp, a.reshape(-1, a.shape[-1]), b).reshape(a.shape[:-1] + (b.shape[1],))

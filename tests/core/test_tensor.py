@@ -264,3 +264,26 @@ def test_retain_graph_allows_a_second_backward():
     y.backward(retain_graph=True)
     y.backward()
     np.testing.assert_allclose(x.gradient(), 2 * 2 * np.array([1.0, 2.0]))
+
+
+@pytest.mark.parametrize("a_shape, b_shape, flags", [((300, 128), (128, 96), {}),
+                                                      ((4, 80, 128), (128, 96), {}),
+                                                      ((128, 300), (128, 96), {"transpose_x": True})])
+def test_large_matmul_split_over_threads_matches_one_thread(a_shape, b_shape, flags):
+    """Large products with a 2-D right operand split their rows over core's threads."""
+    rng = np.random.default_rng(5)
+    a, b = rng.standard_normal(a_shape), rng.standard_normal(b_shape)
+    results = []
+    for threads in (1, 2):
+        core.device.set_num_threads(threads)
+        try:
+            x, y = core.to_tensor(a, stop_gradient=False), core.to_tensor(b, stop_gradient=False)
+            out = core.matmul(x, y, **flags)
+            out.backward(core.to_tensor(np.cos(np.arange(out.size)).reshape(out.shape)))
+            results.append((out.numpy(), x.gradient(), y.gradient()))
+        finally:
+            core.device.set_num_threads(1)
+    for got, want in zip(results[1], results[0]):
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+    a_used = a.swapaxes(-1, -2) if flags else a
+    np.testing.assert_allclose(results[0][0], a_used @ b, rtol=1e-12)
