@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
+import math
 import os
 import re
 import shlex
@@ -29,6 +30,7 @@ from runner import data_report, distributed
 from runner.config import flatten
 from runner.curves import plot_learning_curves
 from runner.errors import ConfigError, UserError
+from runner.monitor import weights
 from runner.schema import RunConfig
 from runner.train import Trainer, evaluate
 
@@ -95,10 +97,10 @@ def run(cfg: RunConfig, overrides: list[str], launch_dir: str) -> float:
         begin = time.perf_counter()
         try:
             with sigterm_raises():
-                objective = _train_and_report(cfg, parts, tracker, resumption)
+                objective, epochs = _train_and_report(cfg, parts, tracker, resumption)
             status = "FINISHED"
             _end(tracker, status)
-            _summarise(cfg, tracker, objective, time.perf_counter() - begin)
+            _summarise(cfg, tracker, objective, time.perf_counter() - begin, epochs)
             return objective
         except KeyboardInterrupt:
             status = "KILLED"
@@ -119,11 +121,16 @@ def run(cfg: RunConfig, overrides: list[str], launch_dir: str) -> float:
 def _build(cfg: RunConfig) -> _Parts:
     data = build.build_data(cfg.data, SPLIT_SEED)
     train, valid, test = build.build_loaders(data, cfg.data, cfg.trainer)
-    _check_objective(cfg.trainer.objective, has_valid=valid is not None)
+    _check_objective(cfg.trainer.objective, has_valid=valid is not None,
+                     monitored=_monitors(cfg))
     _check_objective(sweep.objective_key(cfg), has_valid=valid is not None)
     model = build.build_model(cfg.model, data.input_shape, data.num_classes, data.vocab_size,
                               data.variable_length)
-    schedule = build.build_schedule(cfg.schedule, cfg.optim.lr, cfg.trainer.epochs, len(train))
+    # The schedule counts optimizer steps: with trainer.accumulate, one per N batches (an
+    # epoch's last, shorter group is a step too).
+    steps_per_epoch = math.ceil(len(train) / cfg.trainer.accumulate)
+    schedule = build.build_schedule(cfg.schedule, cfg.optim.lr, cfg.trainer.epochs,
+                                    steps_per_epoch)
     optimizer = build.build_optimizer(cfg.optim, model.parameters(), schedule,
                                       grad_clip=build.build_clip(cfg.clip, model))
     scheduler = schedule if isinstance(schedule, LRScheduler) else None
@@ -131,10 +138,11 @@ def _build(cfg: RunConfig) -> _Parts:
                   data.num_classes, data.vocab_size, data.variable_length)
 
 
-def _summarise(cfg: RunConfig, tracker, objective: float, seconds: float) -> None:
+def _summarise(cfg: RunConfig, tracker, objective: float, seconds: float,
+               epochs: int) -> None:
     """The last lines a user reads: the result, and where the run and its files are."""
     log.info("%s = %.4f after %d epochs in %.1f s; outputs in %s", sweep.objective_key(cfg),
-             objective, cfg.trainer.epochs, seconds, output_dir())
+             objective, epochs, seconds, output_dir())
     if tracker.run_id is not None:
         log.info("MLflow run %s (%s) in %s; browse with: mlflow ui --backend-store-uri %s",
                  tracker.run_id, tracker.run_name, tracker.uri, tracker.uri)
@@ -150,7 +158,9 @@ def _end(tracker, status: str) -> None:
         log.warning("could not mark the tracked run %s", status, exc_info=True)
 
 
-def _train_and_report(cfg: RunConfig, parts: _Parts, tracker, resumption=None) -> float:
+def _train_and_report(cfg: RunConfig, parts: _Parts, tracker,
+                      resumption=None) -> tuple[float, int]:
+    """Train, test and log; returns the objective and the number of epochs trained."""
     recorder = tracking.Recorder(tracker)
     begin = time.perf_counter()
     overhead_before = tracker.overhead_sec
@@ -162,8 +172,9 @@ def _train_and_report(cfg: RunConfig, parts: _Parts, tracker, resumption=None) -
     state = trainer.fit(parts.train, parts.valid)
     data_verdict = data_report.summary(parts.train, time.perf_counter() - begin)
     tools.finish(tracker, output_dir())
-    test_loss, test_acc = evaluate(parts.model, parts.test)
-    log.info("test loss %.4f acc %.4f", test_loss, test_acc)
+    if trainer.monitor is not None:  # the stopped_early tag, best.pdparams (runner.monitor)
+        trainer.monitor.finish(tracker, output_dir())
+    test_loss, test_acc = _test(cfg, trainer, parts)
     recorder.log_metrics({"test/loss": test_loss, "test/acc": test_acc}, state.step)
     recorder.flush(force=True)
     # What tracking cost while training: the time inside tracker calls over the wall time.
@@ -177,7 +188,27 @@ def _train_and_report(cfg: RunConfig, parts: _Parts, tracker, resumption=None) -
         log.info("%s", data_verdict)
     if cfg.trainer.checkpoint:  # the bundle: rebuild and infer without the training config
         bundle.log_bundle(cfg, parts, tracker, output_dir())
-    return recorder.last(sweep.objective_key(cfg))  # sweep.objective, by default trainer's
+    # The LAST value of sweep.objective (by default trainer's), also with early stopping or
+    # keep_best: what a sweep compares stays the state training ended in.
+    return recorder.last(sweep.objective_key(cfg)), state.epoch + 1
+
+
+def _monitors(cfg: RunConfig) -> str:
+    """The keys that make the run watch trainer.objective ("" when none does)."""
+    return " and ".join(f"trainer.{key}" for key in ("early_stop", "keep_best")
+                        if getattr(cfg.trainer, key))
+
+
+def _test(cfg: RunConfig, trainer, parts: _Parts) -> tuple[float, float]:
+    """Test loss and accuracy of the weights trainer.test_on names. The best weights are
+    swapped in for the test only: model.pdparams and the bundle keep the last."""
+    best = trainer.monitor.best_state if cfg.trainer.test_on == "best" else None
+    with weights(parts.model, best):
+        loss, acc = evaluate(parts.model, parts.test)
+    which = "the last weights" if best is None else \
+        f"the best weights (epoch {trainer.monitor.best_epoch})"
+    log.info("test loss %.4f acc %.4f (%s)", loss, acc, which)
+    return loss, acc
 
 
 def _save_outputs(cfg: RunConfig, model, recorder, tracker, folder: str) -> None:
@@ -205,10 +236,15 @@ def output_dir() -> str:
     return os.getcwd()
 
 
-def _check_objective(objective: str, has_valid: bool) -> None:
+def _check_objective(objective: str, has_valid: bool, monitored: str = "") -> None:
     if objective not in METRICS:
         raise ConfigError(f"trainer.objective={objective} is not a metric this runner logs: "
                           f"choose one of {', '.join(METRICS)}.")
+    if monitored and not has_valid:
+        raise ConfigError(f"trainer.objective={objective} is watched after each validation "
+                          f"pass ({monitored}), but there is no validation set "
+                          "(data.valid_size is 0): hold out some data (data.valid_size=0.1), "
+                          "or turn early stopping and the best checkpoint off.")
     if objective.startswith("valid/") and not has_valid:
         raise ConfigError(f"trainer.objective={objective} needs a validation set but "
                           "data.valid_size is 0: hold out some data or use a test/ or train/ "

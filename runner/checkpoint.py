@@ -6,14 +6,19 @@ statistics), optimizer state with the learning-rate schedule's position, the hos
 generator (initialisation, dropout), the training loader's order and position, epoch / batch /
 step, the latest metrics and the partial log window (so the next log line averages the same
 batches), and the NaN/Inf and clipping counters (so a resumed run shares ``trainer.max_skips``
-and its logged counts go on; a checkpoint saved before they were added loads with zeros). A
+and its logged counts go on; a checkpoint saved before they were added loads with zeros), and
+the early-stopping state of ``runner.monitor`` (best value, its epoch, passes without
+improvement, and with ``trainer.keep_best`` the best weights; a checkpoint saved before it
+existed loads as a fresh state). A
 SHA-256 of that content is stored beside it in the file and checked on load, and a fingerprint
 of the config that shaped the run is compared with the resuming run's: a corrupt, truncated or
 mismatched checkpoint is a ``CheckpointError`` naming the file and what differs, never loaded
 silently.
 
 ``trainer.checkpoint_every = N`` saves after every N optimizer steps and at the end of every
-epoch (after validation); ``trainer.keep_last`` checkpoints are kept, older ones deleted.
+epoch (after validation); ``trainer.keep_last`` checkpoints are kept, older ones deleted. With
+``trainer.accumulate`` > 1 a checkpoint is only taken at the end of an optimizer step, so no
+partly summed gradient ever needs saving.
 """
 from __future__ import annotations
 
@@ -74,6 +79,7 @@ def capture(trainer, loader, epoch: int, batch: int, window=None,
         "rng": {"host": backend.rng().bit_generator.state, "loader": loader_state},
         "window": None if window is None else window.state_dict(),
         "health": trainer.health.state_dict(),  # NaN/Inf and clipping counts (runner.health)
+        "monitor": None if trainer.monitor is None else trainer.monitor.state_dict(),
     }
 
 
@@ -89,6 +95,12 @@ def restore(trainer, loader, body: dict) -> None:
     trainer.state.metrics.update(body["metrics"])
     trainer.resumed_window = body["window"]
     trainer.health.set_state_dict(body.get("health"))  # absent from older checkpoints: zeros
+    if trainer.monitor is not None:  # absent from older checkpoints: a fresh state
+        try:
+            trainer.monitor.set_state_dict(body.get("monitor"))
+        except ValueError as exc:
+            raise CheckpointError(f"the checkpoint's early-stopping state cannot be continued: "
+                                  f"{exc}; resume with the original settings.") from None
 
 
 # ----- files ----------------------------------------------------------------------------------

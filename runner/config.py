@@ -88,7 +88,10 @@ RULES: dict[str, dict[str, Rule]] = {
     "trainer": {"epochs": _COUNT, "batch_size": _COUNT, "log_every": _COUNT,
                 "eval_every": _COUNT, "seed": _NON_NEGATIVE, "objective": _NON_EMPTY,
                 "checkpoint_every": _NON_NEGATIVE, "keep_last": _COUNT,
-                "nan_check": _choice(NAN_POLICIES), "max_skips": _COUNT},
+                "nan_check": _choice(NAN_POLICIES), "max_skips": _COUNT,
+                "accumulate": _COUNT, "early_stop": _NON_NEGATIVE,
+                "early_stop_delta": _NON_NEGATIVE, "test_on": _choice(("last", "best")),
+                "objective_direction": _choice(("maximize", "minimize", "auto"))},
     "inspect": {"every": _NON_NEGATIVE},
     "runtime": {"threads": _NON_NEGATIVE, "gpu_memory_limit": _NON_NEGATIVE},
     "tracking": {"experiment": _NON_EMPTY},
@@ -206,6 +209,22 @@ def _check_together(run_config: schema.RunConfig) -> None:
     if run_config.clip.name == "error" and run_config.clip.error_clip <= 0:
         raise ConfigError("clip.error_clip = 0.0 is not allowed with clip=error, which clips "
                           "the gradient at every layer's output: use a threshold > 0.")
+    _check_monitor(run_config.trainer)
+
+
+def _check_monitor(trainer: schema.TrainerConfig) -> None:
+    """Early stopping and the best checkpoint watch a validation metric."""
+    if trainer.test_on == "best" and not trainer.keep_best:
+        raise ConfigError("trainer.test_on = 'best' needs trainer.keep_best = true, which keeps "
+                          "the weights of the best validation pass: set trainer.keep_best=true "
+                          "or test the last weights (trainer.test_on=last).")
+    users = [f"trainer.{key} = {_show(getattr(trainer, key))}"
+             for key in ("early_stop", "keep_best") if getattr(trainer, key)]
+    if users and not trainer.objective.startswith("valid/"):
+        raise ConfigError(f"trainer.objective = {_show(trainer.objective)} cannot be monitored "
+                          f"by {' and '.join(users)}: early stopping and the best checkpoint "
+                          "watch a validation metric measured after each validation pass; "
+                          "use trainer.objective=valid/acc or valid/loss.")
 
 
 # --- types and messages -----------------------------------------------------------------------

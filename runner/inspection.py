@@ -44,6 +44,8 @@ class Inspector:
         trainer = event.trainer
         if trainer.state.step % self.cfg.every:  # steps 0, every, 2 * every ... (before update)
             return
+        if not trainer.step_complete:  # trainer.accumulate: a later batch adds to the gradients
+            return
         metrics: dict[str, float] = {}
         for name in self.cfg.layer_outputs:
             _add(metrics, f"inspect/{name}/out", trainer.taps.raw(name))

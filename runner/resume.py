@@ -27,10 +27,12 @@ CHECKPOINT_TAG = "checkpoint_dir"
 # trainer.distributed is free because a checkpoint holds the GLOBAL state (every rank's
 # parameters and optimizer state are equal; the loader position counts global batches): a run
 # resumes with any number of ranks, each global batch split anew (docs/gpu.md).
+# trainer.test_on only picks the weights the final test uses. trainer.objective is free too; a
+# checkpoint whose early-stopping state watched another metric is refused by checkpoint.restore.
 _FREE = ("trainer.resume", "trainer.progress", "trainer.checkpoint", "trainer.keep_last",
-         "trainer.profile", "trainer.objective", "trainer.distributed", "tracking.", "runtime.",
-         "device", "sweep.", "inspect.", "data.root", "data.cache_dir", "data.download",
-         "hydra")
+         "trainer.profile", "trainer.objective", "trainer.distributed", "trainer.test_on",
+         "tracking.", "runtime.", "device", "sweep.", "inspect.", "data.root", "data.cache_dir",
+         "data.download", "hydra")
 
 
 @dataclass

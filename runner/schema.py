@@ -220,6 +220,13 @@ class TrainerConfig:
     max_skips: int = 10  # nan_check=skip: updates dropped before training stops anyway
     nan_check_locate: bool = False  # on a NaN/Inf, replay the batch to name the layer
     distributed: bool = False  # data parallel under mpirun (runner/distributed.py, docs/gpu.md)
+    accumulate: int = 1  # batches whose gradients are summed into one optimizer step
+    # The monitored metric is ``objective`` (runner/monitor.py, docs/checkpoints.md).
+    objective_direction: str = "auto"  # maximize | minimize | auto (loss metrics: minimize)
+    early_stop: int = 0  # validation passes without improvement before stopping; 0 = off
+    early_stop_delta: float = 0.0  # the least change that counts as an improvement
+    keep_best: bool = False  # keep the weights of the best validation pass (best.pdparams)
+    test_on: str = "last"  # last | best: the weights the final test evaluation uses
 
 
 @dataclass

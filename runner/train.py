@@ -5,6 +5,14 @@ Per batch, in this order: clear gradients -> forward -> loss -> backward -> (End
 regularization, update) -> schedule step -> (EndIteration) -> accumulate metrics. Handlers
 registered with ``Trainer.on`` receive the events of ``runner.events``.
 
+``trainer.accumulate = N`` sums the gradients of N consecutive batches (counted from each
+epoch's start; the last group may be shorter) into one step, each loss back-propagated scaled by
+1/(batches in its group): the check, clipping, update and schedule run once per step, and
+``state.step`` counts steps. Every batch fires its events (``step_complete`` tells whether the
+gradients are the whole step's); checkpoints and ``stop()`` wait for the step's end. After each
+validation pass a ``runner.monitor.Monitor`` (``trainer.early_stop``, ``trainer.keep_best``)
+records the best ``trainer.objective`` and may stop training (docs/checkpoints.md).
+
 Every ``trainer.log_every`` batches the loop writes a line in the PaddlePaddle tutorial's format
 (``epoch 0 batch 200 loss 0.1778 acc 0.93``) and sends the window's running means to
 ``sink.log_metrics``; every ``trainer.eval_every`` epochs (and after the last one) it evaluates on
@@ -24,12 +32,15 @@ import core
 import core.nn.functional as F
 from core import backend
 from core.data import split_batch
+from core.tensor import Tensor
 from runner import events
 from runner.data_report import data_metrics
 from runner.health import HealthMonitor, quiet_floating_point
+from runner.monitor import Monitor
 from runner.progress import Progress
 from runner.schema import TrainerConfig
 from runner.taps import LayerTaps
+from runner.window import Window, correct_count, report_window, scalar
 
 log = logging.getLogger(__name__)
 
@@ -42,55 +53,6 @@ class TrainState:
     batch: int = 0  # batches of this epoch done before fit began (non-zero only on resume)
     step: int = 0  # optimizer updates done
     metrics: dict[str, float] = field(default_factory=dict)  # the latest value of each metric
-
-
-def _correct(logits, labels):
-    """How many predictions in the batch are right, as a backend scalar (no host sync)."""
-    predicted = logits.data.argmax(axis=-1)
-    return (predicted == labels.data.reshape(predicted.shape)).sum()
-
-
-def _scalar(value) -> float:
-    """A one-element backend array (0-d or [1], as losses come) as a Python float."""
-    return float(backend.to_numpy(value).item())
-
-
-class _Window:
-    """Running sums over the batches since the last log line."""
-
-    def __init__(self):
-        self.loss_sum = self.correct = 0
-        self.batches = self.samples = 0
-        self.lr = 0.0  # the rate of the window's last update
-        self.start = time.perf_counter()
-
-    def add(self, loss, logits, labels, lr: float) -> None:
-        self.lr = lr
-        self.loss_sum = self.loss_sum + loss.data
-        self.correct = self.correct + _correct(logits, labels)
-        self.batches += 1
-        self.samples += labels.shape[0]
-
-    def state_dict(self) -> dict:
-        """The sums (host copies), for a checkpoint taken in the middle of a window."""
-        return {"loss_sum": backend.to_numpy(self.loss_sum), "correct": backend.to_numpy(
-            self.correct), "batches": self.batches, "samples": self.samples, "lr": self.lr}
-
-    @classmethod
-    def from_state(cls, state: dict) -> _Window:
-        window = cls()
-        window.loss_sum = backend.asarray(state["loss_sum"])
-        window.correct = backend.asarray(state["correct"])
-        window.batches, window.samples = int(state["batches"]), int(state["samples"])
-        window.lr = float(state["lr"])
-        return window
-
-    def means(self) -> tuple[float, float, float]:
-        """(mean batch loss, accuracy, samples per second) of the window."""
-        elapsed = max(time.perf_counter() - self.start, 1e-9)
-        loss = _scalar(self.loss_sum) / self.batches
-        acc = _scalar(self.correct) / self.samples
-        return loss, acc, self.samples / elapsed
 
 
 def evaluate(model, loader) -> tuple[float, float]:
@@ -107,14 +69,14 @@ def evaluate(model, loader) -> tuple[float, float]:
                 count = labels.shape[0]
                 # The mean times the count, so a short last batch weighs what it holds.
                 loss_sum = loss_sum + F.cross_entropy(logits, labels).data * count
-                correct = correct + _correct(logits, labels)
+                correct = correct + correct_count(logits, labels)
                 samples += count
     finally:
         if was_training:
             model.train()
     if samples == 0:
         raise ValueError("evaluate: the loader yielded no samples.")
-    return _scalar(loss_sum) / samples, _scalar(correct) / samples
+    return scalar(loss_sum) / samples, scalar(correct) / samples
 
 
 class _NoSink:
@@ -139,7 +101,8 @@ class Trainer:
     """Trains a model batch by batch and tells registered handlers what happens.
 
     ``on(EndIteration, handler)`` registers a handler (see ``runner.events``); a handler stops
-    training with ``event.trainer.stop()``, which ends the run after the current batch.
+    training with ``event.trainer.stop()``, which ends the run after the current batch (after
+    the current optimizer step with ``trainer.accumulate`` > 1).
     """
 
     def __init__(self, model, optimizer, cfg: TrainerConfig, scheduler=None, sink=None,
@@ -154,6 +117,14 @@ class Trainer:
         self.checkpointer = None  # a runner.checkpoint.Checkpointer, when checkpointing
         self.resumed_window = None  # the log window a checkpoint was taken in (resume)
         self.health = HealthMonitor(model, optimizer, cfg, loss_fn)  # NaN/Inf checks, clip stats
+        self.monitor = Monitor.from_config(model, cfg)  # best value, early stop (None: off)
+        self.accumulate = int(getattr(cfg, "accumulate", 1))
+        if self.accumulate < 1:
+            raise ValueError(f"trainer.accumulate={self.accumulate} is not allowed: use an "
+                             "integer >= 1 (batches summed into one optimizer step).")
+        self.step_complete = True  # whether the gradients are the whole optimizer step's
+        self._step_loss = None  # the step's summed scaled losses (None: no batch yet)
+        self._step_batches = 0
 
     def watch(self, *names: str) -> None:
         """Keep the outputs of these layers (dotted names) for ``event.layer_outputs(name)``."""
@@ -174,7 +145,8 @@ class Trainer:
             self._handlers[event_type] = [h for h in self._handlers[event_type] if h != handler]
 
     def stop(self) -> None:
-        """Stop after the current batch (validation and test still run)."""
+        """Stop after the current batch, or with ``trainer.accumulate`` > 1 after the current
+        optimizer step (validation and test still run)."""
         self._stopping = True
 
     def _fire(self, event_type: type, *args) -> None:
@@ -198,43 +170,63 @@ class Trainer:
             self.health.check_parameters(self.state.step)  # the epoch's last update
             last = epoch == self.cfg.epochs - 1 or self._stopping
             if valid_loader is not None and ((epoch + 1) % self.cfg.eval_every == 0 or last):
-                loss, acc = evaluate(self.model, valid_loader)
-                log.info("epoch %d valid loss %.4f acc %.4f", epoch, loss, acc)
-                self.report({"valid/loss": loss, "valid/acc": acc})
+                self._validate(epoch, valid_loader)
             self.sink.flush()
             self._fire(events.EndPass, epoch)
             if self.checkpointer is not None and not self._stopping:
                 self.checkpointer.after_epoch(self, train_loader, epoch)
             if self._stopping:
-                log.info("training stopped by a handler after epoch %d step %d",
-                         epoch, self.state.step)
+                if self.monitor is None or self.monitor.stopped_epoch != epoch:  # else logged
+                    log.info("training stopped by a handler after epoch %d step %d",
+                             epoch, self.state.step)
                 break
         return self.state
+
+    def _validate(self, epoch: int, loader) -> None:
+        """Evaluate, report, and let the monitor decide whether training stops early."""
+        loss, acc = evaluate(self.model, loader)
+        log.info("epoch %d valid loss %.4f acc %.4f", epoch, loss, acc)
+        self.report({"valid/loss": loss, "valid/acc": acc})
+        if self.monitor is not None:
+            if self.monitor.update(epoch, self.state.metrics):
+                self._stopping = True
+            self.report(self.monitor.metrics())
 
     def _train_epoch(self, epoch: int, loader) -> None:
         start = time.perf_counter()
         first, self.state.batch = self.state.batch, 0  # a resumed epoch skips what was done
         bar = Progress(len(loader) - first, desc=f"epoch {epoch}",
                        enabled=None if self.cfg.progress else False)
-        window = _Window() if self.resumed_window is None \
-            else _Window.from_state(self.resumed_window)
+        window = Window() if self.resumed_window is None \
+            else Window.from_state(self.resumed_window)
         self.resumed_window = None
+        total, pending = len(loader), []  # pending: the batches of the step being accumulated
         for index, fields in enumerate(loader, start=first):
             inputs, labels = split_batch(fields)  # sequences: inputs = (padded, lengths)
             self._fire(events.BeginIteration, epoch, index)
             batch = Batch(inputs, labels)
+            pending.append(batch)
+            group_start = index - index % self.accumulate
+            size = min(self.accumulate, total - group_start)  # the epoch's last may be short
+            ends_step = index + 1 >= group_start + size
             with quiet_floating_point():  # non-finite values are the checks' to report
-                used_lr = self.train_step(epoch, index, batch)
-            if used_lr is not None:  # None: the update was dropped (trainer.nan_check=skip)
-                window.add(batch.loss, batch.logits, labels, used_lr)
+                used_lr = self.train_step(epoch, index, batch, scale=1.0 / size,
+                                          ends_step=ends_step)
+            if ends_step:
+                if used_lr is not None:  # None: the update was dropped (nan_check=skip)
+                    for done in pending:
+                        window.add(done.loss, done.logits, done.labels, used_lr)
+                pending = []
             postfix = None
             if index % self.cfg.log_every == 0 and window.batches:
                 bar.clear()
                 self.report(data_metrics(loader, window.start))  # data/wait_fraction ...
-                postfix = _report_window(window, epoch, index, self.report)
+                postfix = report_window(window, epoch, index, self.report)
                 self.report(self.health.metrics())
-                window = _Window()
+                window = Window()
             bar.update(1, postfix)
+            if not ends_step:  # checkpoints and stops wait for the step's end
+                continue
             if self.checkpointer is not None:
                 self.checkpointer.after_step(self, loader, epoch, index + 1, window)
             if self._stopping:
@@ -242,14 +234,34 @@ class Trainer:
         bar.close()
         self.report({"time/epoch_sec": time.perf_counter() - start})
 
-    def train_step(self, epoch: int, index: int, batch: Batch) -> float | None:
-        """One update; returns the learning rate it used (None when the update was dropped)."""
-        self.optimizer.clear_grad()
+    def train_step(self, epoch: int, index: int, batch: Batch, scale: float = 1.0,
+                   ends_step: bool = True) -> float | None:
+        """Forward and backward of one batch, its gradient (times ``scale``) added to those of
+        the step's earlier batches; at the step's last batch (``ends_step``) the check and the
+        update. Returns the learning rate the update used (None when no update was made: the
+        step goes on, or the update was dropped)."""
+        if self._step_loss is None:  # the first batch of an optimizer step
+            self.optimizer.clear_grad()
         batch.logits = self.model(batch.inputs)
         batch.loss = self.loss_fn(batch.logits, batch.labels)
-        batch.loss.backward()
+        if scale == 1.0:
+            batch.loss.backward()
+        else:  # the seed scales every gradient of this batch at no extra pass
+            batch.loss.backward(backend.array_module(batch.loss.data).full_like(
+                batch.loss.data, scale))
+        scaled = batch.loss.data if scale == 1.0 else batch.loss.data * scale
+        self._step_loss = scaled if self._step_loss is None else self._step_loss + scaled
+        self._step_batches += 1
+        self.step_complete = ends_step
         self._fire(events.EndForwardBackward, epoch, index, batch)
-        if not self.health.check(epoch, index, batch, self.state.step):  # the step's one sync
+        if not ends_step:
+            self._fire(events.EndIteration, epoch, index, batch)
+            return None
+        # The check reads the step's loss (the mean over its batches) with its gradients.
+        checked = batch if self._step_batches == 1 else \
+            Batch(batch.inputs, batch.labels, batch.logits, Tensor(self._step_loss))
+        self._step_loss, self._step_batches = None, 0
+        if not self.health.check(epoch, index, checked, self.state.step):  # the step's one sync
             return None
         self.optimizer.step()
         used_lr = self.optimizer.get_lr()  # before the schedule moves on to the next batch's
@@ -268,12 +280,3 @@ def fit(model, optimizer, train_loader, cfg: TrainerConfig, valid_loader=None, s
         for handler in functions:
             trainer.on(event_type, handler)
     return trainer.fit(train_loader, valid_loader)
-
-
-def _report_window(window: _Window, epoch: int, batch: int, report) -> str:
-    """Log and report the window's means; returns them as the progress bar's postfix."""
-    loss, acc, speed = window.means()
-    log.info("epoch %d batch %d loss %.4f acc %.2f", epoch, batch, loss, acc)
-    report({"train/loss": loss, "train/acc": acc, "train/lr": window.lr,
-            "train/samples_per_sec": speed})
-    return f"loss {loss:.4f} acc {acc:.2f}"

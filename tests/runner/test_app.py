@@ -142,6 +142,16 @@ def test_a_validation_objective_without_validation_data_fails_before_the_run(job
     assert list(job_dir.iterdir()) == []
 
 
+def test_early_stopping_without_validation_data_fails_before_the_run(job_dir):
+    cfg = make_config("unused", early_stop=2)
+    cfg.tracking.enabled = False
+    cfg.data.valid_size = 0
+    with pytest.raises(ConfigError, match=r"watched after each validation pass "
+                                          r"\(trainer.early_stop\), but there is no validation"):
+        app.run(cfg, [], str(job_dir))
+    assert list(job_dir.iterdir()) == []
+
+
 def test_an_unknown_objective_fails_before_the_run(job_dir):
     cfg = make_config("unused", objective="valid/f1")
     cfg.tracking.enabled = False

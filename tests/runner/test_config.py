@@ -101,6 +101,16 @@ def test_an_option_is_checked_by_its_name_key(make):
     assert run_config.model == schema.MLPConfig(hidden=[32], dropout=0.25)
 
 
+def test_early_stop_best_and_accumulate_keys(edit):
+    trainer = validate(edit("trainer.early_stop=3", "trainer.early_stop_delta=0.001",
+                            "trainer.objective=valid/loss", "trainer.keep_best=true",
+                            "trainer.test_on=best", "trainer.accumulate=4",
+                            "trainer.objective_direction=minimize")).trainer
+    assert (trainer.early_stop, trainer.early_stop_delta, trainer.keep_best) == (3, 0.001, True)
+    assert (trainer.test_on, trainer.accumulate, trainer.objective_direction) == (
+        "best", 4, "minimize")
+
+
 def test_int_is_accepted_for_float(edit):
     run_config = validate(edit("optim.lr=1", "data.valid_size=300"))
     assert run_config.optim.lr == 1.0 and isinstance(run_config.optim.lr, float)
@@ -134,6 +144,17 @@ def test_device_strings(edit):
     (["data.valid_size=2.5"], "a fraction in [0, 1) or a whole count"),
     (["schedule.name=cosine", "schedule.min_lr=0.5"], "use a min_lr <= optim.lr"),
     (["trainer.seed=-1"], "trainer.seed = -1 is not allowed"),
+    (["trainer.accumulate=0"], "trainer.accumulate = 0 is not allowed: use an integer >= 1"),
+    (["trainer.early_stop=-1"], "trainer.early_stop = -1 is not allowed: use a number >= 0"),
+    (["trainer.early_stop_delta=-0.1"], "trainer.early_stop_delta = -0.1 is not allowed"),
+    (["trainer.objective_direction=up"], "use one of maximize, minimize, auto"),
+    (["trainer.test_on=first"], "trainer.test_on = 'first' is not allowed: use one of last,"),
+    (["trainer.test_on=best"], "trainer.test_on = 'best' needs trainer.keep_best = true"),
+    (["trainer.early_stop=3", "trainer.objective=train/loss"],
+     "trainer.objective = 'train/loss' cannot be monitored by trainer.early_stop = 3"),
+    (["trainer.keep_best=true", "trainer.objective=test/acc"],
+     "cannot be monitored by trainer.keep_best = true: early stopping and the best checkpoint "
+     "watch a validation metric"),
 ])
 def test_bad_values_name_key_value_and_what_is_allowed(edit, overrides, expected):
     assert expected in _error(edit, *overrides)

@@ -1,6 +1,8 @@
 """Event accessors (layer outputs, parameters, gradients, Paddle's event.gm), config-driven
 inspection, freezing, the memory report and the profiler."""
+import dataclasses
 import logging
+import math
 
 import numpy as np
 import pytest
@@ -149,6 +151,21 @@ def test_config_driven_inspection_logs_every_n_steps(loaders):
         assert key in points
     relu = points["inspect/fc/out_zero_frac"][0][1]
     assert 0 <= relu <= 1
+
+
+def test_with_accumulation_gradients_are_inspected_once_complete(loaders):
+    trainer = _trainer()
+    trainer = Trainer(trainer.model, trainer.optimizer, dataclasses.replace(CFG, accumulate=3),
+                      sink=Sink())
+    Inspector(schema.InspectConfig(every=2, grad_stats=True)).attach(trainer)
+    summed = {}
+    trainer.on(EndForwardBackward, lambda e: e.trainer.step_complete and summed.setdefault(
+        e.step, statistics(e.trainer.model.fc.bias.grad_data)["l2"]))
+    trainer.fit(loaders[0])
+    points = trainer.sink.points["inspect/fc.bias/grad_l2"]
+    steps = math.ceil(len(loaders[0]) / 3)
+    assert [step for step, _ in points] == list(range(0, steps, 2))  # one point per step
+    assert [value for _, value in points] == [summed[s] for s, _ in points]  # the whole step's
 
 
 def test_freezing_a_layer_keeps_it_unchanged_and_out_of_optimizer_state(loaders):

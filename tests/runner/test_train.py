@@ -168,3 +168,118 @@ def test_train_lr_is_the_rate_the_logged_update_used(digits):
     fit(model, opt, train, schema.TrainerConfig(epochs=1, log_every=5, progress=False),
         scheduler=warmup, sink=sink)
     assert sink.series("train/lr")[:3] == [(1, 0.0), (6, 0.005), (11, 0.01)]
+
+
+# ----- trainer.accumulate -----------------------------------------------------------------------
+
+def _accumulating(batch_size, accumulate, samples=36):
+    """A dropout-free MLP with SGD, a step schedule and global-norm clipping, on fixed data."""
+    rng = np.random.default_rng(3)
+    data = core.io.TensorDataset(rng.normal(size=(samples, 1, 8, 8)).astype(np.float32),
+                                 rng.integers(0, 10, size=samples))
+    loader = core.io.DataLoader(data, batch_size=batch_size, return_tensors=True)
+    core.seed(0)
+    model = build.build_model(schema.MLPConfig(hidden=[16]), (1, 8, 8), 10)
+    schedule = core.optimizer.lr.StepDecay(0.5, step_size=2, gamma=0.5)
+    opt = build.build_optimizer(schema.SGDConfig(), model.parameters(), schedule,
+                                grad_clip=core.nn.ClipGradByGlobalNorm(2.0))  # acts on 6 of 10
+    cfg = schema.TrainerConfig(epochs=2, log_every=1, progress=False, accumulate=accumulate)
+    return model, opt, schedule, loader, cfg
+
+
+def test_accumulating_two_batches_equals_one_batch_twice_as_large():
+    # 36 samples: batches of 4 make groups 2+2+2+2+1; batches of 8 make 8+8+8+8+4.
+    big = _accumulating(8, 1)
+    fit(big[0], big[1], big[3], big[4], scheduler=big[2])
+    small = _accumulating(4, 2)
+    sink = Sink()
+    state = fit(small[0], small[1], small[3], small[4], scheduler=small[2], sink=sink)
+    assert state.step == 10 and small[2].last_epoch == big[2].last_epoch == 10
+    expected = big[0].state_dict()
+    for key, value in small[0].state_dict().items():
+        np.testing.assert_allclose(value.numpy(), expected[key].numpy(), rtol=1e-5, atol=1e-6)
+    acted = small[1]._grad_clip.read_stats()["acted"]
+    assert acted == big[1]._grad_clip.read_stats()["acted"] == 6  # on the summed gradients
+    # log lines come at the batches they always came at, each averaging the batches of the
+    # steps taken since the last one, at the step count (steps 1, 2 ... per epoch)
+    assert [step for step, _ in sink.series("train/loss")] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+
+
+def test_accumulation_checks_once_per_step_and_fires_every_batch(monkeypatch):
+    from runner.events import EndForwardBackward, EndIteration
+    from runner.health import HealthMonitor
+
+    model, opt, schedule, loader, cfg = _accumulating(4, 3)
+    reads = []
+    original = HealthMonitor._read
+    monkeypatch.setattr(HealthMonitor, "_read", lambda self, loss: reads.append(
+        float(np.asarray(loss).reshape(-1)[0])) or original(self, loss))
+    complete, ends = [], []
+    fit(model, opt, loader, cfg, scheduler=schedule,
+        handlers={EndForwardBackward: [lambda e: complete.append(e.trainer.step_complete)],
+                  EndIteration: [lambda e: ends.append((e.batch_id, e.step))]})
+    assert complete == [False, False, True] * 3 * 2  # 9 batches: three steps of three
+    assert len(reads) == 6  # one host read per optimizer step
+    assert ends[:4] == [(0, 0), (1, 0), (2, 1), (3, 1)]
+
+
+def test_the_step_loss_read_by_the_check_is_the_mean_over_the_group(monkeypatch):
+    from runner.health import HealthMonitor
+
+    model, opt, schedule, loader, cfg = _accumulating(4, 2, samples=12)
+    checked, losses = [], []
+    original = HealthMonitor.check
+
+    def spy(self, epoch, index, batch, step):
+        checked.append(float(batch.loss.numpy().reshape(-1)[0]))
+        return original(self, epoch, index, batch, step)
+
+    monkeypatch.setattr(HealthMonitor, "check", spy)
+    from runner.events import EndForwardBackward
+    fit(model, opt, loader, schema.TrainerConfig(epochs=1, progress=False, accumulate=2),
+        scheduler=schedule,
+        handlers={EndForwardBackward: [lambda e: losses.append(float(e.cost))]})
+    # 3 batches: a group of two, then a group of one
+    assert checked == pytest.approx([(losses[0] + losses[1]) / 2, losses[2]], rel=1e-6)
+
+
+def test_checkpoints_and_stops_wait_for_the_end_of_a_step(tmp_path):
+    from runner import checkpoint
+    from runner.events import EndIteration
+    from runner.train import Trainer
+
+    model, opt, schedule, loader, cfg = _accumulating(4, 2)
+    trainer = Trainer(model, opt, cfg, scheduler=schedule)
+    trainer.checkpointer = checkpoint.Checkpointer(tmp_path, every=1, keep_last=100)
+    trainer.on(EndIteration, lambda e: e.pass_id == 1 and e.batch_id == 4 and e.trainer.stop())
+    trainer.fit(loader)
+    positions = [checkpoint.load(p)["position"] for p in checkpoint.list_checkpoints(tmp_path)]
+    assert all(p["batch"] % 2 == 0 for p in positions)  # never inside a group
+    assert trainer.state.step == 5 + 3  # stopped at batch 4's group end (batch 5)
+
+
+def test_a_run_resumed_from_a_mid_epoch_checkpoint_accumulates_the_same(tmp_path):
+    from runner import checkpoint
+    from runner.events import EndIteration
+    from runner.train import Trainer
+
+    model, opt, schedule, loader, cfg = _accumulating(4, 2)
+    reference = Trainer(model, opt, cfg, scheduler=schedule)
+    reference.fit(loader)
+
+    model, opt, schedule, loader, cfg = _accumulating(4, 2)
+    first = Trainer(model, opt, cfg, scheduler=schedule)
+    first.checkpointer = checkpoint.Checkpointer(tmp_path, every=3, keep_last=1)
+    first.on(EndIteration, lambda e: e.step == 7 and e.trainer.stop())
+    first.fit(loader)
+    body = checkpoint.load(checkpoint.latest(tmp_path))
+    assert body["position"] == {"epoch": 1, "batch": 2, "step": 6}
+
+    model, opt, schedule, loader, cfg = _accumulating(4, 2)
+    second = Trainer(model, opt, cfg, scheduler=schedule)
+    checkpoint.restore(second, loader, body)
+    second.fit(loader)
+    assert second.state.step == reference.state.step == 10
+    expected = reference.model.state_dict()
+    for key, value in second.model.state_dict().items():
+        assert np.array_equal(value.numpy(), expected[key].numpy()), key
