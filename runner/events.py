@@ -2,7 +2,8 @@
 ``Trainer.on(EventType, handler)`` receive.
 
 Order within one pass: ``BeginPass``, then per batch ``BeginIteration`` -> ``EndForwardBackward``
-(after backward, before the update: the only moment the gradients are complete) ->
+(after backward, before the update: the only moment the gradients are complete; with
+``trainer.accumulate > 1`` only at a step's last batch, where ``trainer.step_complete``) ->
 ``EndIteration``; then ``EndPass``. An event is built only when a handler listens for its type,
 and ``cost`` reads the loss from the device only when a handler asks for it.
 
@@ -88,7 +89,8 @@ class _WithBatch(Event):
 
 
 class EndForwardBackward(_WithBatch):
-    """Backward is done and the update has not happened: gradients are complete here."""
+    """Backward is done and the update has not happened: gradients are complete here (with
+    ``trainer.accumulate > 1``, at the step's last batch: ``trainer.step_complete``)."""
 
     def gradients(self) -> dict[str, np.ndarray]:
         return {name: _host_copy(p.grad_data) for name, p in self.model.named_parameters()
