@@ -15,18 +15,15 @@ import math
 import os
 import re
 import shlex
-import signal
 import sys
-import threading
 import time
 
 import core
-from core import device as core_device
 from core import serialize
 from core.backend import DeviceError
 from core.optimizer.lr import LRScheduler
 from runner import build, bundle, health, instruments, resume, sweep, tomlwrite, tracking
-from runner import data_report, distributed
+from runner import data_report, distributed, process
 from runner.config import flatten
 from runner.curves import plot_learning_curves
 from runner.errors import ConfigError, UserError
@@ -42,10 +39,6 @@ SPLIT_SEED = 0
 CHECKPOINT = "model.pdparams"
 CONFIG_FILE = "config.toml"
 CURVES_FILE = "learning_curves.png"
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM turned into an exception, so the run is closed as KILLED like on Ctrl-C."""
 
 
 # Every metric a run logs, hence every valid trainer.objective.
@@ -78,7 +71,7 @@ def checkpoint_folder(cfg: RunConfig) -> str | None:
 
 def run(cfg: RunConfig, overrides: list[str], launch_dir: str) -> float:
     """Train and test as ``cfg`` says; return the last value of ``cfg.trainer.objective``."""
-    _ensure_console_logging()
+    process.ensure_console_logging()
     launch_dir = os.path.abspath(launch_dir)
     try:
         core.device.set_device(cfg.device)
@@ -86,7 +79,7 @@ def run(cfg: RunConfig, overrides: list[str], launch_dir: str) -> float:
         raise UserError(str(exc)) from exc
     cfg = distributed.start(cfg)  # trainer.distributed: join the MPI job, pick this rank's GPU
     core.backend.set_gpu_memory_limit(cfg.runtime.gpu_memory_limit << 20)  # no-op on a CPU
-    with distributed.guard(), cpu_threads(cfg.runtime.threads):  # a failing rank ends the job
+    with distributed.guard(), process.cpu_threads(cfg.runtime.threads):  # a failing rank ends the job
         core.seed(cfg.trainer.seed)
         parts = distributed.prepare(_build(cfg))  # same start on every rank; batches sharded
         tracker = make_tracker(cfg, overrides, launch_dir)
@@ -96,7 +89,7 @@ def run(cfg: RunConfig, overrides: list[str], launch_dir: str) -> float:
         status = "FAILED"
         begin = time.perf_counter()
         try:
-            with sigterm_raises():
+            with process.sigterm_raises():
                 objective, epochs = _train_and_report(cfg, parts, tracker, resumption)
             status = "FINISHED"
             _end(tracker, status)
@@ -292,43 +285,3 @@ def run_name(cfg: RunConfig, overrides: list[str]) -> str:
             continue
         parts.append(value if "." not in key else key.rsplit(".", 1)[1] + value)
     return _UNSAFE.sub("_", "-".join(parts))[:200]
-
-
-# ----- process settings -----------------------------------------------------------------------
-
-@contextlib.contextmanager
-def cpu_threads(threads: int):
-    """Run core's CPU work on ``threads`` threads within the block (PaddlePaddle's
-    trainer_count; core.threads); 0 means every core this process may use (one per rank under
-    mpirun's default core binding). The previous count comes back after."""
-    previous = core_device.get_num_threads()
-    core_device.set_num_threads(threads if threads > 0 else core_device.available_cores())
-    try:
-        yield
-    finally:
-        core_device.set_num_threads(previous)
-
-
-@contextlib.contextmanager
-def sigterm_raises():
-    """Within the block, SIGTERM raises ``Terminated``; the previous handler comes back after."""
-    if threading.current_thread() is not threading.main_thread():
-        yield  # signal handlers can only be set from the main thread
-        return
-
-    def handler(signum, frame):
-        del frame
-        raise Terminated(f"stopped by signal {signal.Signals(signum).name}")
-
-    previous = signal.signal(signal.SIGTERM, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-def _ensure_console_logging() -> None:
-    """Show the loop's log lines on stdout when no one (Hydra, the user) configured logging."""
-    root = logging.getLogger()
-    if not root.handlers:
-        logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stdout)

@@ -5,8 +5,6 @@ import tomllib
 
 import pytest
 
-import core
-
 from core import serialize
 from runner import app, bundle, memory, schema, tracking
 from runner.errors import ConfigError
@@ -170,22 +168,3 @@ def test_an_unknown_objective_fails_before_the_run(job_dir):
 ])
 def test_run_names_come_from_the_overrides(overrides, name):
     assert app.run_name(make_config(""), overrides) == name
-
-
-def test_cpu_threads_apply_inside_the_block_only():
-    """runtime.threads: core's thread count inside the run, BLAS at one thread per worker
-    meanwhile; both come back afterwards. 0 means every core the process may use."""
-    threadpoolctl = pytest.importorskip("threadpoolctl")
-
-    def blas_threads():
-        return [p["num_threads"] for p in threadpoolctl.threadpool_info()
-                if p["user_api"] == "blas"]
-
-    before = blas_threads()
-    with app.cpu_threads(3):
-        assert core.device.get_num_threads() == 3
-        assert blas_threads() == [1] * len(before)
-    assert core.device.get_num_threads() == 1 and blas_threads() == before
-    with app.cpu_threads(0):
-        assert core.device.get_num_threads() == core.device.available_cores()
-    assert core.device.get_num_threads() == 1 and blas_threads() == before

@@ -1,0 +1,54 @@
+"""Process-wide settings around a run: core's CPU threads, SIGTERM as an exception, and console
+logging when nobody configured it. Each is undone when the run ends (in-process callers, such
+as tests and sweeps launched in one process, see no change after ``run``)."""
+from __future__ import annotations
+
+import contextlib
+import logging
+import signal
+import sys
+import threading
+
+from core import device as core_device
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM turned into an exception, so the run is closed as KILLED like on Ctrl-C."""
+
+
+@contextlib.contextmanager
+def cpu_threads(threads: int):
+    """Run core's CPU work on ``threads`` threads within the block (PaddlePaddle's
+    trainer_count; core.threads); 0 means every core this process may use (one per rank under
+    mpirun's default core binding). The previous count comes back after."""
+    previous = core_device.get_num_threads()
+    core_device.set_num_threads(threads if threads > 0 else core_device.available_cores())
+    try:
+        yield
+    finally:
+        core_device.set_num_threads(previous)
+
+
+@contextlib.contextmanager
+def sigterm_raises():
+    """Within the block, SIGTERM raises ``Terminated``; the previous handler comes back after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signal handlers can only be set from the main thread
+        return
+
+    def handler(signum, frame):
+        del frame
+        raise Terminated(f"stopped by signal {signal.Signals(signum).name}")
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def ensure_console_logging() -> None:
+    """Show the loop's log lines on stdout when no one (Hydra, the user) configured logging."""
+    root = logging.getLogger()
+    if not root.handlers:
+        logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stdout)

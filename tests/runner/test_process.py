@@ -1,0 +1,24 @@
+"""runner.process: the process-wide settings a run makes and undoes."""
+import pytest
+
+import core
+from runner import process
+
+
+def test_cpu_threads_apply_inside_the_block_only():
+    """runtime.threads: core's thread count inside the run, BLAS at one thread per worker
+    meanwhile; both come back afterwards. 0 means every core the process may use."""
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+
+    def blas_threads():
+        return [p["num_threads"] for p in threadpoolctl.threadpool_info()
+                if p["user_api"] == "blas"]
+
+    before = blas_threads()
+    with process.cpu_threads(3):
+        assert core.device.get_num_threads() == 3
+        assert blas_threads() == [1] * len(before)
+    assert core.device.get_num_threads() == 1 and blas_threads() == before
+    with process.cpu_threads(0):
+        assert core.device.get_num_threads() == core.device.available_cores()
+    assert core.device.get_num_threads() == 1 and blas_threads() == before
