@@ -29,10 +29,17 @@ CHECKPOINT_TAG = "checkpoint_dir"
 # resumes with any number of ranks, each global batch split anew (docs/gpu.md).
 # trainer.test_on only picks the weights the final test uses. trainer.objective is free too; a
 # checkpoint whose early-stopping state watched another metric is refused by checkpoint.restore.
-_FREE = ("trainer.resume", "trainer.progress", "trainer.checkpoint", "trainer.keep_last",
-         "trainer.profile", "trainer.objective", "trainer.distributed", "trainer.test_on",
-         "tracking.", "runtime.", "device", "sweep.", "inspect.", "data.root", "data.cache_dir",
-         "data.download", "hydra")
+# Whole keys here, whole sections below (a prefix like "trainer.objective" would also free
+# trainer.objective_direction).
+_FREE = {"trainer.resume", "trainer.progress", "trainer.checkpoint", "trainer.checkpoint_every",
+         "trainer.keep_last", "trainer.profile", "trainer.objective", "trainer.distributed",
+         "trainer.test_on", "device", "data.root", "data.cache_dir", "data.download"}
+_FREE_SECTIONS = ("tracking.", "runtime.", "sweep.", "inspect.", "hydra.")
+# Keys added after checkpoints existed: a checkpoint without one was made with the behaviour of
+# this value (the key's default), so it matches it; old checkpoints stay resumable.
+_ADDED = {"trainer.accumulate": "1", "trainer.early_stop": "0", "trainer.early_stop_delta": "0.0",
+          "trainer.keep_best": "false", "trainer.objective_direction": "auto",
+          "model.direction": "forward"}
 
 
 @dataclass
@@ -50,7 +57,13 @@ class Resumption:
 
 def fingerprint(cfg) -> dict[str, str]:
     """The flattened config keys that a resumed run must share with its checkpoint."""
-    return {key: value for key, value in flatten(cfg).items() if not key.startswith(_FREE)}
+    return {key: value for key, value in flatten(cfg).items()
+            if key not in _FREE and not key.startswith(_FREE_SECTIONS)}
+
+
+def _comparable(keys: dict) -> dict:
+    """A fingerprint without the added keys that hold their old behaviour's value."""
+    return {key: value for key, value in keys.items() if _ADDED.get(key) != str(value)}
 
 
 def wanted(cfg) -> bool:
@@ -63,7 +76,9 @@ def find(cfg, tracker) -> Resumption | None:
         return None
     # Data parallel: rank 0 (the only rank that tracks) picks the file, every rank loads it.
     path = distributed.on_rank_zero(lambda: _resolve(cfg, tracker))
-    body = checkpoint.load(path, fingerprint(cfg))
+    body = checkpoint.load(path)
+    checkpoint.check_fingerprint(path, _comparable(body.get("fingerprint", {})),
+                                 _comparable(fingerprint(cfg)))
     if body["position"]["epoch"] >= cfg.trainer.epochs:
         raise ConfigError(f"checkpoint '{path}' was taken after the last of the run's "
                           f"{cfg.trainer.epochs} epochs: training is complete and there is "

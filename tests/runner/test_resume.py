@@ -49,6 +49,26 @@ def test_settings_that_do_not_change_training_may_differ(tmp_path):
     assert resume.find(cfg, tracking.NullTracker()) is not None
 
 
+def test_a_checkpoint_from_before_a_key_existed_resumes_at_that_keys_old_behaviour(
+        tmp_path, monkeypatch):
+    """Checkpoints written before trainer.accumulate, early_stop... existed lack those keys;
+    they match the keys' defaults (the old behaviour), and nothing else."""
+    added = ("trainer.accumulate", "trainer.early_stop", "trainer.early_stop_delta",
+             "trainer.keep_best", "trainer.objective_direction")
+    current = resume.fingerprint
+
+    def old_fingerprint(cfg):
+        return {k: v for k, v in current(cfg).items() if k not in added}
+
+    monkeypatch.setattr(resume, "fingerprint", old_fingerprint)
+    _save(tmp_path, _cfg(False))
+    monkeypatch.setattr(resume, "fingerprint", current)
+    assert resume.find(_cfg(str(tmp_path)), tracking.NullTracker()) is not None
+    with pytest.raises(checkpoint.CheckpointError, match="trainer.accumulate: checkpoint "
+                                                         r"\(absent\) vs now 2"):
+        resume.find(_cfg(str(tmp_path), accumulate=2), tracking.NullTracker())
+
+
 def test_clear_errors_for_what_cannot_be_resumed(tmp_path):
     with pytest.raises(ConfigError, match="tracking is disabled"):
         resume.find(_cfg(True), tracking.NullTracker())
