@@ -231,6 +231,11 @@ class Trainer:
                 self.checkpointer.after_step(self, loader, epoch, index + 1, window)
             if self._stopping:
                 break
+        if self._step_loss is not None:  # the loader ended inside a step (fewer than len)
+            log.warning("epoch %d ended %d batch(es) into an accumulation step of %d: their "
+                        "gradients are dropped", epoch, self._step_batches, self.accumulate)
+            self._step_loss, self._step_batches = None, 0
+            self.optimizer.clear_grad()
         bar.close()
         self.report({"time/epoch_sec": time.perf_counter() - start})
 

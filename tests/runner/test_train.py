@@ -205,6 +205,44 @@ def test_accumulating_two_batches_equals_one_batch_twice_as_large():
     assert [step for step, _ in sink.series("train/loss")] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 
 
+def test_a_step_cut_short_by_the_loader_is_dropped_not_carried_over(caplog):
+    """A loader that yields fewer batches than len() says (a stream whose counts are too high)
+    ends an epoch inside an accumulation step: those gradients must not leak into the next."""
+    rng = np.random.default_rng(0)
+    batches = [(core.to_tensor(rng.standard_normal((4, 3)).astype(np.float32)),
+                core.to_tensor(rng.integers(0, 2, 4))) for _ in range(3)]
+
+    class Short:
+        def __len__(self):
+            return 4  # claims 4, yields 3: batches 0+1 are a step, batch 2 starts one
+
+        def __iter__(self):
+            return iter(batches)
+
+    def trained(loader, epochs):
+        core.seed(0)
+        model = core.nn.Linear(3, 2)
+        optimizer = core.optimizer.SGD(learning_rate=0.1, parameters=model.parameters())
+        cfg = schema.TrainerConfig(epochs=epochs, progress=False, accumulate=2, log_every=100)
+        return model, fit(model, optimizer, loader, cfg)
+
+    with caplog.at_level(logging.WARNING, logger="runner.train"):
+        model, state = trained(Short(), 2)
+    assert state.step == 2  # one step per epoch
+    assert "epoch 0 ended 1 batch(es) into an accumulation step of 2" in caplog.text
+
+    class Exact:  # the same first two batches each epoch, nothing left over
+        def __len__(self):
+            return 2
+
+        def __iter__(self):
+            return iter(batches[:2])
+
+    expected, _ = trained(Exact(), 2)
+    for got, want in zip(model.parameters(), expected.parameters()):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)
+
+
 def test_accumulation_checks_once_per_step_and_fires_every_batch(monkeypatch):
     from runner.events import EndForwardBackward, EndIteration
     from runner.health import HealthMonitor
