@@ -105,6 +105,18 @@ def _pool(size: int) -> ThreadPoolExecutor:
         return _executor
 
 
+def _after_fork_in_child() -> None:
+    """A forked process (a data-loader worker) inherits the pool object but none of its
+    threads, and perhaps a lock held at the fork: start both afresh, or its first split waits
+    forever."""
+    global _executor, _lock
+    _executor, _lock = None, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 # ----- GEMMs split by rows (Linear layers; conv2d splits its own blocks) ------------------------
 _SPLIT_MIN_MACS = 1 << 21  # multiply-adds: below this one BLAS call beats a thread hand-off
 

@@ -7,6 +7,7 @@ arrays are fresh memory mappings whose pages fault in on first write.
 """
 from __future__ import annotations
 
+import os
 import sys
 import threading
 from collections import OrderedDict
@@ -19,6 +20,15 @@ _MAX_CACHED = 64  # per thread; a network needs a few entries per layer geometry
 
 _local = threading.local()
 _lock = threading.Lock()
+
+
+def _after_fork_in_child() -> None:
+    global _lock
+    _lock = threading.Lock()  # it may have been held by another thread at the fork
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def thread_cached(key, make):

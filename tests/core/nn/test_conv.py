@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import core
-from core import backend, threads
+from core import backend
 from core.nn import initializer
 from core.nn.conv import Conv2D
 from core.nn.functional import _parallel
@@ -104,13 +104,6 @@ def test_recycled_arrays_are_reused_only_when_unreferenced():
     assert id(fourth) in (first_id, second_id)  # reused: nothing references those any more
 
 
-@pytest.fixture
-def two_threads():
-    core.device.set_num_threads(2)
-    yield
-    core.device.set_num_threads(1)
-
-
 def test_conv2d_threaded_and_single_thread_agree():
     """The batch split over core's threads gives the same values as one thread, run after run
     (and the same bits for a given thread count)."""
@@ -133,32 +126,6 @@ def test_conv2d_threaded_and_single_thread_agree():
             np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
     for got, want in zip(results[2], results[1]):
         np.testing.assert_array_equal(got, want)  # deterministic for a given thread count
-
-
-def test_thread_count_and_how_work_is_split(two_threads):
-    threadpoolctl = pytest.importorskip("threadpoolctl")
-    assert core.device.get_num_threads() == 2
-    assert all(p["num_threads"] == 1 for p in threadpoolctl.threadpool_info()
-               if p["user_api"] == "blas")  # one BLAS thread per worker while we split
-    assert threads.host_workers(np.zeros(1), 1) == 1  # nothing to split
-    assert threads.host_workers(np.zeros(1), 9) == 2
-    seen = threads.run_split(9, 2, lambda start, stop: (start, stop))
-    assert seen == [(0, 4), (4, 9)]
-    with pytest.raises(ValueError, match="threads must be an int >= 1"):
-        core.device.set_num_threads(0)
-
-
-def test_a_failing_slice_raises_after_every_slice_finished(two_threads):
-    finished = []
-
-    def task(start, stop):
-        if start:
-            raise RuntimeError("slice failed")
-        finished.append((start, stop))
-
-    with pytest.raises(RuntimeError, match="slice failed"):
-        threads.run_split(4, 2, task)
-    assert finished == [(0, 2)]
 
 
 def test_conv2d_matches_torch():
