@@ -84,14 +84,17 @@ def iterate(loader) -> Iterator:
 
 
 def _upload_channel(loader):
-    """The channel the prefetch thread uploads through (None: the consumer converts)."""
-    if loader.device is None or not loader.pipeline.prefetch:
+    """The channel the prefetch thread uploads through (None: the consumer converts, onto the
+    current device, which must be the loader's when it names one)."""
+    if loader.device is None:
         return None
     if loader.device != backend.current_device():
         raise ValueError(f"DataLoader(device='{loader.device}') is iterated while the current "
                          f"device is '{backend.current_device()}': batches must go where the "
                          "model is, so select that device first (core.device.set_device) or "
                          "give the loader the current one.")
+    if not loader.pipeline.prefetch:
+        return None
     if loader._channel is None or loader._channel.device != loader.device:
         loader._channel = backend.upload_channel(loader.device)  # kept: one stream, every pass
     return loader._channel

@@ -150,9 +150,10 @@ def test_uploaded_labels_carry_their_host_range(monkeypatch):
 def test_a_device_other_than_the_current_one_is_a_clear_error():
     with pytest.raises(backend.DeviceError, match="device 'tpu' is not valid"):
         _loader(device="tpu")
-    loader = _loader(prefetch=2, device="gpu:0")  # parses; the GPU is only needed to iterate
-    with pytest.raises(ValueError, match=r"device='gpu:0'.*current device is 'cpu'"):
-        next(iter(loader))
+    for prefetch in (2, 0):  # with or without the prefetch thread
+        loader = _loader(prefetch=prefetch, device="gpu:0")  # parses; a GPU is needed to iterate
+        with pytest.raises(ValueError, match=r"device='gpu:0'.*current device is 'cpu'"):
+            next(iter(loader))
 
 
 def test_stopping_early_ends_the_uploading_thread():
