@@ -61,7 +61,8 @@ class Tensor:
     __array_priority__ = 1000  # numpy scalars and arrays defer to our operators
     # _value_range: (lo, hi) with every value of an integer tensor in [lo, hi], read on the
     # host by to_tensor before the upload; None when unknown. cross_entropy's label check uses
-    # it instead of a device read (a host sync on a GPU).
+    # it instead of a device read (a host sync on a GPU). set_value clears it; writing into
+    # ``.data`` in place does not (make a new tensor with to_tensor instead).
     __slots__ = ("data", "grad_data", "stop_gradient", "name", "_parents", "_backward",
                  "_hooks", "_op", "_value_range", "__weakref__")
 

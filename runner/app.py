@@ -79,7 +79,8 @@ def run(cfg: RunConfig, overrides: list[str], launch_dir: str) -> float:
         raise UserError(str(exc)) from exc
     cfg = distributed.start(cfg)  # trainer.distributed: join the MPI job, pick this rank's GPU
     core.backend.set_gpu_memory_limit(cfg.runtime.gpu_memory_limit << 20)  # no-op on a CPU
-    with distributed.guard(), process.cpu_threads(cfg.runtime.threads):  # a failing rank ends the job
+    # distributed.guard: a failing rank ends the whole job
+    with distributed.guard(), process.cpu_threads(cfg.runtime.threads):
         core.seed(cfg.trainer.seed)
         parts = distributed.prepare(_build(cfg))  # same start on every rank; batches sharded
         tracker = make_tracker(cfg, overrides, launch_dir)

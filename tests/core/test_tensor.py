@@ -266,9 +266,9 @@ def test_retain_graph_allows_a_second_backward():
     np.testing.assert_allclose(x.gradient(), 2 * 2 * np.array([1.0, 2.0]))
 
 
-@pytest.mark.parametrize("a_shape, b_shape, flags", [((300, 128), (128, 96), {}),
-                                                      ((4, 80, 128), (128, 96), {}),
-                                                      ((128, 300), (128, 96), {"transpose_x": True})])
+@pytest.mark.parametrize("a_shape, b_shape, flags", [
+    ((300, 128), (128, 96), {}), ((4, 80, 128), (128, 96), {}),
+    ((128, 300), (128, 96), {"transpose_x": True})])
 def test_large_matmul_split_over_threads_matches_one_thread(a_shape, b_shape, flags):
     """Large products with a 2-D right operand split their rows over core's threads."""
     rng = np.random.default_rng(5)
