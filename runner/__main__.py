@@ -3,8 +3,9 @@ objective (the value a Hydra sweeper optimises).
 
 Everything the user can fix ends as one paragraph on stderr, ``tomlrun: error: ...``, with exit
 status 2 and no traceback. Validation and the device check run before ``runner.app.run``, so a
-bad config never starts a run or writes anything to MLflow. Hydra reports its own errors (an
-unknown group option, a bad override, a TOML syntax error) in one message with status 1.
+bad config never starts a run or writes anything to MLflow. Hydra's own errors (an unknown key
+or group option, a bad override, a TOML syntax error) are reported the same way
+(runner.hydra_errors).
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 
 from core.backend import DeviceError, set_device
-from runner import sweep
+from runner import hydra_errors, sweep
 from runner.config import validate
 from runner.errors import ConfigError, UserError
 from runner.paths import config_dirs
@@ -71,6 +72,8 @@ def exit_with_error(exc: BaseException) -> NoReturn:
     # SystemExit is not an Exception: Hydra's job runner lets it through untouched, unprinted.
     sys.exit(2)
 
+
+hydra_errors.install(PROG)
 
 if __name__ == "__main__":
     main()

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import tomllib
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 from core import serialize
 from runner import build, checkpoint, schema, tomlwrite, tracking

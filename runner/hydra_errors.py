@@ -1,0 +1,116 @@
+"""Hydra's own user errors (a misspelt key or group option, a bad override, a TOML syntax error)
+as tomlrun's one paragraph with exit status 2, like every other mistake a user can fix.
+
+Hydra reports these itself, before the task function runs, with exit status 1 and advice that
+misleads here: "To append to your config use +optim.lrr=0.1" would make a misspelt key pass
+Hydra and reach the schema, and a key of another group option (data.root on data=digits) be
+silently ignored. ``install`` wraps Hydra's reporting function (``run_and_report``) so that
+composition errors become ``tomlrun: error: ...`` naming the key, the close spellings and the
+option the key belongs to; every other exception keeps Hydra's report.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import sys
+from dataclasses import fields
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
+from hydra.errors import CompactHydraException, MissingConfigException
+
+from runner.config import GROUPS, SECTIONS, TOP_LEVEL
+from runner.paths import config_dirs
+
+EXIT_USAGE = 2
+_OVERRIDE = re.compile(r"Could not override '([^']+)'")
+
+
+def install(prog: str) -> None:
+    """Route Hydra's composition errors through ``message`` (HYDRA_FULL_ERROR=1 keeps Hydra's)."""
+    from hydra._internal import utils as hydra_utils  # noqa: PLC0415 - Hydra's private hook
+
+    original = hydra_utils.run_and_report
+    if getattr(original, "_tomlrun", False):
+        return
+
+    def run_and_report(func):
+        def translated():
+            try:
+                return func()
+            except CompactHydraException as exc:
+                if os.environ.get("HYDRA_FULL_ERROR") == "1":
+                    raise
+                print(f"{prog}: error: {message(exc)}", file=sys.stderr)
+                sys.exit(EXIT_USAGE)  # SystemExit passes Hydra's `except Exception` untouched
+
+        return original(translated)
+
+    run_and_report._tomlrun = True
+    hydra_utils.run_and_report = run_and_report
+
+
+def message(exc: CompactHydraException) -> str:
+    """One paragraph for a Hydra composition error."""
+    text = str(exc)
+    found = _OVERRIDE.search(text)
+    if found:
+        return unknown_override(found.group(1))
+    if isinstance(exc, MissingConfigException) and exc.options:
+        return _missing_option(exc)
+    return " ".join(text.split())
+
+
+def unknown_override(key: str) -> str:
+    """Why ``key=VALUE`` names no key of the composed config, and what is close to it."""
+    section, _, rest = key.partition(".")
+    field = rest.partition(".")[0]
+    tail = " (python -m runner --cfg job prints every key of the composed config)."
+    if section not in TOP_LEVEL:
+        return (f"'{key}' is not a key{_close(section, TOP_LEVEL)}: the top-level keys and "
+                f"groups are {', '.join(TOP_LEVEL)}" + tail)
+    if section in SECTIONS:
+        names = [f.name for f in fields(SECTIONS[section])]
+        return (f"'{key}' is not a key{_close(field, names, section)}: the keys of {section} "
+                f"are {', '.join(sorted(names))}" + tail)
+    if not field:
+        return f"'{key}' is a group: choose one of its options with {key}=NAME" + tail
+    keys = _option_keys(section)
+    owners = sorted(name for name, names in keys.items() if field in names)
+    everything = sorted({name for names in keys.values() for name in names})
+    if owners:
+        return (f"'{key}' is not a key of the selected {section} option: '{field}' belongs to "
+                f"{section}={', '.join(owners)}; select one first, e.g. {section}={owners[0]} "
+                f"{key}=..." + tail)
+    return (f"'{key}' is not a key of any {section} option{_close(field, everything, section)}"
+            + tail)
+
+
+def _option_keys(group: str) -> dict[str, set[str]]:
+    """The keys each option of ``group`` sets: its TOML file's (what Hydra composes), else its
+    schema's fields."""
+    keys = {name: {f.name for f in fields(cls)} for name, cls in GROUPS[group].items()}
+    for path in (config_dirs()[0] / group).glob("*.toml"):
+        try:
+            keys[path.stem] = set(tomllib.loads(path.read_text(encoding="utf-8")))
+        except (OSError, tomllib.TOMLDecodeError):
+            continue  # the schema's fields stand in; Hydra reports a broken file itself
+    return keys
+
+
+def _missing_option(exc: MissingConfigException) -> str:
+    group, _, name = (exc.missing_cfg_file or "").rpartition("/")
+    options = sorted(exc.options)
+    return (f"{group}={name} is not an option of '{group}'{_close(name, options, group, '=')}: "
+            f"the options are {', '.join(options)}.")
+
+
+def _close(word: str, choices, prefix: str = "", joiner: str = ".") -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    if not close:
+        return ""
+    return f" (did you mean '{prefix + joiner if prefix else ''}{close[0]}'?)"
