@@ -29,6 +29,7 @@ from runner.curves import plot_learning_curves
 from runner.errors import ConfigError, UserError
 from runner.monitor import weights
 from runner.schema import RunConfig
+from runner.taps import find_layer
 from runner.train import Trainer, evaluate
 
 log = logging.getLogger(__name__)
@@ -120,6 +121,11 @@ def _build(cfg: RunConfig) -> _Parts:
     _check_objective(sweep.objective_key(cfg), has_valid=valid is not None)
     model = build.build_model(cfg.model, data.input_shape, data.num_classes, data.vocab_size,
                               data.variable_length)
+    for name in cfg.inspect.layer_outputs:  # a wrong name stops here, before any run is opened
+        try:
+            find_layer(model, name, "inspect.layer_outputs: layer")
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
     # The schedule counts optimizer steps: with trainer.accumulate, one per N batches (an
     # epoch's last, shorter group is a step too).
     steps_per_epoch = math.ceil(len(train) / cfg.trainer.accumulate)

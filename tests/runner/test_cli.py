@@ -52,6 +52,7 @@ def _cases(user: Path) -> dict[str, list[str]]:
         "misspelt_key": ["optim.lrr=0.1"],
         "misspelt_section": ["modle=mlp"],
         "key_of_another_option": ["data.root=/data"],
+        "unknown_layer": ["inspect.layer_outputs=[conv9]", "inspect.every=5"],
     }
 
 
@@ -116,6 +117,8 @@ def test_user_searchpath_adds_a_toml_option_and_parses_lazily(cli):
     ("misspelt_option", ["model=cnnn is not an option of 'model' (did you mean 'model=cnn'?)"]),
     ("syntax", ["TOML syntax error in ", str(Path("model") / "broken.toml"), "line 3, column 1"]),
     ("bad_override", ["no viable alternative at input '['"]),
+    # Checked once the model is built, still before any run is opened:
+    ("unknown_layer", ["inspect.layer_outputs: layer 'conv9' is not a layer of this model"]),
 ])
 def test_user_errors_are_one_paragraph_with_status_2(cli, case, needles):
     code, out, err, cwd = cli[case]
