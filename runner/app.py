@@ -116,9 +116,9 @@ def run(cfg: RunConfig, overrides: list[str], launch_dir: str) -> float:
 def _build(cfg: RunConfig) -> _Parts:
     data = build.build_data(cfg.data, SPLIT_SEED)
     train, valid, test = build.build_loaders(data, cfg.data, cfg.trainer)
-    _check_objective(cfg.trainer.objective, has_valid=valid is not None,
-                     monitored=_monitors(cfg))
-    _check_objective(sweep.objective_key(cfg), has_valid=valid is not None)
+    why = _no_validation(cfg.data.name)
+    _check_objective(cfg.trainer.objective, valid is not None, why, monitored=_monitors(cfg))
+    _check_objective(sweep.objective_key(cfg), valid is not None, why)
     model = build.build_model(cfg.model, data.input_shape, data.num_classes, data.vocab_size,
                               data.variable_length)
     for name in cfg.inspect.layer_outputs:  # a wrong name stops here, before any run is opened
@@ -236,19 +236,25 @@ def output_dir() -> str:
     return os.getcwd()
 
 
-def _check_objective(objective: str, has_valid: bool, monitored: str = "") -> None:
+def _no_validation(data_name: str) -> str:
+    """Why a run has no validation set, and how to get one."""
+    if data_name == "files":
+        return ("data.valid_files is empty: list validation files "
+                "(data.valid_files='[\"valid/*.csv\"]')")
+    return "data.valid_size is 0: hold out some data (data.valid_size=0.1)"
+
+
+def _check_objective(objective: str, has_valid: bool, why: str, monitored: str = "") -> None:
     if objective not in METRICS:
         raise ConfigError(f"trainer.objective={objective} is not a metric this runner logs: "
                           f"choose one of {', '.join(METRICS)}.")
     if monitored and not has_valid:
         raise ConfigError(f"trainer.objective={objective} is watched after each validation "
-                          f"pass ({monitored}), but there is no validation set "
-                          "(data.valid_size is 0): hold out some data (data.valid_size=0.1), "
-                          "or turn early stopping and the best checkpoint off.")
+                          f"pass ({monitored}), but there is no validation set ({why}), or "
+                          "turn early stopping and the best checkpoint off.")
     if objective.startswith("valid/") and not has_valid:
-        raise ConfigError(f"trainer.objective={objective} needs a validation set but "
-                          "data.valid_size is 0: hold out some data or use a test/ or train/ "
-                          "metric as the objective.")
+        raise ConfigError(f"trainer.objective={objective} needs a validation set but {why}, "
+                          "or use a test/ or train/ metric as the objective.")
 
 
 # ----- tracking setup -------------------------------------------------------------------------
