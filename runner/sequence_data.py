@@ -13,6 +13,7 @@ import os
 from core import data as cdata
 from core import datasets
 from runner import schema
+from runner.errors import ConfigError
 
 
 def _reader(spec: str):
@@ -54,24 +55,34 @@ def _samples(dataset):
 
 def text(cfg: schema.TextConfig, seed: int) -> dict:
     del seed  # each file is split by position
-    corpus = datasets.read_corpus(cfg.root or ".")
-    train = datasets.CBOWText(cfg.root, "train", cfg.dict_size, cfg.window, cfg.valid_size,
+    root = _root(cfg, "a folder of plain-text *.txt files (the corpus)")
+    corpus = datasets.read_corpus(root)
+    train = datasets.CBOWText(root, "train", cfg.dict_size, cfg.window, cfg.valid_size,
                               cfg.test_size, corpus=corpus)
     sets = {"train": train}
     for split in ("valid", "test") if cfg.valid_size > 0 else ("test",):
-        sets[split] = datasets.CBOWText(cfg.root, split, cfg.dict_size, cfg.window,
+        sets[split] = datasets.CBOWText(root, split, cfg.dict_size, cfg.window,
                                         cfg.valid_size, cfg.test_size, vocab=train.vocab,
                                         corpus=corpus)
     return sets
 
 
 def vowels(cfg: schema.SequenceDataConfig, seed: int) -> dict:
+    root = _root(cfg, "the folder holding JapaneseVowels_TRAIN.ts and JapaneseVowels_TEST.ts")
+
     def make(split):
-        return datasets.JapaneseVowels(cfg.root or ".", split, cfg.valid_size, seed,
+        return datasets.JapaneseVowels(root, split, cfg.valid_size, seed,
                                        cfg.normalize, cfg.max_len, cfg.long_seq)
 
     splits = ("train", "valid", "test") if cfg.valid_size > 0 else ("train", "test")
     return {split: make(split) for split in splits}
+
+
+def _root(cfg, what: str) -> str:
+    """``data.root``, which these datasets need: an empty one would read the launch folder."""
+    if not cfg.root:
+        raise ConfigError(f"data={cfg.name} needs data.root: {what} (data.root=/path/to/it).")
+    return cfg.root
 
 
 DATASETS = {"files": files, "text": text, "vowels": vowels}

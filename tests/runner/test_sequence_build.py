@@ -6,7 +6,7 @@ import pytest
 
 import core
 from core.sparse import RowSparseGrad
-from runner import build, schema, sequence_models
+from runner import build, schema, sequence_data, sequence_models
 from runner.config import validate
 from runner.errors import ConfigError
 
@@ -109,3 +109,13 @@ def test_rnn_direction_is_validated():
                   "data": {"name": "vowels"}})
     assert validate({"model": {"name": "gru"}, "optim": {"name": "adam"},
                      "data": {"name": "vowels"}}).model.direction == "forward"
+
+
+def test_vowels_and_text_need_a_root(tmp_path, monkeypatch):
+    """An empty data.root would read the launch folder (a user's own *.txt logs): an error."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("words the launch folder happens to hold\n")
+    with pytest.raises(ConfigError, match=r"data=vowels needs data.root: the folder holding "):
+        sequence_data.vowels(schema.SequenceDataConfig(name="vowels"), 0)
+    with pytest.raises(ConfigError, match=r"data=text needs data.root: a folder of plain-text"):
+        sequence_data.text(schema.TextConfig(name="text"), 0)
