@@ -18,6 +18,7 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 
 from core.backend import DeviceError, set_device
+from core.data.files import ReaderError
 from runner import hydra_errors, sweep
 from runner.config import validate
 from runner.errors import ConfigError, UserError
@@ -37,7 +38,7 @@ def main(cfg: DictConfig) -> float:
         if sweep.in_multirun():  # a failing job is recorded FAILED and the sweep goes on
             return sweep.run_job(cfg, _train)
         return _train(cfg)
-    except (UserError, DeviceError) as exc:
+    except (UserError, DeviceError, ReaderError) as exc:  # ReaderError: a user's reader or file
         exit_with_error(exc)
     except KeyboardInterrupt as exc:
         # The run is already closed as KILLED; a stack trace would only hide that message.

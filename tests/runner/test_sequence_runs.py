@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -101,3 +102,28 @@ def test_text_splits_share_the_training_vocabulary(tmp_path, shared_dir):
     with pytest.raises(datasets.DatasetError, match="no '\\*.txt'"):
         (tmp_path / "empty").mkdir()
         datasets.CBOWText(str(tmp_path / "empty"))
+
+
+def test_a_failing_reader_is_one_paragraph_with_status_2(tmp_path):
+    """A user's reader that raises names the reader, the file and the sample, as a user error
+    (the run is recorded FAILED with that reason), not a traceback."""
+    (tmp_path / "train").mkdir()
+    (tmp_path / "train" / "part0.csv").write_text("1.0,2.0,x\n")  # 'x' is not a label
+    (tmp_path / "myreaders.py").write_text(
+        "def read(path):\n"
+        "    for line in open(path):\n"
+        "        *features, label = line.split(',')\n"
+        "        yield [float(v) for v in features], int(label)\n")
+    env = runner_env()
+    env["PYTHONPATH"] = f"{tmp_path}{os.pathsep}{env.get('PYTHONPATH', '')}"
+    done = subprocess.run([sys.executable, "-m", "runner", "trainer.progress=false",
+                           "data=files", f"data.root={tmp_path}", 'data.files=["train/*.csv"]',
+                           'data.test_files=["train/*.csv"]',
+                           "data.reader=myreaders:read", "model=mlp", "trainer.epochs=1",
+                           "trainer.objective=train/acc", "data.num_classes=2"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, done.stderr[-2000:]
+    lines = done.stderr.strip().splitlines()
+    assert "Traceback" not in done.stderr and lines[-1].startswith("tomlrun: error: reader "), (
+        done.stderr[-2000:])
+    assert "myreaders:read" in lines[-1] and "part0.csv" in lines[-1]
