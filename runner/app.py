@@ -141,8 +141,8 @@ def _build(cfg: RunConfig) -> _Parts:
 def _summarise(cfg: RunConfig, tracker, objective: float, seconds: float,
                epochs: int) -> None:
     """The last lines a user reads: the result, and where the run and its files are."""
-    log.info("%s = %.4f after %d epochs in %.1f s; outputs in %s", sweep.objective_key(cfg),
-             objective, epochs, seconds, output_dir())
+    log.info("%s = %.4f after %d epoch%s in %.1f s; outputs in %s", sweep.objective_key(cfg),
+             objective, epochs, "" if epochs == 1 else "s", seconds, output_dir())
     if tracker.run_id is not None:
         log.info("MLflow run %s (%s) in %s; browse with: mlflow ui --backend-store-uri %s",
                  tracker.run_id, tracker.run_name, tracker.uri, tracker.uri)
@@ -296,5 +296,16 @@ def run_name(cfg: RunConfig, overrides: list[str]) -> str:
         key, sep, value = override.lstrip("+~").partition("=")
         if not sep or key.startswith(_NOT_IN_NAME) or key in ("model", "optim"):
             continue
+        value = _short_number(value)
         parts.append(value if "." not in key else key.rsplit(".", 1)[1] + value)
     return _UNSAFE.sub("_", "-".join(parts))[:200]
+
+
+def _short_number(value: str) -> str:
+    """A float with many digits (an Optuna trial's) to 4 significant ones: lr0.004430375 ->
+    lr0.00443; anything else unchanged."""
+    try:
+        number = float(value)
+    except ValueError:
+        return value
+    return f"{number:.4g}" if len(value) > 8 and "." in value else value
