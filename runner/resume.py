@@ -15,12 +15,15 @@ differ.
 """
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass
 
 from runner import checkpoint, distributed
 from runner.config import flatten
 from runner.errors import ConfigError
+
+log = logging.getLogger(__name__)
 
 CHECKPOINT_TAG = "checkpoint_dir"
 # Keys that may differ between a run and its resumption: they do not change what is trained.
@@ -166,6 +169,11 @@ def open_run(tracker, resumption: Resumption | None, params: dict, tags: dict,
              folder: str | None) -> None:
     """Start the tracked run, or reopen the one the checkpoint belongs to; record ``folder``
     (where this run's checkpoints go) as the ``checkpoint_dir`` tag."""
+    if resumption is not None:
+        where = resumption.body["position"]
+        log.info("resuming %s from %s: epoch %d, batch %d, step %d",
+                 f"run {resumption.run_id}" if resumption.run_id else "a new run",
+                 resumption.path, where["epoch"], where["batch"], where["step"])
     if resumption is not None and resumption.run_id is not None:
         tracker.resume(resumption.run_id, {**tags, "resumed_from": resumption.path})
     else:

@@ -6,6 +6,7 @@ The uninterrupted run and the run to kill start together (two cores); the resume
 """
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 import sys
@@ -80,6 +81,8 @@ def test_sigkill_mid_epoch_then_resume_is_bit_identical(tmp_path):
     resumed = _start(killed_dir, "trainer.resume=true")
     out, _ = resumed.communicate(timeout=300)
     assert resumed.returncode == 0, out
+    assert re.search(rf"resuming run [0-9a-f]{{32}} from \S+{last.name}: epoch \d+, batch \d+, "
+                     rf"step {int(last.stem[9:])}", out), out[-2000:]  # the user is told
     out_ref, _ = reference.communicate(timeout=300)
     assert reference.returncode == 0, out_ref
 
