@@ -9,8 +9,11 @@ or group option, a bad override, a TOML syntax error) are reported the same way
 """
 from __future__ import annotations
 
+import contextlib
 import importlib
+import shutil
 import sys
+from pathlib import Path
 from typing import NoReturn
 
 import hydra
@@ -39,6 +42,8 @@ def main(cfg: DictConfig) -> float:
             return sweep.run_job(cfg, _train)
         return _train(cfg)
     except (UserError, DeviceError, ReaderError) as exc:  # ReaderError: a user's reader or file
+        if not sweep.in_multirun():
+            _remove_unused_output_dir()
         exit_with_error(exc)
     except KeyboardInterrupt as exc:
         # The run is already closed as KILLED; a stack trace would only hide that message.
@@ -64,6 +69,25 @@ def _use_device(device: str) -> None:
     except DeviceError as exc:
         shown = "" if device in str(exc) else f"device = '{device}' cannot be used: "
         raise ConfigError(shown + str(exc)) from None
+
+
+def _remove_unused_output_dir() -> None:
+    """Hydra made this run's output folder before the config was checked; when a mistake stops
+    the run before it wrote anything there (only Hydra's .hydra records and an empty log), the
+    folder goes, so that typos leave no debris under outputs/."""
+    try:
+        folder = Path(HydraConfig.get().runtime.output_dir)
+    except ValueError:  # not under Hydra (called from Python)
+        return
+    if not folder.is_dir() or not {p.name for p in folder.iterdir()} <= {".hydra", "tomlrun.log"}:
+        return
+    log_file = folder / "tomlrun.log"
+    if log_file.exists() and log_file.stat().st_size:
+        return
+    shutil.rmtree(folder, ignore_errors=True)
+    with contextlib.suppress(OSError):  # outputs/<day>/ and outputs/, when they are now empty
+        folder.parent.rmdir()
+        folder.parent.parent.rmdir()
 
 
 def exit_with_error(exc: BaseException) -> NoReturn:

@@ -127,8 +127,10 @@ def test_user_errors_are_one_paragraph_with_status_2(cli, case, needles):
     assert len(lines) == 1 and lines[0].startswith("tomlrun: error: "), err
     for needle in needles:
         assert needle in err
-    # Validation comes first: no run was started, so nothing reached MLflow.
+    # Validation comes first: no run was started, so nothing reached MLflow, and the folder
+    # Hydra made for the run is gone again.
     assert not (cwd / "mlflow.db").exists() and not (cwd / "mlruns").exists()
+    assert not (cwd / "outputs").exists()
 
 
 def test_no_case_prints_a_traceback(cli):
