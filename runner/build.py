@@ -9,6 +9,7 @@ the registries refuse them again so that a programmatic caller gets the same cle
 from __future__ import annotations
 
 import fnmatch
+import logging
 import math
 from dataclasses import dataclass
 
@@ -16,6 +17,8 @@ from core import datasets, io, nn, optimizer, regularizer
 from core import device as core_device
 from runner import schema, sequence_data, sequence_models
 from runner.errors import ConfigError, UserError
+
+log = logging.getLogger(__name__)
 
 
 def _lookup(registry: dict, name: str, what: str):
@@ -229,6 +232,9 @@ def build_schedule(cfg: schema.ScheduleConfig, lr: float, epochs: int, steps_per
     schedule = _lookup(SCHEDULES, cfg.name, "schedule")(cfg, lr, epochs * steps_per_epoch,
                                                          steps_per_epoch)
     warmup = _steps(cfg.warmup_epochs, steps_per_epoch)
+    if warmup >= epochs * steps_per_epoch > 0:
+        log.warning("schedule.warmup_epochs = %s covers the whole run (%d epochs): the learning "
+                    "rate never reaches optim.lr", cfg.warmup_epochs, epochs)
     if warmup > 0:
         schedule = optimizer.lr.LinearWarmup(schedule, warmup_steps=warmup, start_lr=0.0,
                                              end_lr=lr)

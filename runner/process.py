@@ -22,7 +22,12 @@ def cpu_threads(threads: int):
     trainer_count; core.threads); 0 means every core this process may use (one per rank under
     mpirun's default core binding). The previous count comes back after."""
     previous = core_device.get_num_threads()
-    core_device.set_num_threads(threads if threads > 0 else core_device.available_cores())
+    cores = core_device.available_cores()
+    if threads > cores:
+        logging.getLogger("runner.app").warning(
+            "runtime.threads = %d is more than the %d core(s) this process may use: the threads "
+            "will take turns on them (runtime.threads=0 uses each core once)", threads, cores)
+    core_device.set_num_threads(threads if threads > 0 else cores)
     try:
         yield
     finally:

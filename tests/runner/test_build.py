@@ -260,3 +260,14 @@ def test_batch_larger_than_the_data_with_drop_last_is_a_config_error():
 def test_unknown_names_list_the_valid_ones(call, match):
     with pytest.raises(ConfigError, match=match):
         call()
+
+
+def test_a_warm_up_as_long_as_the_run_is_a_warning(caplog):
+    cfg = schema.ScheduleConfig(name="cosine", warmup_epochs=5)
+    with caplog.at_level("WARNING"):
+        build.build_schedule(cfg, 0.1, epochs=2, steps_per_epoch=10)
+    assert "schedule.warmup_epochs = 5 covers the whole run (2 epochs)" in caplog.text
+    caplog.clear()
+    with caplog.at_level("WARNING"):
+        build.build_schedule(cfg, 0.1, epochs=6, steps_per_epoch=10)
+    assert "warmup_epochs" not in caplog.text

@@ -22,3 +22,10 @@ def test_cpu_threads_apply_inside_the_block_only():
     with process.cpu_threads(0):
         assert core.device.get_num_threads() == core.device.available_cores()
     assert core.device.get_num_threads() == 1 and blas_threads() == before
+
+
+def test_more_threads_than_cores_is_a_warning(caplog):
+    cores = core.device.available_cores()
+    with caplog.at_level("WARNING"), process.cpu_threads(cores + 2):
+        assert core.device.get_num_threads() == cores + 2
+    assert f"runtime.threads = {cores + 2} is more than the {cores} core(s)" in caplog.text
