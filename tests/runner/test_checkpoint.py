@@ -9,21 +9,10 @@ from runner import build, checkpoint, schema
 from runner.events import EndForwardBackward, EndIteration
 from runner.health import NonFiniteError
 from runner.train import Trainer
+from tests.runner.sinks import ClockFreeSink
 
 CFG = schema.TrainerConfig(epochs=3, batch_size=64, log_every=4, progress=False)
 DATA = schema.DataConfig()
-
-
-class Sink:
-    def __init__(self):
-        self.points = []
-
-    def log_metrics(self, metrics, step):
-        self.points += [(step, k, v) for k, v in metrics.items()
-                        if "sec" not in k and not k.startswith("data/")]  # clock-dependent
-
-    def flush(self, force=False):
-        pass
 
 
 def _parts(seed=0):
@@ -35,7 +24,7 @@ def _parts(seed=0):
     sched = build.build_schedule(schema.ScheduleConfig(name="cosine", warmup_epochs=0.5), 0.01,
                                  CFG.epochs, len(train))
     opt = build.build_optimizer(schema.AdamConfig(lr=0.01), model.parameters(), sched)
-    sink = Sink()
+    sink = ClockFreeSink()
     trainer = Trainer(model, opt, CFG, scheduler=sched, sink=sink)
     return trainer, train, valid, sink
 
@@ -52,7 +41,7 @@ def _guarded_parts(seed=0):
     model.fc1.error_clip = 0.01
     opt = build.build_optimizer(schema.AdamConfig(lr=0.01), model.parameters(), 0.01,
                                 grad_clip=core.nn.ClipGradByGlobalNorm(0.5))
-    sink = Sink()
+    sink = ClockFreeSink()
     trainer = Trainer(model, opt, cfg, sink=sink)
     bad = {(0, 3), (0, 6), (0, 10), (1, 4), (1, 8)}
 

@@ -11,24 +11,10 @@ from runner import build, checkpoint, schema
 from runner.events import EndIteration, EndPass
 from runner.monitor import Monitor, resolve_direction, weights
 from runner.train import Trainer
+from tests.runner.sinks import ClockFreeSink
 
 DATA = schema.DataConfig()
 ACC = [0.50, 0.70, 0.69, 0.70, 0.71, 0.60, 0.65, 0.70, 0.90, 0.95, 0.99, 0.99]
-
-
-class Sink:
-    def __init__(self):
-        self.points = []
-
-    def log_metrics(self, metrics, step):
-        self.points += [(step, k, v) for k, v in metrics.items()
-                        if "sec" not in k and not k.startswith("data/")]  # clock-dependent
-
-    def flush(self, force=False):
-        pass
-
-    def series(self, key):
-        return [v for _, k, v in self.points if k == key]
 
 
 @pytest.fixture(autouse=True)
@@ -67,7 +53,7 @@ def _trainer(current, seed=0, **options):
     cfg = schema.TrainerConfig(**({"epochs": 12, "progress": False, "log_every": 3} | options))
     model = build.build_model(schema.MLPConfig(hidden=[8]), (1, 8, 8), 10)
     opt = build.build_optimizer(schema.AdamConfig(lr=0.01), model.parameters(), 0.01)
-    trainer = Trainer(model, opt, cfg, sink=Sink())
+    trainer = Trainer(model, opt, cfg, sink=ClockFreeSink())
     current["trainer"] = trainer
     return trainer
 
