@@ -245,6 +245,17 @@ def upload_channel(device: str | Device) -> UploadChannel:
     return UploadChannel(device if isinstance(device, Device) else parse_device(device))
 
 
+def memory_order(array) -> tuple[list[int], list[int]]:
+    """(``array``'s axes from outermost to innermost in memory, the permutation back).
+
+    An array made in memory order, ``empty([shape[a] for a in order]).transpose(back)``, has
+    ``array``'s shape and layout: element-wise ops keep the channels-last memory under an NCHW
+    view that way (see core/nn/functional/conv.py).
+    """
+    order = sorted(range(array.ndim), key=lambda axis: -abs(array.strides[axis]))
+    return order, [order.index(axis) for axis in range(array.ndim)]
+
+
 def to_numpy(array) -> np.ndarray:
     """A host (numpy) copy or view of ``array``, whichever device it lives on."""
     if isinstance(array, np.ndarray):

@@ -92,7 +92,6 @@ def recycled_like(array):
     their outputs are as large as a conv's, so they page-fault just the same when fresh.
     """
     xp = backend.array_module(array)
-    order = sorted(range(array.ndim), key=lambda axis: -abs(array.strides[axis]))
-    memory_shape = tuple(array.shape[axis] for axis in order)
-    base = recycled_empty(xp, memory_shape, array.dtype)
-    return base.transpose([order.index(axis) for axis in range(array.ndim)])
+    order, back = backend.memory_order(array)
+    base = recycled_empty(xp, tuple(array.shape[axis] for axis in order), array.dtype)
+    return base.transpose(back)
