@@ -7,7 +7,6 @@ tested in-process against a fake app that records its calls.
 from __future__ import annotations
 
 import logging
-import subprocess
 import sys
 import types
 from pathlib import Path
@@ -18,7 +17,7 @@ import yaml
 import runner.__main__ as entry
 from runner import schema
 from runner.errors import UserError
-from tests.runner.subprocesses import runner_env
+from tests.runner.subprocesses import run_all
 
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,18 +59,8 @@ def _cases(user: Path) -> dict[str, list[str]]:
 def cli(tmp_path_factory):
     """Run every case at once; name -> (returncode, stdout, stderr, cwd)."""
     user = _user_folder(tmp_path_factory.mktemp("user_conf"))
-    env = runner_env()
-    started = {}
-    for name, args in _cases(user).items():
-        cwd = tmp_path_factory.mktemp(name)
-        started[name] = (cwd, subprocess.Popen(
-            [sys.executable, "-m", "runner", *args], cwd=cwd, env=env, text=True,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE))
-    results = {}
-    for name, (cwd, process) in started.items():
-        stdout, stderr = process.communicate(timeout=120)
-        results[name] = (process.returncode, stdout, stderr, cwd)
-    return results
+    return run_all({name: (tmp_path_factory.mktemp(name), args)
+                    for name, args in _cases(user).items()}, timeout=120)
 
 
 def test_help_lists_every_group(cli):

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from runner import runstore, sweep, sweep_summary, tracking
-from tests.runner.subprocesses import runner_env
+from tests.runner.subprocesses import run_all, runner_env
 
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,18 +36,10 @@ def sweeps(tmp_path_factory):
     """Run every sweep at once; name -> (returncode, stdout, stderr, launch folder)."""
     pytest.importorskip("hydra_plugins.hydra_joblib_launcher", reason="pip install '.[sweep]'")
     pytest.importorskip("hydra_plugins.hydra_submitit_launcher", reason="pip install '.[sweep]'")
-    started = {}
-    for name, args in SWEEPS.items():
-        cwd = tmp_path_factory.mktemp(name)
-        started[name] = (cwd, subprocess.Popen(
-            [sys.executable, "-m", "runner", "-m", *TINY, *args, f"tracking.experiment={name}",
-             "hydra.sweep.dir=sweep"], cwd=cwd, env=runner_env(), text=True,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE))
-    results = {}
-    for name, (cwd, process) in started.items():
-        stdout, stderr = process.communicate(timeout=300)
-        results[name] = (process.returncode, stdout, stderr, cwd)
-    return results
+    return run_all({name: (tmp_path_factory.mktemp(name),
+                           ["-m", *TINY, *args, f"tracking.experiment={name}",
+                            "hydra.sweep.dir=sweep"])
+                    for name, args in SWEEPS.items()}, timeout=300)
 
 
 def _runs(cwd: Path, experiment: str):
