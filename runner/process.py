@@ -11,6 +11,8 @@ import threading
 
 from core import device as core_device
 
+log = logging.getLogger(__name__)
+
 
 class Terminated(KeyboardInterrupt):
     """SIGTERM turned into an exception, so the run is closed as KILLED like on Ctrl-C."""
@@ -24,7 +26,7 @@ def cpu_threads(threads: int):
     previous = core_device.get_num_threads()
     cores = core_device.available_cores()
     if threads > cores:
-        logging.getLogger("runner.app").warning(
+        log.warning(
             "runtime.threads = %d is more than the %d core(s) this process may use: the threads "
             "will take turns on them (runtime.threads=0 uses each core once)", threads, cores)
     core_device.set_num_threads(threads if threads > 0 else cores)

@@ -17,13 +17,6 @@ DATA = schema.DataConfig()
 ACC = [0.50, 0.70, 0.69, 0.70, 0.71, 0.60, 0.65, 0.70, 0.90, 0.95, 0.99, 0.99]
 
 
-@pytest.fixture(autouse=True)
-def loggers_enabled(monkeypatch):
-    """A Hydra run earlier in the session (disable_existing_loggers) may have muted them."""
-    for name in ("runner.train", "runner.monitor"):
-        monkeypatch.setattr(logging.getLogger(name), "disabled", False)
-
-
 @pytest.fixture(scope="module")
 def digits():
     return build.build_data(DATA, seed=0)

@@ -29,12 +29,6 @@ class Sink:
         return [(step, value) for k, step, value in self.points if k == key]
 
 
-@pytest.fixture(autouse=True)
-def train_logger_enabled(monkeypatch):
-    """A Hydra run earlier in the session (disable_existing_loggers) may have muted it."""
-    monkeypatch.setattr(logging.getLogger("runner.train"), "disabled", False)
-
-
 @pytest.fixture(scope="module")
 def digits():
     data = build.build_data(schema.DataConfig(), seed=0)
