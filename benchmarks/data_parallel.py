@@ -1,7 +1,7 @@
 """Data-parallel training throughput of the tutorial CNN: one process versus ``mpirun -n K``.
 
 Every rank trains on its shard of the same global batch and averages gradients with
-``runner.distributed.average_gradients`` (MPI over host buffers), exactly as the runner does
+``runner.train.distributed.average_gradients`` (MPI over host buffers), exactly as the runner does
 under ``trainer.distributed=true``. Rank 0 prints global samples per second (median of repeats).
 
     python benchmarks/data_parallel.py --batch 256 --threads 2
@@ -20,11 +20,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from throughput import TutorialCNN  # noqa: E402
+
 import core  # noqa: E402
 from core import optimizer  # noqa: E402
 from core.nn import functional as F  # noqa: E402
-from runner import distributed  # noqa: E402
-from throughput import TutorialCNN  # noqa: E402
+from runner.train import distributed  # noqa: E402
 
 
 def main(argv=None) -> None:

@@ -14,11 +14,12 @@ import time
 from threadpoolctl import threadpool_info, threadpool_limits
 
 import core
-from runner import build, schema
-from runner.events import EndForwardBackward, EndIteration
-from runner.inspection import Inspector
-from runner.profiling import Profiler
-from runner.train import Batch, Trainer
+from runner import build
+from runner.config import schema
+from runner.train.events import EndForwardBackward, EndIteration
+from runner.train.inspection import Inspector
+from runner.train.loop import Batch, Trainer
+from runner.train.profiling import Profiler
 
 CFG = schema.TrainerConfig(epochs=1, batch_size=32, log_every=10**6, progress=False)
 

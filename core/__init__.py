@@ -18,10 +18,13 @@ from core.logic import (all, any, equal, greater_equal, greater_than, isfinite, 
 
 # Sub-packages, reachable as attributes as in Paddle (``core.nn.Conv2D``, ``core.optimizer.Adam``).
 from core import datasets, io, metric, nn, optimizer, regularizer  # noqa: E402
+# Modules the docs use by their full name (``core.inference.Inference``, ``core.debug``, ...).
+from core import backend, data, debug, inference, serialize, sparse  # noqa: E402
 from core.serialize import load, save  # noqa: E402
 
 __all__ = [
     "datasets", "io", "load", "metric", "nn", "optimizer", "regularizer", "save",
+    "backend", "data", "debug", "inference", "serialize", "sparse",
     "Parameter", "Tensor", "device", "is_grad_enabled", "no_grad", "seed", "to_tensor",
     # math and reductions
     "abs", "add", "argmax", "argmin", "clip", "divide", "einsum", "exp", "log", "matmul", "max",

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core.layout import memory_order  # noqa: F401 - re-exported: backend.memory_order
+
 _DEVICE_RE = re.compile(r"^(cpu|gpu)(?::(\d+))?$")
 
 
@@ -243,17 +245,6 @@ class UploadChannel:
 def upload_channel(device: str | Device) -> UploadChannel:
     """A channel for batches uploaded to ``device`` by another thread (``UploadChannel``)."""
     return UploadChannel(device if isinstance(device, Device) else parse_device(device))
-
-
-def memory_order(array) -> tuple[list[int], list[int]]:
-    """(``array``'s axes from outermost to innermost in memory, the permutation back).
-
-    An array made in memory order, ``empty([shape[a] for a in order]).transpose(back)``, has
-    ``array``'s shape and layout: element-wise ops keep the channels-last memory under an NCHW
-    view that way (see core/nn/functional/conv.py).
-    """
-    order = sorted(range(array.ndim), key=lambda axis: -abs(array.strides[axis]))
-    return order, [order.index(axis) for axis in range(array.ndim)]
 
 
 def to_numpy(array) -> np.ndarray:

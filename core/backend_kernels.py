@@ -17,8 +17,8 @@ import math
 
 import numpy as np
 
-from core import backend, threads
-
+from core import threads
+from core.layout import memory_order
 
 _SPLIT_MIN = 1 << 16  # elements: below this a thread hand-off costs more than it saves
 
@@ -27,7 +27,7 @@ def _split_outermost(x, result, fn, pass_slice: bool = False):
     """``fn(x, result)`` run on slices of x's outermost memory axis over core's threads
     (core.threads; one slice, the whole array, with one thread or a small array). With
     ``pass_slice``, ``fn`` gets the slice object instead of x's part."""
-    axis = backend.memory_order(x)[0][0] if x.ndim else 0
+    axis = memory_order(x)[0][0] if x.ndim else 0
     count = x.shape[axis] if x.ndim else 1
     workers = threads.host_workers(x, count) if x.size >= _SPLIT_MIN else 1
     if workers == 1:
@@ -65,7 +65,7 @@ class HostKernels:
 
     def _zeros_for(self, x):
         """Zeros broadcastable to ``x``: size 1 on x's outermost memory axis, x's layout else."""
-        order, back = backend.memory_order(x)
+        order, back = memory_order(x)
         shape = (1,) + tuple(x.shape[axis] for axis in order[1:])
         key = (shape, x.dtype.str)
         zeros = self._zeros.get(key)
@@ -82,7 +82,7 @@ class HostKernels:
             rows = (slice(None),) * axis + (slice(part.start, part.stop),)
             return self.xp.multiply(g[rows], out[rows] > 0, out=target)  # bool promotes to g's
 
-        axis = backend.memory_order(g)[0][0]
+        axis = memory_order(g)[0][0]
         return _split_outermost(g, result, lambda part, target: masked(part, target),
                                 pass_slice=True)
 

@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
 from core import backend
 from core.data import pipeline
+from core.data.collate import default_collate, to_tensors
 from core.data.options import PipelineOptions
 from core.data.pool import cut_batches, plan_order
-from core.tensor import Tensor, to_tensor
+from core.tensor import Tensor
 
 
 class Dataset:
@@ -80,26 +81,6 @@ def dataset_arrays(dataset) -> tuple | None:
     if all(hasattr(a, "shape") and a.ndim >= 1 and a.shape[0] == n for a in arrays):
         return arrays
     return None
-
-
-def default_collate(samples: Sequence):
-    """Stack a list of samples field by field: tuples and dicts keep their structure."""
-    first = samples[0]
-    if isinstance(first, Mapping):
-        return {key: default_collate([s[key] for s in samples]) for key in first}
-    if isinstance(first, (tuple, list)):
-        widths = {len(s) for s in samples}
-        if len(widths) != 1:
-            raise ValueError(f"cannot collate samples with different numbers of fields {widths}.")
-        return tuple(default_collate([s[i] for s in samples]) for i in range(len(first)))
-    arrays = [np.asarray(backend.to_numpy(s)) for s in samples]
-    shapes = {a.shape for a in arrays}
-    if len(shapes) != 1:
-        raise ValueError(
-            f"cannot stack samples of different shapes {sorted(shapes)} into one batch: make the "
-            "dataset return equal shapes or pass a collate_fn that pads them."
-        )
-    return np.stack(arrays)
 
 
 class DataLoader:
@@ -209,7 +190,7 @@ class DataLoader:
         else:
             samples = [self.dataset[int(i)] for i in indices]
             batch = (self.collate_fn or default_collate)(samples)
-        return _to_tensors(batch) if self.return_tensors else batch
+        return to_tensors(batch) if self.return_tensors else batch
 
 
 def _check_dataset(dataset) -> None:
@@ -220,11 +201,3 @@ def _check_dataset(dataset) -> None:
             f"DataLoader needs a dataset with __getitem__ and __len__ (a core.io.Dataset), "
             f"got {type(dataset).__name__}."
         )
-
-
-def _to_tensors(batch):
-    if isinstance(batch, Mapping):
-        return {key: _to_tensors(value) for key, value in batch.items()}
-    if isinstance(batch, (tuple, list)):
-        return tuple(_to_tensors(value) for value in batch)
-    return to_tensor(batch)

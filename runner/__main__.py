@@ -5,7 +5,7 @@ Everything the user can fix ends as one paragraph on stderr, ``tomlrun: error: .
 status 2 and no traceback. Validation and the device check run before ``runner.app.run``, so a
 bad config never starts a run or writes anything to MLflow. Hydra's own errors (an unknown key
 or group option, a bad override, a TOML syntax error) are reported the same way
-(runner.hydra_errors).
+(runner.config.hydra_errors).
 """
 from __future__ import annotations
 
@@ -22,27 +22,30 @@ from omegaconf import DictConfig
 
 from core.backend import DeviceError, set_device
 from core.data.files import ReaderError
-from runner import hydra_errors, sweep
-from runner.config import validate
+from runner.config import hydra_errors
+from runner.config.hydra_setup import register_hydra_plugins
+from runner.config.paths import config_dirs
+from runner.config.validation import validate
 from runner.errors import ConfigError, UserError
-from runner.paths import config_dirs
+from runner.sweep import job
 
 PROG = "tomlrun"
 
 # An absolute config_path is how tomlrun's search-path plugin (hydra_plugins/tomlrun_toml)
 # recognises this app: it serves exactly this folder as toml:// and mounts experiments/.
 _CONF_DIR = config_dirs()[0]
+register_hydra_plugins()
 
 
 @hydra.main(version_base=None, config_path=str(_CONF_DIR), config_name="config")
 def main(cfg: DictConfig) -> float:
     """Hydra's task function: one run per composed config (one per job under ``-m``)."""
     try:
-        if sweep.in_multirun():  # a failing job is recorded FAILED and the sweep goes on
-            return sweep.run_job(cfg, _train)
+        if job.in_multirun():  # a failing job is recorded FAILED and the sweep goes on
+            return job.run_job(cfg, _train)
         return _train(cfg)
     except (UserError, DeviceError, ReaderError) as exc:  # ReaderError: a user's reader or file
-        if not sweep.in_multirun():
+        if not job.in_multirun():
             _remove_unused_output_dir()
         exit_with_error(exc)
     except KeyboardInterrupt as exc:

@@ -1,7 +1,7 @@
 """One run: a validated ``RunConfig`` in, the objective metric out.
 
 ``run`` selects the device, BLAS threads and seed, builds data, model, optimizer and schedule
-(``runner.build``), opens the tracked run, trains (``runner.train``), evaluates on the test set,
+(``runner.build``), opens the tracked run, trains (``runner.train.loop``), evaluates on the test set,
 saves the final checkpoint, logs the artifacts and closes the run as FINISHED, FAILED (with the
 error as the ``error`` tag) or KILLED (Ctrl-C or SIGTERM). Building happens before the tracked
 run is opened, so a config or data mistake fails fast and leaves no empty run behind.
@@ -13,7 +13,6 @@ import dataclasses
 import logging
 import math
 import os
-import re
 import shlex
 import sys
 import time
@@ -22,21 +21,22 @@ import core
 from core import serialize
 from core.backend import DeviceError
 from core.optimizer.lr import LRScheduler
-from runner import build, bundle, health, instruments, resume, sweep, tomlwrite, tracking
-from runner import data_report, distributed, process
-from runner.config import flatten
-from runner.curves import plot_learning_curves
+from runner import build, instruments, process
+from runner.config import tomlwrite
+from runner.config.schema import RunConfig
+from runner.config.validation import flatten
 from runner.errors import ConfigError, UserError
-from runner.monitor import weights
-from runner.schema import RunConfig
-from runner.taps import find_layer
-from runner.train import Trainer, evaluate
+from runner.sweep import job
+from runner.track import bundle, tracking
+from runner.track.curves import plot_learning_curves
+from runner.track.naming import run_name
+from runner.train import data_report, distributed, health, resume
+from runner.train.loop import Trainer, evaluate
+from runner.train.monitor import weights
+from runner.train.taps import find_layer
 
 log = logging.getLogger(__name__)
 
-# The train/valid/test split is drawn with a fixed seed, not trainer.seed, so that every run of a
-# sweep (seeds included) is measured on the same validation samples.
-SPLIT_SEED = 0
 CHECKPOINT = "model.pdparams"
 CONFIG_FILE = "config.toml"
 CURVES_FILE = "learning_curves.png"
@@ -114,11 +114,11 @@ def run(cfg: RunConfig, overrides: list[str], launch_dir: str) -> float:
 
 
 def _build(cfg: RunConfig) -> _Parts:
-    data = build.build_data(cfg.data, SPLIT_SEED)
+    data = build.build_data(cfg.data, build.SPLIT_SEED)
     train, valid, test = build.build_loaders(data, cfg.data, cfg.trainer)
     why = _no_validation(cfg.data.name)
     _check_objective(cfg.trainer.objective, valid is not None, why, monitored=_monitors(cfg))
-    _check_objective(sweep.objective_key(cfg), valid is not None, why)
+    _check_objective(job.objective_key(cfg), valid is not None, why)
     model = build.build_model(cfg.model, data.input_shape, data.num_classes, data.vocab_size,
                               data.variable_length)
     for name in cfg.inspect.layer_outputs:  # a wrong name stops here, before any run is opened
@@ -141,7 +141,7 @@ def _build(cfg: RunConfig) -> _Parts:
 def _summarise(cfg: RunConfig, tracker, objective: float, seconds: float,
                epochs: int) -> None:
     """The last lines a user reads: the result, and where the run and its files are."""
-    log.info("%s = %.4f after %d epoch%s in %.1f s; outputs in %s", sweep.objective_key(cfg),
+    log.info("%s = %.4f after %d epoch%s in %.1f s; outputs in %s", job.objective_key(cfg),
              objective, epochs, "" if epochs == 1 else "s", seconds, output_dir())
     if tracker.run_id is not None:
         log.info("MLflow run %s (%s) in %s; browse with: mlflow ui --backend-store-uri %s",
@@ -172,7 +172,7 @@ def _train_and_report(cfg: RunConfig, parts: _Parts, tracker,
     state = trainer.fit(parts.train, parts.valid)
     data_verdict = data_report.summary(parts.train, time.perf_counter() - begin)
     tools.finish(tracker, output_dir())
-    if trainer.monitor is not None:  # the stopped_early tag, best.pdparams (runner.monitor)
+    if trainer.monitor is not None:  # the stopped_early tag, best.pdparams (runner.train.monitor)
         trainer.monitor.finish(tracker, output_dir())
     test_loss, test_acc = _test(cfg, trainer, parts)
     recorder.log_metrics({"test/loss": test_loss, "test/acc": test_acc}, state.step)
@@ -184,13 +184,13 @@ def _train_and_report(cfg: RunConfig, parts: _Parts, tracker,
                           "tracking/setup_sec": tracker.setup_sec}, state.step)
     _save_outputs(cfg, parts.model, recorder, tracker, output_dir())
     data_report.save_text_artifacts(parts.model, parts.train.dataset, tracker, output_dir())
-    if data_verdict:  # whether data loading was the bottleneck (runner/data_report.py)
+    if data_verdict:  # whether data loading was the bottleneck (runner/train/data_report.py)
         log.info("%s", data_verdict)
     if cfg.trainer.checkpoint:  # the bundle: rebuild and infer without the training config
         bundle.log_bundle(cfg, parts, tracker, output_dir())
     # The LAST value of sweep.objective (by default trainer's), also with early stopping or
     # keep_best: what a sweep compares stays the state training ended in.
-    return recorder.last(sweep.objective_key(cfg)), state.epoch + 1
+    return recorder.last(job.objective_key(cfg)), state.epoch + 1
 
 
 def _monitors(cfg: RunConfig) -> str:
@@ -264,8 +264,8 @@ def make_tracker(cfg: RunConfig, overrides: list[str], launch_dir: str):
     if not cfg.tracking.enabled:
         return tracking.NullTracker()
     uri = cfg.tracking.uri or tracking.default_uri(launch_dir)
-    sweep.check_server(uri)  # an unreachable mlflow server fails now, not at the first metric
-    local = not sweep.is_remote(uri)  # a shared server chooses where artifacts go
+    job.check_server(uri)  # an unreachable mlflow server fails now, not at the first metric
+    local = not job.is_remote(uri)  # a shared server chooses where artifacts go
     return tracking.MlflowTracker(uri, cfg.tracking.experiment,
                                   cfg.tracking.run_name or run_name(cfg, overrides),
                                   artifact_location=tracking.default_artifact_location(launch_dir)
@@ -278,34 +278,5 @@ def run_tags(overrides: list[str], launch_dir: str) -> dict[str, str]:
     commit = tracking.git_commit(launch_dir)
     if commit:
         tags["mlflow.source.git.commit"] = commit  # the name MLflow's UI shows
-    tags.update(sweep.job_tags())  # under -m: the parent run and the job's folder
+    tags.update(job.job_tags())  # under -m: the parent run and the job's folder
     return tags
-
-
-_UNSAFE = re.compile(r"[^A-Za-z0-9_.+=,-]+")
-# Overrides that do not change what is trained (where files are, how it is shown or tracked).
-_NOT_IN_NAME = ("hydra", "tracking", "runtime", "device", "data.root", "data.cache_dir",
-                "data.download", "trainer.progress", "trainer.log_every", "trainer.checkpoint",
-                "trainer.keep_last", "trainer.resume", "trainer.profile", "inspect")
-
-
-def run_name(cfg: RunConfig, overrides: list[str]) -> str:
-    """``<model>-<optim>`` plus one part per other override: ``cnn-adam-lr0.001-epochs3``."""
-    parts = [cfg.model.name, cfg.optim.name]
-    for override in overrides:
-        key, sep, value = override.lstrip("+~").partition("=")
-        if not sep or key.startswith(_NOT_IN_NAME) or key in ("model", "optim"):
-            continue
-        value = _short_number(value)
-        parts.append(value if "." not in key else key.rsplit(".", 1)[1] + value)
-    return _UNSAFE.sub("_", "-".join(parts))[:200]
-
-
-def _short_number(value: str) -> str:
-    """A float with many digits (an Optuna trial's) to 4 significant ones: lr0.004430375 ->
-    lr0.00443; anything else unchanged."""
-    try:
-        number = float(value)
-    except ValueError:
-        return value
-    return f"{number:.4g}" if len(value) > 8 and "." in value else value

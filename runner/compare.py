@@ -15,8 +15,9 @@ import sys
 from pathlib import Path
 
 from core.atomic import atomic_write
-from runner import runstore, sweep, sweep_summary, tracking
 from runner.errors import UserError
+from runner.sweep import job, summary
+from runner.track import runstore, tracking
 
 _RUN_ID = re.compile(r"^[0-9a-f]{32}$")
 
@@ -53,7 +54,7 @@ def select_runs(uri: str, target: str) -> tuple[runstore.RunRecord | None, list]
     else:
         experiments = [e.experiment_id for e in runstore.client(uri).search_experiments()]
     runs = [run for experiment in experiments for run in runstore.experiment_runs(uri, experiment)]
-    parents = [run for run in runs if run.tags.get(sweep.PARENT_TAG) == "parent"]
+    parents = [run for run in runs if run.tags.get(job.PARENT_TAG) == "parent"]
     if parents:  # runs come newest first
         parent = parents[0]
         return parent, [run for run in runs
@@ -72,13 +73,13 @@ def _setting(parent, runs, key: str, given: str, default: str) -> str:
     return runs[0].params.get(f"trainer.{key}", default) if runs else default
 
 
-def to_rows(runs: list[runstore.RunRecord], objective: str) -> list[sweep_summary.Row]:
-    return [sweep_summary.Row(run.name, run.status, run.value(objective), run.params,
+def to_rows(runs: list[runstore.RunRecord], objective: str) -> list[summary.Row]:
+    return [summary.Row(run.name, run.status, run.value(objective), run.params,
                               run.seconds, run.tags.get("error", ""), run.run_id)
             for run in runs]
 
 
-def plot_curves(uri: str, rows: list[sweep_summary.Row], objective: str,
+def plot_curves(uri: str, rows: list[summary.Row], objective: str,
                 path: str | os.PathLike) -> str:
     """The objective and train/loss against the step, one line per run, in one PNG."""
     import matplotlib  # noqa: PLC0415 - heavy import
@@ -112,20 +113,20 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.top < 0:
             raise UserError(f"--top {args.top} is not allowed: use an integer >= 0.")
-        sweep.check_server(uri)
+        job.check_server(uri)
         if uri.startswith("sqlite:///") and not Path(uri[len("sqlite:///"):]).is_file():
             raise UserError(f"there is no tracking store at {uri}: run python -m runner here "
                             "first, or give --uri.")
         parent, runs = select_runs(uri, args.target)
         objective = _setting(parent, runs, "objective", args.objective, "valid/acc")
         direction = _setting(parent, runs, "direction", args.direction, "maximize")
-        rows = sweep_summary.ranked(to_rows(runs, objective), direction)
+        rows = summary.ranked(to_rows(runs, objective), direction)
     except UserError as exc:
-        print(f"tomlrun: error: {sweep.describe(exc)}", file=sys.stderr)
+        print(f"tomlrun: error: {job.describe(exc)}", file=sys.stderr)
         return 2
     title = f"{parent.name} ({parent.run_id})" if parent else f"runs of '{args.target}'"
     print(f"{title}: {len(rows)} runs, sorted by {objective} ({direction})")
-    print(sweep_summary.table(rows, objective))
+    print(summary.table(rows, objective))
     best = [row for row in rows if row.ok][:args.top]
     if best:
         target = args.target or (parent.run_id if parent else "runs")

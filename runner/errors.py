@@ -11,4 +11,4 @@ class UserError(Exception):
 
 
 class ConfigError(UserError):
-    """A composed config that does not fit the schemas of ``runner/schema.py``."""
+    """A composed config that does not fit the schemas of ``runner/config/schema.py``."""

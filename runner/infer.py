@@ -30,9 +30,10 @@ import numpy as np
 
 from core.atomic import atomic_write
 from core.inference import OUTPUT, Inference
-from runner import build, bundle, schema
-from runner.app import SPLIT_SEED
+from runner import build
+from runner.config import schema
 from runner.errors import UserError
+from runner.track import bundle
 
 KEYS = ("run", "input", "outputs", "labels", "out", "uri", "root", "batch_size")
 SPLITS = ("train", "valid", "test")
@@ -85,7 +86,7 @@ def _split(split: str, description: dict, root: str):
     # The run's own split: the same valid_size and split seed as in training (runner.app).
     cfg = schema.DataConfig(name=data["name"], normalize=data["normalize"], root=root,
                             valid_size=data.get("valid_size", 0.1))
-    sets = build.build_data(cfg, seed=SPLIT_SEED)
+    sets = build.build_data(cfg, seed=build.SPLIT_SEED)
     if split == "valid" and sets.valid is None:
         raise UserError("input=valid: the run's data has no validation split (valid_size 0).")
     dataset = {"train": sets.train, "valid": sets.valid, "test": sets.test}[split]

@@ -1,15 +1,16 @@
 """What a run attaches to its Trainer besides training itself: checkpoints and resume
-(``runner.resume``), the memory report (``runner.memory``), config-driven inspection
-(``runner.inspection``) and the profiler (``runner.profiling``). Each listens to the Trainer's
+(``runner.train.resume``), the memory report (``runner.train.memory``), config-driven inspection
+(``runner.train.inspection``) and the profiler (``runner.train.profiling``). Each listens to the Trainer's
 events or hooks the model, so none of them changes the training loop, and what is off costs
 nothing.
 """
 from __future__ import annotations
 
-from runner import bundle, resume
-from runner.inspection import Inspector
-from runner.memory import MemoryReport
-from runner.profiling import Profiler
+from runner.track import bundle
+from runner.train import resume
+from runner.train.inspection import Inspector
+from runner.train.memory import MemoryReport
+from runner.train.profiling import Profiler
 
 
 class Instruments:

@@ -1,6 +1,6 @@
 """Make a layer produce a NaN in its forward or its backward, from its n-th call on.
 
-Used by the NaN/Inf tests (core.debug, runner.health) to check that the layer is named.
+Used by the NaN/Inf tests (core.debug, runner.train.health) to check that the layer is named.
 """
 from __future__ import annotations
 

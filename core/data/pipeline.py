@@ -16,6 +16,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from core import backend
+from core.data.collate import default_collate, to_tensors
 from core.data.files import ReaderError
 from core.data.pool import ALL, pool_shuffle, shard_order
 from core.data.prefetch import prefetched
@@ -29,8 +30,6 @@ def is_stream(dataset) -> bool:
 
 def iterate(loader) -> Iterator:
     """The batches of one pass of ``loader`` (its ``__iter__``)."""
-    from core.io import _to_tensors  # noqa: PLC0415 - core.io imports this module
-
     opts, stats = loader.pipeline, loader.stats
     stream = is_stream(loader.dataset)
     plan = _plan_stream(loader) if stream else loader.index_batches()
@@ -49,7 +48,7 @@ def iterate(loader) -> Iterator:
             return _map_batches(loader, plan[start:], workers)
     channel = _upload_channel(loader)
     depth = [0]
-    source = prefetched(make if channel is None else _uploading(make, channel, _to_tensors),
+    source = prefetched(make if channel is None else _uploading(make, channel, to_tensors),
                         opts.prefetch, lambda n: depth.__setitem__(0, n)) \
         if opts.prefetch else make()
     lengths = None if stream else getattr(loader.dataset, "lengths", None)
@@ -66,7 +65,7 @@ def iterate(loader) -> Iterator:
                 batch, ticket = batch
                 channel.accept(ticket)
             elif loader.return_tensors:
-                batch = _to_tensors(batch)
+                batch = to_tensors(batch)
             stats.record(time.perf_counter() - begin, depth[0])
             if lengths is not None:
                 used = lengths[plan[position]]
@@ -165,7 +164,7 @@ def _all_cached(loader) -> bool:
 
 
 def _map_batches(loader, plan: list, workers) -> Iterator:
-    collate = loader.collate_fn or _default_collate()
+    collate = loader.collate_fn or default_collate
     cache = loader._sample_cache
     if workers is None:
         for indices in plan:
@@ -207,12 +206,6 @@ def _load(loader, indices, collate, cache):
             cache[i] = loader.dataset[i]
         samples.append(cache[i])
     return collate(samples)
-
-
-def _default_collate():
-    from core.io import default_collate  # noqa: PLC0415 - core.io imports this module
-
-    return default_collate
 
 
 # ----- streams (files read by a reader) --------------------------------------------------------
@@ -279,7 +272,7 @@ def _stream_batches(loader, plan, workers) -> Iterator:
         size = len(loader.dataset) if opts.pool_size == ALL else opts.pool_size
         fill = size if opts.min_pool_size == ALL else opts.min_pool_size
         samples = pool_shuffle(samples, size, fill, np.random.default_rng(seed))
-    collate = loader.collate_fn or _default_collate()
+    collate = loader.collate_fn or default_collate
     batch: list = []
     made = 0
     for sample in samples:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import http.client
-import os
 import sys
 import urllib.error
 import urllib.request

@@ -28,8 +28,13 @@ from typing import Any, Optional
 
 from hydra.core.config_store import ConfigStore
 from hydra.core.override_parser.overrides_parser import OverridesParser
-from hydra.core.override_parser.types import (ChoiceSweep, IntervalSweep, Override, RangeSweep,
-                                              Transformer)
+from hydra.core.override_parser.types import (
+    ChoiceSweep,
+    IntervalSweep,
+    Override,
+    RangeSweep,
+    Transformer,
+)
 from hydra.core.plugins import Plugins
 from hydra.plugins.sweeper import Sweeper
 

@@ -36,7 +36,7 @@ class TomlrunSearchPathPlugin(SearchPathPlugin):
         folder = _as_folder(main.path)
         if folder is None or not folder.endswith(os.sep + "conf"):
             return  # cheap test first: most apps never import tomlrun's runner package
-        from runner.paths import config_dirs  # noqa: PLC0415 - only once the app may be ours
+        from runner.config.paths import config_dirs  # noqa: PLC0415 - only once the app may be ours
 
         conf, experiments = config_dirs()
         if folder != os.path.realpath(conf):

@@ -22,11 +22,10 @@ import re
 import sys
 from typing import Any, List, Optional
 
-from omegaconf import OmegaConf
-
 from hydra.core.object_type import ObjectType
 from hydra.errors import CompactHydraException
 from hydra.plugins.config_source import ConfigLoadError, ConfigResult, ConfigSource
+from omegaconf import OmegaConf
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -3,8 +3,7 @@ import numpy as np
 import pytest
 
 import core
-from core import backend
-from core import debug, nn
+from core import backend, debug, nn
 from core.nn import functional as F
 from tests.poison import poison_backward, poison_forward
 

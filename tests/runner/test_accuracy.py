@@ -13,7 +13,6 @@ from pathlib import Path
 from tests.runner.subprocesses import runner_env
 
 
-
 def _train(tmp_path: Path, *overrides: str) -> dict[str, float]:
     env = runner_env()
     done = subprocess.run([sys.executable, "-m", "runner", *overrides], cwd=tmp_path, env=env,

@@ -1,13 +1,16 @@
 """runner.app.run end to end on the digits, checked through what MLflow recorded."""
 import os
 import signal
-import tomllib
 
 import pytest
+import tomllib
 
 from core import serialize
-from runner import app, bundle, memory, schema, tracking
+from runner import app
+from runner.config import schema
 from runner.errors import ConfigError
+from runner.track import bundle, tracking
+from runner.train import memory
 
 
 def make_config(uri: str, **trainer) -> schema.RunConfig:
@@ -64,7 +67,7 @@ def test_one_epoch_run_is_recorded_and_returns_the_objective(launch, job_dir):
     metrics = run.data.metrics
     assert set(metrics) == set(app.METRICS) | {"tracking/overhead_fraction",
                                                "tracking/setup_sec"} | set(memory.METRICS) \
-        | {"data/wait_fraction", "data/queue_depth"}  # runner/data_report.py
+        | {"data/wait_fraction", "data/queue_depth"}  # runner/train/data_report.py
     assert {"train/loss", "valid/acc", "test/acc"} <= set(app.METRICS)
     steps = [m.step for m in client.get_metric_history(run.info.run_id, "train/loss")]
     assert steps == [1, 6, 11, 16, 21]  # 21 batches of 64 make the 1294 training digits

@@ -18,7 +18,8 @@ import urllib.parse
 
 import pytest
 
-from runner import runstore, sweep, tracking
+from runner.sweep import job
+from runner.track import runstore, tracking
 from tests.runner import servers
 from tests.runner.subprocesses import runner_env
 from tests.runner.test_sweep import TINY
@@ -44,7 +45,7 @@ def ui(tmp_path_factory):
     with servers.mlflow_server(tracking.default_uri(folder), folder / "server") as uri:
         experiment = runstore.experiment_id(uri, "ui")
         runs = runstore.experiment_runs(uri, experiment)
-        [parent] = [run for run in runs if run.tags.get(sweep.PARENT_TAG) == "parent"]
+        [parent] = [run for run in runs if run.tags.get(job.PARENT_TAG) == "parent"]
         yield uri, experiment, parent, [run for run in runs if run is not parent], folder
 
 

@@ -7,7 +7,9 @@ import pytest
 
 import core
 from core import optimizer, regularizer
-from runner import build, schema, sequence_models
+from runner import build
+from runner.build import sequence_models
+from runner.config import schema
 from runner.errors import ConfigError, UserError
 
 DATA = Path("/work/shared/data")  # test data only; the product never reads it

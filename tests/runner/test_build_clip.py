@@ -3,10 +3,11 @@ import pytest
 from hydra import compose, initialize_config_dir
 
 from core import nn
-from runner import build, schema
-from runner.config import validate
+from runner import build
+from runner.config import schema
+from runner.config.paths import config_dirs
+from runner.config.validation import validate
 from runner.errors import ConfigError
-from runner.paths import config_dirs
 
 DIGITS_SHAPE = (1, 8, 8)
 

@@ -5,10 +5,12 @@ import numpy as np
 import pytest
 
 import core
-from runner import build, checkpoint, schema
-from runner.events import EndForwardBackward, EndIteration
-from runner.health import NonFiniteError
-from runner.train import Trainer
+from runner import build
+from runner.config import schema
+from runner.train import checkpoint
+from runner.train.events import EndForwardBackward, EndIteration
+from runner.train.health import NonFiniteError
+from runner.train.loop import Trainer
 from tests.runner.sinks import ClockFreeSink
 
 CFG = schema.TrainerConfig(epochs=3, batch_size=64, log_every=4, progress=False)

@@ -15,10 +15,9 @@ import pytest
 import yaml
 
 import runner.__main__ as entry
-from runner import schema
+from runner.config import schema
 from runner.errors import UserError
 from tests.runner.subprocesses import run_all
-
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = 'name = "mlp"\nhidden = [8]\n'
@@ -97,7 +96,7 @@ def test_user_searchpath_adds_a_toml_option_and_parses_lazily(cli):
     ("negative_lr", ["optim.lr = -0.5 is not allowed: use a number > 0"]),
     ("bad_device", ["gpu:99"]),
     ("bad_device_string", ["device 'tpu' is not valid", "'gpu:N'"]),
-    # Hydra's own composition errors, in the same form (runner.hydra_errors):
+    # Hydra's own composition errors, in the same form (runner.config.hydra_errors):
     ("misspelt_key", ["'optim.lrr' is not a key of any optim option (did you mean 'optim.lr'?)"]),
     ("misspelt_section", ["'modle' is not a key (did you mean 'model'?)"]),
     ("key_of_another_option", ["'data.root' is not a key of the selected data option: 'root' "

@@ -1,4 +1,4 @@
-"""runner/config.py: every shipped config composes and validates; bad values fail clearly."""
+"""runner/config/validation.py: every shipped config composes and validates; bad values fail clearly."""
 from __future__ import annotations
 
 import copy
@@ -9,10 +9,10 @@ from hydra import compose, initialize_config_dir
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from omegaconf import OmegaConf
 
-from runner import schema
-from runner.config import flatten, validate
+from runner.config import schema
+from runner.config.paths import config_dirs
+from runner.config.validation import flatten, validate
 from runner.errors import ConfigError, UserError
-from runner.paths import config_dirs
 
 CONF, EXPERIMENTS = config_dirs()
 GROUP_OPTIONS = sorted((folder.name, path.stem) for folder in CONF.iterdir() if folder.is_dir()

@@ -1,4 +1,4 @@
-"""Data-parallel training (runner/distributed.py): sharding, gradient averaging, and real
+"""Data-parallel training (runner/train/distributed.py): sharding, gradient averaging, and real
 ``mpirun -n 2`` jobs of the runner (skipped where mpirun or mpi4py is missing:
 pip install 'tomlrun[distributed]')."""
 from __future__ import annotations
@@ -14,9 +14,8 @@ import pytest
 
 import core
 from core import serialize
-from runner import distributed
+from runner.train import distributed
 from tests.runner.subprocesses import runner_env
-
 
 ROOT = Path(__file__).resolve().parents[2]
 

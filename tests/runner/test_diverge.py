@@ -8,12 +8,13 @@ import pytest
 from hydra import compose, initialize_config_dir
 
 from core import serialize
-from runner import app, checkpoint, events, health, tracking
-from runner.config import validate
-from runner.health import NonFiniteError
-from runner.paths import config_dirs
+from runner import app
+from runner.config.paths import config_dirs
+from runner.config.validation import validate
+from runner.track import tracking
+from runner.train import checkpoint, events, health
+from runner.train.health import NonFiniteError
 from tests.runner.subprocesses import runner_env
-
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +94,7 @@ def test_the_clipped_variant_trains_and_records_clipping(make, store, tmp_path, 
 
 
 def test_a_nan_made_by_an_update_never_replaces_a_good_checkpoint(make, tmp_path):
-    from runner.train import Trainer  # noqa: PLC0415
+    from runner.train.loop import Trainer  # noqa: PLC0415
 
     cfg = make("model=mlp", "trainer.epochs=1", "trainer.progress=false")
     parts = app._build(cfg)

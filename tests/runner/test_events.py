@@ -3,9 +3,10 @@ import numpy as np
 import pytest
 
 import core
-from runner import build, schema
-from runner.events import (BeginIteration, BeginPass, EndForwardBackward, EndIteration, EndPass)
-from runner.train import Trainer
+from runner import build
+from runner.config import schema
+from runner.train.events import BeginIteration, BeginPass, EndForwardBackward, EndIteration, EndPass
+from runner.train.loop import Trainer
 
 CFG = schema.TrainerConfig(epochs=2, batch_size=64, log_every=1000, progress=False)
 

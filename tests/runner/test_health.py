@@ -1,4 +1,4 @@
-"""runner/health.py: NaN/Inf checks in the training loop, their policies and the stop report."""
+"""runner/train/health.py: NaN/Inf checks in the training loop, their policies and the stop report."""
 import logging
 import sys
 
@@ -7,10 +7,12 @@ import pytest
 
 import core
 from core import backend, nn, optimizer
-from runner import build, events, health, schema
+from runner import build
+from runner.config import schema
 from runner.errors import UserError
-from runner.health import NonFiniteError
-from runner.train import Trainer
+from runner.train import events, health
+from runner.train.health import NonFiniteError
+from runner.train.loop import Trainer
 from tests.poison import poison_backward, poison_forward
 
 DATA = schema.DataConfig()
@@ -35,7 +37,7 @@ def _trainer(digits, policy="stop", lr=0.1, clip=None, epochs=1, **options):
 
 @pytest.fixture
 def warnings_logged(monkeypatch):
-    """The warnings runner.health logs, whatever earlier tests did to logging (an in-process
+    """The warnings runner.train.health logs, whatever earlier tests did to logging (an in-process
     Hydra run reconfigures it: loggers disabled, levels raised)."""
     messages = []
 
@@ -172,7 +174,7 @@ def test_the_last_update_of_an_epoch_is_checked_before_validation(digits):
 
 
 def test_all_checks_of_a_step_cost_one_device_read(digits, monkeypatch):
-    from runner.train import Batch  # noqa: PLC0415
+    from runner.train.loop import Batch  # noqa: PLC0415
 
     trainer, loader = _trainer(digits, log_every=10_000)
     batches = [Batch(inputs, labels) for inputs, labels in list(loader)[:4]]
@@ -188,7 +190,7 @@ def test_all_checks_of_a_step_cost_one_device_read(digits, monkeypatch):
         trainer.train_step(0, index, batch)
     # The loss's own label-range check reads too (core.nn.functional.loss); the checks of
     # loss, gradients and parameters together read once per step.
-    assert [r for r in reads if not r.startswith("core.nn.functional")] == ["runner.health"] * 4
+    assert [r for r in reads if not r.startswith("core.nn.functional")] == ["runner.train.health"] * 4
 
 
 def test_metrics_report_clipping_and_error_clipping(digits):
@@ -233,7 +235,7 @@ def test_save_report_writes_the_file_and_tags_the_run(tmp_path):
 
 
 def test_nan_in_the_data_is_blamed_on_the_data(digits):
-    from runner.train import Batch  # noqa: PLC0415
+    from runner.train.loop import Batch  # noqa: PLC0415
 
     trainer, loader = _trainer(digits, nan_check_locate=True)
     report = ""
@@ -275,7 +277,7 @@ def _bag_step(monkeypatch, poison_entry=None):
     entry ``poison_entry`` of the stored rows is set to NaN before the check; ``seen["reads"]``
     lists the modules reading the device from the check on."""
     from core.sparse import RowSparseGrad  # noqa: PLC0415
-    from runner.train import Batch  # noqa: PLC0415
+    from runner.train.loop import Batch  # noqa: PLC0415
 
     core.seed(0)
     model = _Bag()
@@ -329,7 +331,7 @@ def test_a_nan_in_one_stored_row_of_a_sparse_gradient_is_named_without_densifyin
 def test_a_finite_sparse_gradient_passes_with_the_dense_norm_in_one_read(monkeypatch):
     trainer, batch, seen = _bag_step(monkeypatch)
     assert trainer.train_step(0, 0, batch) is not None and trainer.state.step == 1
-    assert seen["reads"] == ["runner.health"]  # the check, then a lazy SGD update: no read
+    assert seen["reads"] == ["runner.train.health"]  # the check, then a lazy SGD update: no read
     # Repeated rows are summed before squaring, as in the dense gradient.
     assert trainer.health.max_norm[0] == pytest.approx(seen["dense_norm"], rel=1e-6)
 
@@ -337,7 +339,7 @@ def test_a_finite_sparse_gradient_passes_with_the_dense_norm_in_one_read(monkeyp
 def test_the_check_allocates_nothing_of_a_large_tables_size():
     import tracemalloc  # noqa: PLC0415
 
-    from runner.train import Batch  # noqa: PLC0415
+    from runner.train.loop import Batch  # noqa: PLC0415
 
     core.seed(0)
     model = _Bag(vocab=200_000, dim=64)  # a dense gradient would be 51 MB (float32)

@@ -7,9 +7,12 @@ import numpy as np
 import pytest
 
 import core
-from runner import app, build, bundle, checkpoint, infer, schema, tracking
+from runner import app, build, infer
+from runner.config import schema
 from runner.errors import UserError
-from runner.train import Trainer
+from runner.track import bundle, tracking
+from runner.train import checkpoint
+from runner.train.loop import Trainer
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN = schema.RunConfig(

@@ -8,13 +8,14 @@ import numpy as np
 import pytest
 
 import core
-from runner import build, schema
+from runner import build
+from runner.config import schema
 from runner.errors import ConfigError
-from runner.events import EndForwardBackward, EndIteration
-from runner.inspection import Inspector, statistics
-from runner.memory import MemoryReport, graph_bytes
-from runner.profiling import Profiler
-from runner.train import Trainer, evaluate
+from runner.train.events import EndForwardBackward, EndIteration
+from runner.train.inspection import Inspector, statistics
+from runner.train.loop import Trainer, evaluate
+from runner.train.memory import MemoryReport, graph_bytes
+from runner.train.profiling import Profiler
 
 CFG = schema.TrainerConfig(epochs=1, batch_size=64, log_every=1000, progress=False)
 CNN = schema.CNNConfig(channels=[4, 6], kernel_size=3)

@@ -1,4 +1,4 @@
-"""runner.monitor and the Trainer: the best validation value, early stopping, the best weights,
+"""runner.train.monitor and the Trainer: the best validation value, early stopping, the best weights,
 and their state in resumable checkpoints."""
 import logging
 
@@ -6,11 +6,13 @@ import numpy as np
 import pytest
 
 import core
-import runner.train
-from runner import build, checkpoint, schema
-from runner.events import EndIteration, EndPass
-from runner.monitor import Monitor, resolve_direction, weights
-from runner.train import Trainer
+import runner.train.loop
+from runner import build
+from runner.config import schema
+from runner.train import checkpoint
+from runner.train.events import EndIteration, EndPass
+from runner.train.loop import Trainer
+from runner.train.monitor import Monitor, resolve_direction, weights
 from tests.runner.sinks import ClockFreeSink
 
 DATA = schema.DataConfig()
@@ -37,7 +39,7 @@ def scripted(monkeypatch):
         acc = ACC[current["trainer"].state.epoch]
         return 1.0 - acc, acc
 
-    monkeypatch.setattr(runner.train, "evaluate", evaluate)
+    monkeypatch.setattr(runner.train.loop, "evaluate", evaluate)
     return current
 
 
@@ -76,7 +78,7 @@ def test_early_stop_fires_at_the_right_epoch(digits, scripted, caplog):
     trainer = _trainer(scripted, early_stop=3)
     ends = []
     trainer.on(EndPass, lambda event: ends.append(event.pass_id))
-    with caplog.at_level(logging.INFO, logger="runner.monitor"):
+    with caplog.at_level(logging.INFO, logger="runner.train.monitor"):
         state = trainer.fit(train, valid)
     # best 0.70 at epoch 1, 0.71 at epoch 4; epochs 5, 6, 7 do not beat it
     assert state.epoch == 7 and ends == list(range(8))

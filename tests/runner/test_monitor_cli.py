@@ -12,8 +12,10 @@ from pathlib import Path
 import numpy as np
 
 import core
-from runner import build, schema, tracking
-from runner.train import evaluate
+from runner import build
+from runner.config import schema
+from runner.track import tracking
+from runner.train.loop import evaluate
 from tests.runner.subprocesses import runner_env
 
 ARGS = ["model=mlp", "model.hidden=[32]", "trainer.epochs=4", "trainer.early_stop=1",

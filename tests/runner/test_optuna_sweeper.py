@@ -19,12 +19,16 @@ import pytest
 optuna = pytest.importorskip("optuna", reason="the sweep extra is not installed: pip install "
                              "'.[sweep]'")
 
-from hydra_plugins.tomlrun_sweep import optuna_sweeper  # noqa: E402
-from optuna.distributions import (CategoricalDistribution, FloatDistribution,  # noqa: E402
-                                  IntDistribution)
+from optuna.distributions import CategoricalDistribution, FloatDistribution, IntDistribution  # noqa: E402
 from optuna.trial import TrialState  # noqa: E402
 
-from runner import runstore, sweep, sweep_callback, sweep_study, tracking  # noqa: E402
+from hydra_plugins.tomlrun_sweep import optuna_sweeper  # noqa: E402
+from runner.sweep import callback, job
+from runner.sweep import study as sweep_study
+from runner.track import (
+    runstore,  # noqa: E402
+    tracking,
+)
 from tests.runner.subprocesses import runner_env  # noqa: E402
 
 
@@ -112,14 +116,14 @@ def test_interrupted_search_resumes_with_the_same_command(tmp_path):
     # both commands and ends FINISHED with a summary of them all.
     uri = tracking.default_uri(tmp_path)
     runs = runstore.experiment_runs(uri, runstore.experiment_id(uri, "search_adam"))
-    [parent] = [run for run in runs if run.tags.get(sweep.PARENT_TAG) == "parent"]
+    [parent] = [run for run in runs if run.tags.get(job.PARENT_TAG) == "parent"]
     assert parent.status == "FINISHED"
     assert parent.tags[sweep_study.STUDY_TAG] == "search_adam"
     assert parent.tags[sweep_study.STORAGE_TAG] == f"sqlite:///{tmp_path.resolve()}/optuna.db"
-    first_dir, _ = parent.tags[sweep_callback.DIRS_TAG].split("; ")  # both commands' folders
+    first_dir, _ = parent.tags[callback.DIRS_TAG].split("; ")  # both commands' folders
     children = [run for run in runs if run is not parent]
     assert all(run.tags["mlflow.parentRunId"] == parent.run_id for run in children)
-    assert len({run.tags[sweep.COMMAND_TAG] for run in children}) == 2
+    assert len({run.tags[job.COMMAND_TAG] for run in children}) == 2
     finished = [run for run in children if run.status == "FINISHED"]
     complete = [t for t in after if t.state == TrialState.COMPLETE]
     assert sorted(run.metrics["valid/acc"] for run in finished) == pytest.approx(
@@ -138,7 +142,7 @@ def test_interrupted_search_resumes_with_the_same_command(tmp_path):
         table = list(csv.DictReader(handle))
     assert {row["run_id"] for row in table} == {run.run_id for run in children}
     assert table[0]["run_id"] == best.run_id
-    earlier = [run for run in children if run.tags[sweep.JOB_DIR_TAG].startswith(first_dir)]
+    earlier = [run for run in children if run.tags[job.JOB_DIR_TAG].startswith(first_dir)]
     assert len(earlier) >= len(done_before)
     assert f"sweep: {len(children)} jobs ({len(earlier)} of them from earlier commands)" in (
         again.stdout)
@@ -146,7 +150,7 @@ def test_interrupted_search_resumes_with_the_same_command(tmp_path):
 
 def _parent(uri, experiment, study):
     tracker = tracking.MlflowTracker(uri, experiment, "sweep")
-    tracker.start(params={}, tags={sweep.PARENT_TAG: "parent", **study})
+    tracker.start(params={}, tags={job.PARENT_TAG: "parent", **study})
     tracker.end("KILLED")
     return tracker.run_id
 

@@ -3,7 +3,7 @@
 setuptools cannot combine its automatic package search with the mapping that installs the
 top-level conf/ and experiments/ folders as runner/conf and runner/experiments, so the packages
 are listed by hand; these tests fail, naming the folder, when the list falls behind the tree.
-(A real non-editable ``pip install .`` was checked by hand: see runner/paths.py.)
+(A real non-editable ``pip install .`` was checked by hand: see runner/config/paths.py.)
 """
 from __future__ import annotations
 

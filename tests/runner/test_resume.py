@@ -1,12 +1,15 @@
-"""runner.resume: what trainer.resume points to, without MLflow (tracking disabled)."""
+"""runner.train.resume: what trainer.resume points to, without MLflow (tracking disabled)."""
 import dataclasses
 
 import pytest
 
 import core
-from runner import build, checkpoint, resume, schema, tracking
+from runner import build
+from runner.config import schema
 from runner.errors import ConfigError
-from runner.train import Trainer
+from runner.track import tracking
+from runner.train import checkpoint, resume
+from runner.train.loop import Trainer
 
 
 def _cfg(resume_value, **trainer):
@@ -85,7 +88,7 @@ def test_clear_errors_for_what_cannot_be_resumed(tmp_path):
 
 
 def test_the_new_keys_validate_with_their_types():
-    from runner.config import validate
+    from runner.config.validation import validate
 
     base = {"model": {"name": "cnn", "freeze": ["conv1"]}, "optim": {"name": "adam"},
             "data": {"name": "digits"}}

@@ -16,9 +16,8 @@ from pathlib import Path
 import numpy as np
 
 import core
-from runner import tracking
+from runner.track import tracking
 from tests.runner.subprocesses import runner_env
-
 
 STEPS_PER_EPOCH = 41  # ceil(1294 training digits / 32)
 ARGS = ["model=mlp", "model.hidden=[64]", "model.dropout=0.1", "schedule=cosine",

@@ -6,8 +6,10 @@ import pytest
 
 import core
 from core.sparse import RowSparseGrad
-from runner import build, schema, sequence_data, sequence_models
-from runner.config import validate
+from runner import build
+from runner.build import sequence_data, sequence_models
+from runner.config import schema
+from runner.config.validation import validate
 from runner.errors import ConfigError
 
 TRAINER = schema.TrainerConfig(batch_size=16, epochs=1)

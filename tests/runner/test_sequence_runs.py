@@ -14,7 +14,6 @@ from core import datasets
 from tests.runner.subprocesses import runner_env
 
 
-
 def _train(folder: Path, *overrides: str):
     env = runner_env()
     done = subprocess.run([sys.executable, "-m", "runner", "trainer.progress=false",

@@ -11,7 +11,8 @@ import sys
 
 import pytest
 
-from runner import runstore, sweep
+from runner.sweep import job
+from runner.track import runstore
 from tests.runner import servers
 from tests.runner.subprocesses import runner_env
 from tests.runner.test_sweep import TINY
@@ -45,7 +46,7 @@ def test_single_run_and_parallel_sweep_on_a_postgres_backed_server(server, tmp_p
 
     runs = runstore.experiment_runs(server, runstore.experiment_id(server, "team"))
     assert {run.status for run in runs} == {"FINISHED"} and len(runs) == 4
-    [parent] = [run for run in runs if run.tags.get(sweep.PARENT_TAG) == "parent"]
+    [parent] = [run for run in runs if run.tags.get(job.PARENT_TAG) == "parent"]
     children = [run for run in runs if run.tags.get("mlflow.parentRunId") == parent.run_id]
     assert sorted(run.params["optim.lr"] for run in children) == ["0.01", "0.05"]
     assert parent.metrics["sweep/jobs"] == 2

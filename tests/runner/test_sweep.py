@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from runner import runstore, sweep, sweep_summary, tracking
+from runner.sweep import job, summary
+from runner.track import runstore, tracking
 from tests.runner.subprocesses import run_all, runner_env
-
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ["model=mlp", "model.hidden=[8]", "trainer.epochs=1", "trainer.batch_size=64",
@@ -46,7 +46,7 @@ def _runs(cwd: Path, experiment: str):
     """(parent, children by run name) as MLflow recorded them."""
     uri = tracking.default_uri(cwd)
     runs = runstore.experiment_runs(uri, runstore.experiment_id(uri, experiment))
-    [parent] = [run for run in runs if run.tags.get(sweep.PARENT_TAG) == "parent"]
+    [parent] = [run for run in runs if run.tags.get(job.PARENT_TAG) == "parent"]
     children = {run.name: run for run in runs if run is not parent}
     assert all(run.tags["mlflow.parentRunId"] == parent.run_id for run in children.values())
     return uri, parent, children
@@ -70,9 +70,9 @@ def test_grid_is_one_parent_with_four_finished_children(sweeps, name):
     # Each child holds its own job's params and metrics: nothing leaked between jobs, which
     # share one process under the basic launcher.
     for run in children.values():
-        job = Path(run.tags[sweep.JOB_DIR_TAG])
-        record = next(r for r in sweep.read_job_records(cwd / "sweep")
-                      if r["job_dir"] == str(job))
+        job_dir = Path(run.tags[job.JOB_DIR_TAG])
+        record = next(r for r in job.read_job_records(cwd / "sweep")
+                      if r["job_dir"] == str(job_dir))
         assert record["params"]["optim.lr"] == run.params["optim.lr"]
         assert record["params"]["optim.name"] == run.params["optim.name"]
         assert math.isclose(record["objective"], run.metrics["valid/acc"])
@@ -134,7 +134,7 @@ def test_a_grid_run_twice_gets_two_parents(tmp_path):
         assert "sweep: 2 jobs, 2 finished, 0 failed" in done.stdout
     uri = tracking.default_uri(tmp_path)
     runs = runstore.experiment_runs(uri, runstore.experiment_id(uri, "twice"))
-    parents = [run for run in runs if run.tags.get(sweep.PARENT_TAG) == "parent"]
+    parents = [run for run in runs if run.tags.get(job.PARENT_TAG) == "parent"]
     assert len(parents) == 2 and {run.status for run in parents} == {"FINISHED"}
     for parent in parents:
         children = [run for run in runs if run.tags.get("mlflow.parentRunId") == parent.run_id]
@@ -160,20 +160,20 @@ def test_unreachable_server_is_reported_before_training(tmp_path):
 
 # ----- the summary table ------------------------------------------------------------------------
 def _row(name, objective, status="FINISHED", **params):
-    return sweep_summary.Row(name, status, objective, {"optim.lr": "0.1", **params})
+    return summary.Row(name, status, objective, {"optim.lr": "0.1", **params})
 
 
 def test_ranked_puts_the_best_first_and_failures_last():
     rows = [_row("a", 0.5), _row("b", math.nan, "FAILED"), _row("c", 0.9), _row("d", 0.7)]
-    assert [r.name for r in sweep_summary.ranked(rows, "maximize")] == ["c", "d", "a", "b"]
-    assert [r.name for r in sweep_summary.ranked(rows, "minimize")] == ["a", "d", "c", "b"]
+    assert [r.name for r in summary.ranked(rows, "maximize")] == ["c", "d", "a", "b"]
+    assert [r.name for r in summary.ranked(rows, "minimize")] == ["a", "d", "c", "b"]
 
 
 def test_differing_keys_ignore_option_specific_and_tracking_keys():
     rows = [_row("a", 1, **{"optim.name": "adam", "optim.beta1": "0.9", "tracking.uri": "x"}),
             _row("b", 2, **{"optim.name": "sgd", "tracking.uri": "y"})]
-    assert sweep_summary.differing_keys(rows) == ["optim.name"]
-    text = sweep_summary.table(rows, "valid/acc")
+    assert summary.differing_keys(rows) == ["optim.name"]
+    text = summary.table(rows, "valid/acc")
     assert text.splitlines()[0].split() == ["run", "optim.name", "valid/acc", "status", "seconds"]
     assert text.splitlines()[2].split()[:3] == ["a", "adam", "1.0000"]
 

@@ -6,15 +6,15 @@ from pathlib import Path
 
 import pytest
 from hydra import compose, initialize_config_dir
+from hydra._internal.config_search_path_impl import ConfigSearchPathImpl
 from hydra.core.global_hydra import GlobalHydra
 from hydra.core.object_type import ObjectType
 from hydra.errors import CompactHydraException
 from hydra.plugins.config_source import ConfigLoadError
 from hydra.test_utils.config_source_common_tests import ConfigSourceTestSuite
-from hydra._internal.config_search_path_impl import ConfigSearchPathImpl
 
 from hydra_plugins.tomlrun_toml import TomlConfigSource, TomlrunSearchPathPlugin, toml_source
-from runner.paths import config_dirs
+from runner.config.paths import config_dirs
 
 FIXTURES = Path(__file__).parent / "toml_source_configs"
 

@@ -1,10 +1,10 @@
 """The small TOML writer: what it writes reads back (tomllib) as the same data."""
 import math
-import tomllib
 
 import pytest
+import tomllib
 
-from runner import tomlwrite
+from runner.config import tomlwrite
 
 
 def test_nested_config_round_trips():

@@ -1,7 +1,7 @@
 """Trackers: the null tracker, and the MLflow tracker against a temporary sqlite store."""
 import pytest
 
-from runner import tracking
+from runner.track import tracking
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""runner.train: a small model learns the digits; log lines, metrics, evaluation and progress."""
+"""runner.train.loop: a small model learns the digits; log lines, metrics, evaluation and progress."""
 import io
 import logging
 import re
@@ -7,10 +7,11 @@ import numpy as np
 import pytest
 
 import core
-from runner import build, schema
-from runner.progress import Progress
-from runner.events import EndPass
-from runner.train import evaluate, fit
+from runner import build
+from runner.config import schema
+from runner.train.events import EndPass
+from runner.train.loop import evaluate, fit
+from runner.train.progress import Progress
 
 LINE = re.compile(r"^epoch (\d+) batch (\d+) loss (\d+\.\d{4}) acc ([01]\.\d{2})$")
 
@@ -50,7 +51,7 @@ def test_a_small_model_learns_the_digits_in_two_epochs(digits, caplog):
     cfg = schema.TrainerConfig(epochs=2, log_every=5, progress=False)
     before = evaluate(model, valid)
     sink = Sink()
-    with caplog.at_level(logging.INFO, logger="runner.train"):
+    with caplog.at_level(logging.INFO, logger="runner.train.loop"):
         state = fit(model, opt, train, cfg, valid_loader=valid, sink=sink)
     after = evaluate(model, valid)
     assert after[0] < before[0] / 3 and after[1] > 0.85
@@ -64,9 +65,9 @@ def test_log_lines_follow_the_tutorial_format(digits, caplog):
     train, _, _ = digits
     model, opt, _ = _setup(digits)
     cfg = schema.TrainerConfig(epochs=2, log_every=10, progress=False)
-    with caplog.at_level(logging.INFO, logger="runner.train"):
+    with caplog.at_level(logging.INFO, logger="runner.train.loop"):
         fit(model, opt, train, cfg)
-    lines = [r.getMessage() for r in caplog.records if r.name == "runner.train"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "runner.train.loop"]
     matches = [LINE.match(line) for line in lines]
     assert all(matches), lines
     expected = [(e, b) for e in range(2) for b in range(0, len(train), 10)]
@@ -220,7 +221,7 @@ def test_a_step_cut_short_by_the_loader_is_dropped_not_carried_over(caplog):
         cfg = schema.TrainerConfig(epochs=epochs, progress=False, accumulate=2, log_every=100)
         return model, fit(model, optimizer, loader, cfg)
 
-    with caplog.at_level(logging.WARNING, logger="runner.train"):
+    with caplog.at_level(logging.WARNING, logger="runner.train.loop"):
         model, state = trained(Short(), 2)
     assert state.step == 2  # one step per epoch
     assert "epoch 0 ended 1 batch(es) into an accumulation step of 2" in caplog.text
@@ -238,8 +239,8 @@ def test_a_step_cut_short_by_the_loader_is_dropped_not_carried_over(caplog):
 
 
 def test_accumulation_checks_once_per_step_and_fires_every_batch(monkeypatch):
-    from runner.events import EndForwardBackward, EndIteration
-    from runner.health import HealthMonitor
+    from runner.train.events import EndForwardBackward, EndIteration
+    from runner.train.health import HealthMonitor
 
     model, opt, schedule, loader, cfg = _accumulating(4, 3)
     reads = []
@@ -256,7 +257,7 @@ def test_accumulation_checks_once_per_step_and_fires_every_batch(monkeypatch):
 
 
 def test_the_step_loss_read_by_the_check_is_the_mean_over_the_group(monkeypatch):
-    from runner.health import HealthMonitor
+    from runner.train.health import HealthMonitor
 
     model, opt, schedule, loader, cfg = _accumulating(4, 2, samples=12)
     checked, losses = [], []
@@ -267,7 +268,7 @@ def test_the_step_loss_read_by_the_check_is_the_mean_over_the_group(monkeypatch)
         return original(self, epoch, index, batch, step)
 
     monkeypatch.setattr(HealthMonitor, "check", spy)
-    from runner.events import EndForwardBackward
+    from runner.train.events import EndForwardBackward
     fit(model, opt, loader, schema.TrainerConfig(epochs=1, progress=False, accumulate=2),
         scheduler=schedule,
         handlers={EndForwardBackward: [lambda e: losses.append(float(e.cost))]})
@@ -276,9 +277,9 @@ def test_the_step_loss_read_by_the_check_is_the_mean_over_the_group(monkeypatch)
 
 
 def test_checkpoints_and_stops_wait_for_the_end_of_a_step(tmp_path):
-    from runner import checkpoint
-    from runner.events import EndIteration
-    from runner.train import Trainer
+    from runner.train import checkpoint
+    from runner.train.events import EndIteration
+    from runner.train.loop import Trainer
 
     model, opt, schedule, loader, cfg = _accumulating(4, 2)
     trainer = Trainer(model, opt, cfg, scheduler=schedule)
@@ -291,9 +292,9 @@ def test_checkpoints_and_stops_wait_for_the_end_of_a_step(tmp_path):
 
 
 def test_a_run_resumed_from_a_mid_epoch_checkpoint_accumulates_the_same(tmp_path):
-    from runner import checkpoint
-    from runner.events import EndIteration
-    from runner.train import Trainer
+    from runner.train import checkpoint
+    from runner.train.events import EndIteration
+    from runner.train.loop import Trainer
 
     model, opt, schedule, loader, cfg = _accumulating(4, 2)
     reference = Trainer(model, opt, cfg, scheduler=schedule)

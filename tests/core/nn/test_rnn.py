@@ -5,11 +5,9 @@ import numpy as np
 import pytest
 
 import core
-from core import backend
-from core import nn
+from core import backend, nn
 from core.nn.functional import rnn as R
-from core.nn.functional.sequence import (embedding, sequence_mask, sequence_pool,
-                                         sequence_reverse)
+from core.nn.functional.sequence import embedding, sequence_mask, sequence_pool, sequence_reverse
 from core.sparse import RowSparseGrad
 from tests.gradcheck import check_grad
 

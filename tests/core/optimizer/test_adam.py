@@ -5,7 +5,6 @@ import pytest
 from core.optimizer import Adam, AdamW
 from core.regularizer import L2Decay
 from core.tensor import Parameter
-
 from tests.core.optimizer.stepping import GRADS, START, run  # noqa: F401
 
 

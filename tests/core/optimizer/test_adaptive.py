@@ -4,9 +4,7 @@ import pytest
 
 from core.optimizer import Adadelta, Adagrad, RMSProp
 from core.tensor import Parameter
-
 from tests.core.optimizer.stepping import GRADS, START, run  # noqa: F401
-
 
 # ----- Adagrad -----------------------------------------------------------------------------
 

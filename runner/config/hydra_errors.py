@@ -23,8 +23,8 @@ except ModuleNotFoundError:  # Python 3.10
 
 from hydra.errors import CompactHydraException, MissingConfigException
 
-from runner.config import GROUPS, SECTIONS, TOP_LEVEL
-from runner.paths import config_dirs
+from runner.config.paths import config_dirs
+from runner.config.validation import GROUPS, SECTIONS, TOP_LEVEL
 
 EXIT_USAGE = 2
 _OVERRIDE = re.compile(r"Could not override '([^']+)'")

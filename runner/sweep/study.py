@@ -2,7 +2,7 @@
 
 A new Optuna parent run (a study kept in a storage) is tagged with the study's name and storage;
 a later command that resumes the study (it has trials) finds the newest parent with those tags
-in the same experiment and continues it (runner.sweep_callback). Any other sweep gets a new
+in the same experiment and continues it (runner.sweep.callback). Any other sweep gets a new
 parent. Nothing here may stop a sweep: a failed lookup is a warning and a new parent.
 """
 from __future__ import annotations
@@ -13,9 +13,9 @@ from pathlib import Path
 
 from omegaconf import DictConfig, OmegaConf
 
-from runner import sweep
+from runner.sweep import job
 
-log = logging.getLogger("runner.sweep_callback")  # the sweep's own messages, one logger
+log = logging.getLogger("runner.sweep.callback")  # the sweep's own messages, one logger
 
 STUDY_TAG = "tomlrun.study"  # on the parent run of an Optuna study kept in a storage
 STORAGE_TAG = "tomlrun.study_storage"
@@ -54,7 +54,7 @@ def parent_of_study(uri: str, experiment: str, study: dict[str, str], storage: s
         found = _find_parent(uri, experiment, study)
     except Exception as exc:  # noqa: BLE001 - never stop a sweep over its bookkeeping
         log.warning("sweep: could not look for the MLflow parent run of study %s (%s); a new "
-                    "parent run holds this command's jobs", name, sweep.describe(exc))
+                    "parent run holds this command's jobs", name, job.describe(exc))
         return None
     if found is None:
         log.warning("sweep: study %s has trials but no parent run in experiment %s of %s "
@@ -74,13 +74,13 @@ def _has_trials(name: str, storage: str) -> bool:
 
 
 def _find_parent(uri: str, experiment: str, study: dict[str, str]):
-    from runner import runstore  # noqa: PLC0415
+    from runner.track import runstore  # noqa: PLC0415
 
     client = runstore.client(uri)
     found = client.get_experiment_by_name(experiment)
     if found is None or found.lifecycle_stage == "deleted":
         return None
-    terms = [f"tags.`{sweep.PARENT_TAG}` = 'parent'"] + [
+    terms = [f"tags.`{job.PARENT_TAG}` = 'parent'"] + [
         f"tags.`{key}` = '{_quoted(value)}'" for key, value in study.items()]
     runs = client.search_runs([found.experiment_id], filter_string=" AND ".join(terms),
                               order_by=["attributes.start_time DESC"], max_results=1)

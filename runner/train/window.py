@@ -9,7 +9,7 @@ import time
 
 from core import backend
 
-log = logging.getLogger("runner.train")  # the loop's log lines keep the loop's logger name
+log = logging.getLogger("runner.train.loop")  # the loop's log lines keep the loop's logger name
 
 
 def correct_count(logits, labels):

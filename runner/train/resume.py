@@ -19,9 +19,9 @@ import logging
 import os
 from dataclasses import dataclass
 
-from runner import checkpoint, distributed
-from runner.config import flatten
+from runner.config.validation import flatten
 from runner.errors import ConfigError
+from runner.train import checkpoint, distributed
 
 log = logging.getLogger(__name__)
 

@@ -26,8 +26,8 @@ import numpy as np
 
 from core import backend
 from core.tensor import Tensor
-from runner import events
 from runner.errors import UserError
+from runner.train import events
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ def config_dirs() -> tuple[Path, Path]:
     package mapping in pyproject.toml); a source checkout keeps them at the repository root, next
     to ``runner/``. Either way they are found from any working directory.
     """
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parents[1]  # runner/
     for base in (package, package.parent):
         if (base / "conf" / "config.toml").is_file():
             return base / "conf", base / "experiments"

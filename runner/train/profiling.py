@@ -21,7 +21,7 @@ from collections import defaultdict
 
 from core.atomic import atomic_write
 from core.tensor import Tensor
-from runner.events import BeginIteration, EndForwardBackward, EndIteration
+from runner.train.events import BeginIteration, EndForwardBackward, EndIteration
 
 log = logging.getLogger(__name__)
 PROFILE_FILE = "profile.txt"

@@ -1,14 +1,14 @@
 """The MLflow parent run of a sweep, as a Hydra callback (configured in conf/config.toml).
 
 ``on_multirun_start`` opens the parent run (the sweep's overrides, objective, sweeper and
-launcher as params) and writes its id where the jobs find it (``runner.sweep``).
+launcher as params) and writes its id where the jobs find it (``runner.sweep.job``).
 ``on_multirun_end`` reads every job's record, prints the ranked table and the failures, logs the
 number of jobs, the best job's params and objective, ``sweep_summary.csv`` and
 ``sweep_objective.png`` to the parent, closes it, and exits with status 1 when a job failed.
 A sweep stopped by Ctrl-C or SIGTERM closes the parent as KILLED with the summary so far.
 
 An Optuna search (``hydra/sweeper=optuna``) that resumes a study with trials continues the
-parent run of that study (runner.sweep_study): the new jobs become its children and its summary
+parent run of that study (runner.sweep.study): the new jobs become its children and its summary
 covers the jobs of every command of the study (the earlier ones read back from MLflow).
 """
 from __future__ import annotations
@@ -28,9 +28,9 @@ from pathlib import Path
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, OmegaConf
 
-from runner import sweep, sweep_summary
-from runner.sweep_study import STUDY_TAG, parent_of_study, study_tags
 from runner.errors import UserError
+from runner.sweep import job, summary
+from runner.sweep.study import STUDY_TAG, parent_of_study, study_tags
 
 log = logging.getLogger(__name__)
 
@@ -70,9 +70,9 @@ class SweepCallback(Callback):
             try:
                 info = self._open_parent(config)
             except UserError as exc:
-                print(f"tomlrun: error: {sweep.describe(exc)}", file=sys.stderr)
+                print(f"tomlrun: error: {job.describe(exc)}", file=sys.stderr)
                 sys.exit(2)
-        sweep.write_json(self.folder / sweep.SWEEP_FILE, {**info, "command_id": self.command_id})
+        job.write_json(self.folder / job.SWEEP_FILE, {**info, "command_id": self.command_id})
         atexit.register(self._close_if_open, "KILLED")
         self.previous_sigterm = _sigterm_raises()
 
@@ -86,15 +86,15 @@ class SweepCallback(Callback):
 
     # ----- the parent run ------------------------------------------------------------------------
     def _open_parent(self, config: DictConfig) -> dict:
-        from runner import tracking  # noqa: PLC0415 - mlflow loads only when tracking
+        from runner.track import tracking  # noqa: PLC0415 - mlflow loads only when tracking
 
         launch_dir = os.getcwd()
         uri = _get(config, "tracking.uri", "") or tracking.default_uri(launch_dir)
-        sweep.check_server(uri)
+        job.check_server(uri)
         experiment = _get(config, "tracking.experiment", "tomlrun")
         overrides = list(config.hydra.overrides.task)
         name = " ".join(["sweep", *overrides])[:200]
-        location = None if sweep.is_remote(uri) else tracking.default_artifact_location(
+        location = None if job.is_remote(uri) else tracking.default_artifact_location(
             launch_dir)
         self.tracker = tracking.MlflowTracker(uri, experiment, name,
                                               artifact_location=location)
@@ -115,22 +115,22 @@ class SweepCallback(Callback):
                       "sweep.launcher": _short(_get(config, "hydra.launcher._target_", "")),
                       "sweep.dir": str(self.folder)}
             self.tracker.start(params=params, tags={
-                **tags, **(study or {}), sweep.PARENT_TAG: "parent",
+                **tags, **(study or {}), job.PARENT_TAG: "parent",
                 DIRS_TAG: str(self.folder)})
             log.info("sweep: MLflow parent run %s (%s) in %s", self.tracker.run_id, name, uri)
-        from runner import runstore  # noqa: PLC0415
+        from runner.track import runstore  # noqa: PLC0415
 
         return {"parent_run_id": self.tracker.run_id, "uri": uri, "experiment": experiment,
                 "experiment_id": runstore.experiment_id(uri, experiment)}
 
-    def _close_if_open(self, status: str | None) -> list[sweep_summary.Row]:
+    def _close_if_open(self, status: str | None) -> list[summary.Row]:
         """Summarise the jobs so far; close the parent as ``status`` (None: from the jobs)."""
         if self.folder is None:
             return []
         folder, self.folder = self.folder, None  # once: atexit may call again
         if self.previous_sigterm is not None:
             signal.signal(signal.SIGTERM, self.previous_sigterm)
-        rows = sweep_summary.ranked(_rows(folder, self.command_id, self.objective),
+        rows = summary.ranked(_rows(folder, self.command_id, self.objective),
                                     self.direction)
         self._report(rows)
         if self.tracker is not None:
@@ -140,26 +140,26 @@ class SweepCallback(Callback):
             self.tracker.end(status)
         return rows
 
-    def _report(self, rows: list[sweep_summary.Row]) -> None:
+    def _report(self, rows: list[summary.Row]) -> None:
         failed = [row for row in rows if not row.ok]
         earlier = sum(row.command_id != self.command_id for row in rows)
         lines = [f"sweep: {len(rows)} jobs" + (f" ({earlier} of them from earlier commands)"
                                                if earlier else "") +
                  f", {len(rows) - len(failed)} finished, {len(failed)} failed, "
                  f"in {time.time() - self.begin:.1f} s",
-                 sweep_summary.table(rows, self.objective)]
+                 summary.table(rows, self.objective)]
         lines += [f"FAILED {row.name}: {row.error or row.status}" for row in failed]
         print("\n".join(lines), flush=True)
 
-    def _log_summary(self, rows: list[sweep_summary.Row], folder: Path) -> None:
+    def _log_summary(self, rows: list[summary.Row], folder: Path) -> None:
         tracker = self.tracker
         finished = [row for row in rows if row.ok]
         tracker.log_metrics({"sweep/jobs": len(rows), "sweep/failed_jobs": len(rows) - len(
             finished)}, 0)
         if rows:
-            tracker.log_artifact(sweep_summary.write_csv(rows, self.objective,
+            tracker.log_artifact(summary.write_csv(rows, self.objective,
                                                          folder / SUMMARY_CSV))
-            tracker.log_artifact(sweep_summary.plot_objectives(rows, self.objective,
+            tracker.log_artifact(summary.plot_objectives(rows, self.objective,
                                                                folder / SUMMARY_PNG))
         failed = [row.name for row in rows if not row.ok]
         if failed:
@@ -170,38 +170,38 @@ class SweepCallback(Callback):
             tracker.set_tag("best_run_name", best.name)
             if best.run_id:
                 tracker.set_tag("best_run_id", best.run_id)
-            for key in sweep_summary.differing_keys(rows):
+            for key in summary.differing_keys(rows):
                 tracker.set_tag(f"best.{key}", best.params.get(key, ""))
         tracker.flush(force=True)
 
 
-def _rows(folder: Path, command_id: str, objective: str) -> list[sweep_summary.Row]:
+def _rows(folder: Path, command_id: str, objective: str) -> list[summary.Row]:
     """This command's jobs from their records, with the MLflow run id of each job where there
     is one, after the parent's child runs that earlier commands (of a resumed study) made."""
     children = _children(folder)
-    ids = {run.tags.get(sweep.JOB_DIR_TAG, ""): run.run_id for run in children
-           if run.tags.get(sweep.COMMAND_TAG) == command_id}
-    earlier = [sweep_summary.Row(
+    ids = {run.tags.get(job.JOB_DIR_TAG, ""): run.run_id for run in children
+           if run.tags.get(job.COMMAND_TAG) == command_id}
+    earlier = [summary.Row(
         name=run.name, status=run.status, objective=run.value(objective), params=run.params,
         seconds=run.seconds, error=run.tags.get("error", ""), run_id=run.run_id,
-        command_id=run.tags.get(sweep.COMMAND_TAG, "")) for run in children
-        if run.tags.get(sweep.COMMAND_TAG) != command_id]
-    return earlier + [sweep_summary.Row(
+        command_id=run.tags.get(job.COMMAND_TAG, "")) for run in children
+        if run.tags.get(job.COMMAND_TAG) != command_id]
+    return earlier + [summary.Row(
         name=record["name"], status=record["status"],
         objective=math.nan if record["objective"] is None else float(record["objective"]),
         params=record["params"], seconds=record.get("seconds"), error=record["error"],
         run_id=ids.get(record["job_dir"], ""), command_id=command_id)
-        for record in sweep.read_job_records(folder, command_id)]
+        for record in job.read_job_records(folder, command_id)]
 
 
 def _children(folder: Path) -> list:
     """The parent's child runs (``runstore.RunRecord``), oldest first; [] without tracking."""
     import json  # noqa: PLC0415
 
-    info = json.loads((folder / sweep.SWEEP_FILE).read_text())
+    info = json.loads((folder / job.SWEEP_FILE).read_text())
     if not info.get("parent_run_id"):
         return []
-    from runner import runstore  # noqa: PLC0415
+    from runner.track import runstore  # noqa: PLC0415
 
     runs = runstore.children(info["uri"], info["experiment_id"], info["parent_run_id"])
     return runs[::-1]  # MLflow returns the newest first

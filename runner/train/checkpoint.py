@@ -7,7 +7,7 @@ generator (initialisation, dropout), the training loader's order and position, e
 step, the latest metrics and the partial log window (so the next log line averages the same
 batches), and the NaN/Inf and clipping counters (so a resumed run shares ``trainer.max_skips``
 and its logged counts go on; a checkpoint saved before they were added loads with zeros), and
-the early-stopping state of ``runner.monitor`` (best value, its epoch, passes without
+the early-stopping state of ``runner.train.monitor`` (best value, its epoch, passes without
 improvement, and with ``trainer.keep_best`` the best weights; a checkpoint saved before it
 existed loads as a fresh state). A
 SHA-256 of that content is stored beside it in the file and checked on load, and a fingerprint
@@ -70,7 +70,7 @@ def capture(trainer, loader, epoch: int, batch: int, window=None,
     loader_state["next_batch"] = batch  # what the trainer did, whatever a prefetch read ahead
     return {
         "run_id": run_id,  # the tracked run this training belongs to (None when untracked)
-        "bundle": bundle,  # the model's description (runner.bundle): rebuild it for inference
+        "bundle": bundle,  # the model's description (runner.track.bundle): rebuild it for inference
         "fingerprint": dict(fingerprint or {}),
         "position": {"epoch": int(epoch), "batch": int(batch), "step": int(trainer.state.step)},
         "metrics": {k: float(v) for k, v in trainer.state.metrics.items()},
@@ -78,7 +78,7 @@ def capture(trainer, loader, epoch: int, batch: int, window=None,
         "optimizer": trainer.optimizer.state_dict(),
         "rng": {"host": backend.rng().bit_generator.state, "loader": loader_state},
         "window": None if window is None else window.state_dict(),
-        "health": trainer.health.state_dict(),  # NaN/Inf and clipping counts (runner.health)
+        "health": trainer.health.state_dict(),  # NaN/Inf and clipping counts (runner.train.health)
         "monitor": None if trainer.monitor is None else trainer.monitor.state_dict(),
     }
 
@@ -195,7 +195,7 @@ class Checkpointer:
         self.save(trainer, loader, epoch + 1, 0, None)
 
     def save(self, trainer, loader, epoch: int, batch: int, window) -> str:
-        # The last update is checked for NaN/Inf first (runner.health): a non-finite parameter
+        # The last update is checked for NaN/Inf first (runner.train.health): a non-finite parameter
         # stops training here, so it never replaces or pushes out a good checkpoint.
         trainer.health.check_parameters(trainer.state.step)
         os.makedirs(self.folder, exist_ok=True)

@@ -12,7 +12,7 @@ import os
 
 from core import data as cdata
 from core import datasets
-from runner import schema
+from runner.config import schema
 from runner.errors import ConfigError
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import core
 from core import nn
 from core.nn import functional as F
-from runner import schema
+from runner.config import schema
 from runner.errors import ConfigError
 
 

@@ -1,6 +1,6 @@
 """One job of ``python -m runner -m ...``: a child run, and a failure that never stops the sweep.
 
-The sweep callback (``runner.sweep_callback``) opens the MLflow parent run before the first job
+The sweep callback (``runner.sweep.callback``) opens the MLflow parent run before the first job
 and writes its id into ``<sweep dir>/tomlrun-sweep.json``. Every job, in this process (basic
 launcher) or another (joblib, submitit), reads that file, so its run is created as a child:
 ``mlflow.parentRunId`` plus the job's output folder as the ``tomlrun.job_dir`` tag.
@@ -11,7 +11,7 @@ job failed before its run existed) and returns NaN, which Hydra's sweepers and O
 failed trial; the sweep goes on. Each job also leaves ``tomlrun-job.json`` in its folder: the
 end-of-sweep summary is read from those files, whatever the launcher and even without tracking.
 Records and child runs carry the id of the command that launched them, so that a parent run
-continued by a resumed Optuna search (``runner.sweep_callback``) tells its commands apart.
+continued by a resumed Optuna search (``runner.sweep.callback``) tells its commands apart.
 """
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from typing import Any, Callable
 
 from core.atomic import atomic_write
 from runner.errors import UserError
+from runner.track.naming import run_name
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +125,7 @@ def run_job(cfg, task: Callable[[Any], float]) -> float:
     overrides = list(config.overrides.task)
     begin = time.time()
     record = {"num": config.job.num, "overrides": overrides, "params": raw_params(cfg),
-              "name": _name(cfg, overrides, config.job.num), "status": "FINISHED",
+              "name": _name(cfg, overrides), "status": "FINISHED",
               "objective": None, "error": "",
               "command_id": read_sweep_file().get("command_id", "")}
     try:
@@ -158,7 +159,10 @@ def _record_failure(record: dict, job_dir: str) -> None:
     info = read_sweep_info()
     if info is None:
         return
-    from runner import runstore, tracking  # noqa: PLC0415 - mlflow loads only when tracking
+    from runner.track import (
+        runstore,  # noqa: PLC0415 - mlflow loads only when tracking
+        tracking,
+    )
 
     try:
         if runstore.find_job_run(info["uri"], info["experiment_id"], info["parent_run_id"],
@@ -181,21 +185,17 @@ def _select(cfg, key: str):
         return None
 
 
-def _name(cfg, overrides: list[str], num: int) -> str:
-    """The child run's name, as ``runner.app.run_name`` spells it, from the unvalidated config."""
+def _name(cfg, overrides: list[str]) -> str:
+    """The child run's name, as ``runner.track.naming.run_name`` spells it, from the unvalidated config."""
     from types import SimpleNamespace  # noqa: PLC0415
 
     names = {group: SimpleNamespace(name=str(_select(cfg, f"{group}.name")))
              for group in ("model", "optim")}
-    try:
-        from runner.app import run_name  # noqa: PLC0415 - app imports this module
-    except ImportError:  # runner.app failed to import: the job reports that error itself
-        return f"job{num}"
     return _select(cfg, "tracking.run_name") or run_name(SimpleNamespace(**names), overrides)
 
 
 def raw_params(cfg) -> dict[str, str]:
-    """Dotted keys to strings, like ``runner.config.flatten``, for a config that may be invalid."""
+    """Dotted keys to strings, like ``runner.config.validation.flatten``, for a config that may be invalid."""
     from omegaconf import OmegaConf  # noqa: PLC0415
 
     try:

@@ -3,14 +3,14 @@
 Per batch, in this order: clear gradients -> forward -> loss -> backward -> (EndForwardBackward)
 -> NaN/Inf check (one device read; may drop the update) -> optimizer step (gradient clipping,
 regularization, update) -> schedule step -> (EndIteration) -> accumulate metrics. Handlers
-registered with ``Trainer.on`` receive the events of ``runner.events``.
+registered with ``Trainer.on`` receive the events of ``runner.train.events``.
 
 ``trainer.accumulate = N`` sums the gradients of N consecutive batches (counted from each
 epoch's start; the last group may be shorter) into one step, each loss back-propagated scaled by
 1/(batches in its group): the check, clipping, update and schedule run once per step, and
 ``state.step`` counts steps. Every batch fires its events (``step_complete`` tells whether the
 gradients are the whole step's); checkpoints and ``stop()`` wait for the step's end. After each
-validation pass a ``runner.monitor.Monitor`` (``trainer.early_stop``, ``trainer.keep_best``)
+validation pass a ``runner.train.monitor.Monitor`` (``trainer.early_stop``, ``trainer.keep_best``)
 records the best ``trainer.objective`` and may stop training (docs/checkpoints.md).
 
 Every ``trainer.log_every`` batches the loop writes a line in the PaddlePaddle tutorial's format
@@ -33,14 +33,14 @@ import core.nn.functional as F
 from core import backend
 from core.data import split_batch
 from core.tensor import Tensor
-from runner import events
-from runner.data_report import data_metrics
-from runner.health import HealthMonitor, quiet_floating_point
-from runner.monitor import Monitor
-from runner.progress import Progress
-from runner.schema import TrainerConfig
-from runner.taps import LayerTaps
-from runner.window import Window, correct_count, report_window, scalar
+from runner.config.schema import TrainerConfig
+from runner.train import events
+from runner.train.data_report import data_metrics
+from runner.train.health import HealthMonitor, quiet_floating_point
+from runner.train.monitor import Monitor
+from runner.train.progress import Progress
+from runner.train.taps import LayerTaps
+from runner.train.window import Window, correct_count, report_window, scalar
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ class Batch:
 class Trainer:
     """Trains a model batch by batch and tells registered handlers what happens.
 
-    ``on(EndIteration, handler)`` registers a handler (see ``runner.events``); a handler stops
+    ``on(EndIteration, handler)`` registers a handler (see ``runner.train.events``); a handler stops
     training with ``event.trainer.stop()``, which ends the run after the current batch (after
     the current optimizer step with ``trainer.accumulate`` > 1).
     """
@@ -114,7 +114,7 @@ class Trainer:
         self._handlers: dict[type, list] = {kind: [] for kind in events.EVENT_TYPES}
         self._stopping = False
         self.taps = LayerTaps(model)  # layers whose outputs events expose (trainer.watch)
-        self.checkpointer = None  # a runner.checkpoint.Checkpointer, when checkpointing
+        self.checkpointer = None  # a runner.train.checkpoint.Checkpointer, when checkpointing
         self.resumed_window = None  # the log window a checkpoint was taken in (resume)
         self.health = HealthMonitor(model, optimizer, cfg, loss_fn)  # NaN/Inf checks, clip stats
         self.monitor = Monitor.from_config(model, cfg)  # best value, early stop (None: off)
@@ -135,7 +135,7 @@ class Trainer:
         if event_type not in self._handlers:
             names = ", ".join(kind.__name__ for kind in events.EVENT_TYPES)
             raise ValueError(f"Trainer.on: {event_type!r} is not an event type: use one of "
-                             f"{names} (from runner.events).")
+                             f"{names} (from runner.train.events).")
         self._handlers[event_type].append(handler)
         return handler
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 
 from core.tensor import Tensor
-from runner.events import EndForwardBackward
+from runner.train.events import EndForwardBackward
 
 log = logging.getLogger(__name__)
 METRICS = ("memory/params_bytes", "memory/buffers_bytes", "memory/grads_bytes",

@@ -185,8 +185,8 @@ class HealthMonitor:
             log.warning("%s [%d non-finite events so far]", message, self.events)
 
     def report(self, finding: Finding, epoch: int, index: int, step: int, batch) -> str:
-        """The multi-line stop report (see ``runner.remedies`` for the advice part)."""
-        from runner.remedies import remedies  # noqa: PLC0415 - only needed on a stop
+        """The multi-line stop report (see ``runner.train.remedies`` for the advice part)."""
+        from runner.train.remedies import remedies  # noqa: PLC0415 - only needed on a stop
 
         culprit = self._locate(finding, batch)
         lines = [f"Training stopped on a non-finite value at epoch {epoch}, batch {index}, "
@@ -224,7 +224,7 @@ class HealthMonitor:
 
     # ----- counters carried by a checkpoint ---------------------------------------------
     def state_dict(self) -> dict:
-        """Every count and record of this run (``runner.checkpoint`` saves it), so a resumed run
+        """Every count and record of this run (``runner.train.checkpoint`` saves it), so a resumed run
         shares the skip budget and logs counts that go on from the saved ones."""
         clip = getattr(self.optimizer, "_grad_clip", None)
         return {"events": self.events, "skipped": self.skipped,

@@ -1,4 +1,4 @@
-"""From a composed Hydra config to the typed ``RunConfig`` of ``runner/schema.py``, and back to
+"""From a composed Hydra config to the typed ``RunConfig`` of ``runner/config/schema.py``, and back to
 MLflow params.
 
 ``validate`` is the boundary: after it, every value has its schema type and lies in its range.
@@ -18,7 +18,7 @@ from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
 from core.backend import DeviceError, parse_device
-from runner import schema
+from runner.config import schema
 from runner.errors import ConfigError
 
 # Option classes by group, each chosen by the group's ``name`` key.
@@ -66,7 +66,7 @@ RULES: dict[str, dict[str, Rule]] = {
               "hidden": _POSITIVE_INTS, "kernel_size": _COUNT, "pool": _COUNT,
               "activation": _choice(ACTIVATIONS), "dropout": _FRACTION,
               "error_clip": _POSITIVE_VALUES,
-              # sequence models and cbow (runner/sequence_models.py)
+              # sequence models and cbow (runner/build/sequence_models.py)
               "hidden_size": _COUNT, "num_layers": _COUNT, "embedding_dim": _COUNT,
               "pooling": _choice(("last", "mean", "max", "sum")),
               "direction": _choice(("forward", "bidirect", "bidirectional"))},

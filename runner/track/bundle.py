@@ -16,8 +16,11 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 from core import serialize
-from runner import build, checkpoint, schema, tomlwrite, tracking
+from runner import build
+from runner.config import schema, tomlwrite
 from runner.errors import ConfigError, UserError
+from runner.track import tracking
+from runner.train import checkpoint
 
 FOLDER = "inference"
 MODEL_FILE = "model.toml"

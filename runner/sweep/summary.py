@@ -1,6 +1,6 @@
 """A sweep's jobs as a table: sorted by the objective, with the params that differ between jobs.
 
-Shared by the end-of-sweep summary (``runner.sweep_callback``) and ``python -m runner.compare``:
+Shared by the end-of-sweep summary (``runner.sweep.callback``) and ``python -m runner.compare``:
 the same rows become the console table, ``sweep_summary.csv`` and the ``sweep_objective.png``
 bar chart.
 """
@@ -27,7 +27,7 @@ class Row:
     seconds: float | None = None
     error: str = ""
     run_id: str = ""
-    command_id: str = ""  # the sweep command that ran the job (runner.sweep.COMMAND_TAG)
+    command_id: str = ""  # the sweep command that ran the job (runner.sweep.job.COMMAND_TAG)
 
     @property
     def ok(self) -> bool:

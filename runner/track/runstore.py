@@ -1,4 +1,4 @@
-"""Reading runs back from MLflow: the read side of ``runner.tracking`` (which writes them).
+"""Reading runs back from MLflow: the read side of ``runner.track.tracking`` (which writes them).
 
 Used by the end-of-sweep summary and by ``python -m runner.compare``. mlflow is imported lazily,
 inside each function, because the import costs ~1.8 s.
@@ -31,7 +31,7 @@ class RunRecord:
 def client(uri: str):
     from mlflow.tracking import MlflowClient  # noqa: PLC0415 - slow import
 
-    from runner.tracking import quiet_mlflow  # noqa: PLC0415
+    from runner.track.tracking import quiet_mlflow  # noqa: PLC0415
 
     quiet_mlflow()
     return MlflowClient(tracking_uri=uri)

@@ -1,9 +1,9 @@
 """Typed schemas for every config group: what a composed config may contain.
 
 Each group option (``optim=adam``, ``model=cnn`` ...) has its own dataclass, chosen by the
-``name`` key of the group. ``runner.config.validate`` turns a composed Hydra config into a
+``name`` key of the group. ``runner.config.validation.validate`` turns a composed Hydra config into a
 ``RunConfig`` of these dataclasses and refuses unknown keys, wrong types and out-of-range values
-with a one-paragraph error. Ranges live in ``runner.config.RULES``, keyed by the dotted name, so
+with a one-paragraph error. Ranges live in ``runner.config.validation.RULES``, keyed by the dotted name, so
 that the message can name the key.
 """
 from __future__ import annotations
@@ -219,9 +219,9 @@ class TrainerConfig:
     nan_check: str = "stop"  # stop | skip | warn | off: what a NaN/Inf loss, grad or param does
     max_skips: int = 10  # nan_check=skip: updates dropped before training stops anyway
     nan_check_locate: bool = False  # on a NaN/Inf, replay the batch to name the layer
-    distributed: bool = False  # data parallel under mpirun (runner/distributed.py, docs/gpu.md)
+    distributed: bool = False  # data parallel under mpirun (runner/train/distributed.py, docs/gpu.md)
     accumulate: int = 1  # batches whose gradients are summed into one optimizer step
-    # The monitored metric is ``objective`` (runner/monitor.py, docs/checkpoints.md).
+    # The monitored metric is ``objective`` (runner/train/monitor.py, docs/checkpoints.md).
     objective_direction: str = "auto"  # maximize | minimize | auto (loss metrics: minimize)
     early_stop: int = 0  # validation passes without improvement before stopping; 0 = off
     early_stop_delta: float = 0.0  # the least change that counts as an improvement
@@ -253,7 +253,7 @@ class SweepConfig:
 
 @dataclass
 class InspectConfig:
-    """Config-driven inspection (runner/inspection.py): statistics logged to MLflow."""
+    """Config-driven inspection (runner/train/inspection.py): statistics logged to MLflow."""
 
     every: int = 0  # steps between inspections; 0 = off
     layer_outputs: list[str] = field(default_factory=list)  # layers (dotted names) to watch

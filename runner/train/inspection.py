@@ -10,7 +10,7 @@ live (on the GPU for a GPU run); only the six numbers per array come back to the
 from __future__ import annotations
 
 from core import backend
-from runner.events import EndForwardBackward
+from runner.train.events import EndForwardBackward
 
 STATS = ("mean", "std", "min", "max", "l2", "zero_frac")
 

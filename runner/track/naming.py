@@ -1,0 +1,32 @@
+"""Run names: ``<model>-<optim>`` plus one short part per override that changes what is trained."""
+from __future__ import annotations
+
+import re
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.+=,-]+")
+# Overrides that do not change what is trained (where files are, how it is shown or tracked).
+_NOT_IN_NAME = ("hydra", "tracking", "runtime", "device", "data.root", "data.cache_dir",
+                "data.download", "trainer.progress", "trainer.log_every", "trainer.checkpoint",
+                "trainer.keep_last", "trainer.resume", "trainer.profile", "inspect")
+
+
+def run_name(cfg, overrides: list[str]) -> str:
+    """``<model>-<optim>`` plus one part per other override: ``cnn-adam-lr0.001-epochs3``."""
+    parts = [cfg.model.name, cfg.optim.name]
+    for override in overrides:
+        key, sep, value = override.lstrip("+~").partition("=")
+        if not sep or key.startswith(_NOT_IN_NAME) or key in ("model", "optim"):
+            continue
+        value = _short_number(value)
+        parts.append(value if "." not in key else key.rsplit(".", 1)[1] + value)
+    return _UNSAFE.sub("_", "-".join(parts))[:200]
+
+
+def _short_number(value: str) -> str:
+    """A float with many digits (an Optuna trial's) to 4 significant ones: lr0.004430375 ->
+    lr0.00443; anything else unchanged."""
+    try:
+        number = float(value)
+    except ValueError:
+        return value
+    return f"{number:.4g}" if len(value) > 8 and "." in value else value

@@ -1,0 +1,31 @@
+"""The import contracts of pyproject.toml hold: core stands alone, the runner's layers import
+downward only, and no sibling modules import each other in a cycle (docs/architecture.md)."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import core
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_import_contracts_are_kept():
+    lint = shutil.which("lint-imports") or str(Path(sys.executable).parent / "lint-imports")
+    if not Path(lint).exists():
+        pytest.fail("lint-imports is missing: pip install '.[dev]' installs import-linter")
+    done = subprocess.run([lint, "--config", str(ROOT / "pyproject.toml")], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert "0 broken" in done.stdout
+
+
+@pytest.mark.parametrize("name", ["inference", "io", "nn", "optimizer", "metric", "datasets",
+                                  "debug", "sparse", "backend", "regularizer", "device",
+                                  "serialize", "data"])
+def test_public_modules_are_attributes_of_core(name):
+    assert hasattr(core, name), f"core.{name} needs an explicit import in core/__init__.py"
