@@ -2,16 +2,19 @@
 from core import device
 from core.backend import seed
 from core.tensor import Parameter, Tensor, is_grad_enabled, no_grad, to_tensor
-from core.arithmetic import add, divide, matmul, multiply, pow, subtract  # noqa: A004
+from core.arithmetic import (add, divide, matmul, maximum, minimum, multiply, pow,  # noqa: A004
+                             subtract)
 
 # Tensor functions (importing these modules also attaches their Tensor methods).
-from core.ops import (abs, argmax, argmin, clip, exp, log, max, mean, min,  # noqa: A004
-                      sqrt, square, sum, tanh)
-from core.manipulation import (concat, flatten, gather, reshape, split, squeeze, stack,
-                               transpose, unsqueeze, where)
+from core.ops import (abs, argmax, argmin, clip, cumsum, exp, log, max, mean,  # noqa: A004
+                      min, sqrt, square, sum, tanh)
+from core.manipulation import (cast, chunk, concat, expand, flatten, gather, reshape, split,
+                               squeeze, stack, tile, transpose, unsqueeze)
+from core.search import (argsort, index_select, masked_select, nonzero, sort, topk, unique,
+                         where)
 from core.contraction import einsum
-from core.creation import (arange, eye, full, full_like, ones, ones_like, rand, randint, randn,
-                           zeros, zeros_like)
+from core.creation import (arange, eye, full, full_like, linspace, ones, ones_like, rand,
+                           randint, randn, zeros, zeros_like)
 from core.logic import (all, any, equal, greater_equal, greater_than, isfinite,  # noqa: A004
                         isinf, isnan, less_equal, less_than, logical_and, logical_not,
                         logical_or, not_equal)
@@ -27,14 +30,17 @@ __all__ = [
     "backend", "data", "debug", "inference", "serialize", "sparse",
     "Parameter", "Tensor", "device", "is_grad_enabled", "no_grad", "seed", "to_tensor",
     # math and reductions
-    "abs", "add", "argmax", "argmin", "clip", "divide", "einsum", "exp", "log", "matmul", "max",
-    "mean", "min", "multiply", "pow", "sqrt", "square", "subtract", "sum", "tanh",
-    # shapes and selection
-    "concat", "flatten", "gather", "reshape", "split", "squeeze", "stack", "transpose",
-    "unsqueeze", "where",
+    "abs", "add", "argmax", "argmin", "clip", "cumsum", "divide", "einsum", "exp", "log",
+    "matmul", "max", "maximum", "mean", "min", "minimum", "multiply", "pow", "sqrt", "square",
+    "subtract", "sum", "tanh",
+    # shapes
+    "cast", "chunk", "concat", "expand", "flatten", "gather", "reshape", "split", "squeeze",
+    "stack", "tile", "transpose", "unsqueeze",
+    # sorting, searching and selection
+    "argsort", "index_select", "masked_select", "nonzero", "sort", "topk", "unique", "where",
     # creation
-    "arange", "eye", "full", "full_like", "ones", "ones_like", "rand", "randint", "randn",
-    "zeros", "zeros_like",
+    "arange", "eye", "full", "full_like", "linspace", "ones", "ones_like", "rand", "randint",
+    "randn", "zeros", "zeros_like",
     # comparisons and logic (no gradient)
     "all", "any", "equal", "greater_equal", "greater_than", "isfinite", "isinf", "isnan",
     "less_equal", "less_than", "logical_and", "logical_not", "logical_or", "not_equal",

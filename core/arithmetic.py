@@ -104,6 +104,35 @@ def matmul(x, y, transpose_x: bool = False, transpose_y: bool = False) -> Tensor
     return apply(out, (x, y), backward, "matmul")
 
 
+def _select(x, y, fn: str, x_wins) -> Tensor:
+    """maximum/minimum: each gradient goes to the input ``x_wins(a, b)`` picks, else to y."""
+    x, y = _pair(x, y)
+    a, b = x.data, y.data
+    xp = backend.array_module(a)
+    take_x = x_wins(a, b)
+
+    def backward(g):
+        zero = xp.zeros((), dtype=g.dtype)
+        return (None if x.stop_gradient else unbroadcast(xp.where(take_x, g, zero), a.shape),
+                None if y.stop_gradient else unbroadcast(xp.where(take_x, zero, g), b.shape))
+
+    return apply(xp.where(take_x, a, b), (x, y), backward, fn)
+
+
+def maximum(x, y, name: str | None = None) -> Tensor:
+    """Element-wise maximum (broadcast). On ties the gradient goes to ``y``, as Paddle's
+    kernel (dx = g * (x > y), dy = g * (x <= y))."""
+    del name
+    return _select(x, y, "maximum", lambda a, b: a > b)
+
+
+def minimum(x, y, name: str | None = None) -> Tensor:
+    """Element-wise minimum (broadcast). On ties the gradient goes to ``y``, as Paddle's
+    kernel (dx = g * (x < y), dy = g * (x >= y))."""
+    del name
+    return _select(x, y, "minimum", lambda a, b: a < b)
+
+
 def getitem(x: Tensor, index) -> Tensor:
     index = _raw_index(index)
     shape, dtype = x.data.shape, x.data.dtype
@@ -168,3 +197,4 @@ Tensor.__eq__ = _compare(lambda a, b: a == b)  # element-wise, as in Paddle
 Tensor.__ne__ = _compare(lambda a, b: a != b)
 Tensor.add, Tensor.subtract, Tensor.multiply, Tensor.divide = add, subtract, multiply, divide
 Tensor.matmul, Tensor.pow = matmul, pow
+Tensor.maximum, Tensor.minimum = maximum, minimum

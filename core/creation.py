@@ -11,8 +11,8 @@ import numpy as np
 from core import backend
 from core.tensor import Tensor
 
-__all__ = ["arange", "eye", "full", "full_like", "ones", "ones_like", "rand", "randint", "randn",
-           "zeros", "zeros_like"]
+__all__ = ["arange", "eye", "full", "full_like", "linspace", "ones", "ones_like", "rand", "randint",
+           "randn", "zeros", "zeros_like"]
 
 
 def _dtype(dtype, default: str, fn: str, kinds: str = "biuf") -> np.dtype:
@@ -101,6 +101,18 @@ def arange(start=0, end=None, step=1, dtype=None) -> Tensor:
     integral = all(isinstance(v, (int, np.integer)) for v in bounds)
     dtype = _dtype(dtype, "int64" if integral else "float32", "arange", "iuf")
     return Tensor(backend.xp().arange(start, end, step, dtype=dtype))
+
+
+def linspace(start, stop, num, dtype=None, name: str | None = None) -> Tensor:
+    """``num`` evenly spaced values from ``start`` to ``stop``, both included (float32 unless
+    ``dtype`` says; an integer dtype truncates, as Paddle)."""
+    del name
+    start, stop, num = _scalar(start), _scalar(stop), _scalar(num)
+    if isinstance(num, bool) or not isinstance(num, (int, np.integer)) or num < 0:
+        raise ValueError(f"linspace: num must be an int >= 0, got {num!r}")
+    dtype = _dtype(dtype, "float32", "linspace", "iuf")
+    values = np.linspace(float(start), float(stop), int(num), dtype=np.float64)
+    return Tensor(backend.asarray(values.astype(dtype)))
 
 
 def eye(num_rows: int, num_columns: int | None = None, dtype=None) -> Tensor:

@@ -2,7 +2,8 @@
 
 ``reshape`` understands Paddle's 0 (keep this dimension) and -1 (infer it); ``squeeze`` ignores
 named axes whose size is not 1, as Paddle does; ``gather`` takes a 1-D index (or [M, 1]) and adds
-up the gradients of repeated indices.
+up the gradients of repeated indices. ``where`` and the other search functions live in
+``core.search``, as in Paddle.
 """
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ import math
 from core import backend
 from core.ops import as_input, normalize_axes, normalize_axis
 from core.arithmetic import getitem
-from core.tensor import Tensor, apply, as_tensor, unbroadcast
+from core.tensor import Tensor, apply, unbroadcast
 
-__all__ = ["concat", "flatten", "gather", "reshape", "split", "squeeze", "stack", "transpose",
-           "unsqueeze", "where"]
+__all__ = ["cast", "chunk", "concat", "expand", "flatten", "gather", "reshape", "split", "squeeze",
+           "stack", "tile", "transpose", "unsqueeze"]
 
 
 def _ints(values, fn: str, arg: str) -> list[int]:
@@ -211,29 +212,68 @@ def gather(x, index, axis=None) -> Tensor:
     return apply(xp.take(x.data, idx, axis=axis), (x,), backward, "gather")
 
 
-def where(condition, x, y) -> Tensor:
-    """Elements of ``x`` where ``condition`` holds, else of ``y`` (all three broadcast)."""
-    if x is None or y is None:
-        raise TypeError("where: both 'x' and 'y' are required")
-    cond = condition.data if isinstance(condition, Tensor) else backend.asarray(condition)
-    if cond.dtype.kind != "b":
-        raise TypeError(f"where: condition must be a bool tensor, got dtype {cond.dtype}")
-    like = x if isinstance(x, Tensor) else y if isinstance(y, Tensor) else None
-    x, y = as_tensor(x, like=like), as_tensor(y, like=like)
+def chunk(x, chunks: int, axis: int = 0, name: str | None = None) -> list[Tensor]:
+    """``chunks`` equal parts of ``x`` along ``axis`` (``split`` with a count, as Paddle)."""
+    del name
+    return split(x, chunks, axis)
+
+
+def expand(x, shape, name: str | None = None) -> Tensor:
+    """``x`` broadcast to ``shape`` (-1 keeps a dimension; new dimensions go in front)."""
+    del name
+    x = as_input(x, "expand")
+    dims, source = _ints(shape, "expand", "shape"), x.data.shape
+    lead = len(dims) - len(source)
+    if lead < 0:
+        raise ValueError(f"expand: shape {dims} has fewer dimensions than x of shape {x.shape}")
+    target = tuple(source[i - lead] if n == -1 and i >= lead else n for i, n in enumerate(dims))
+    bad = [i for i, n in enumerate(target) if n < 0 or i >= lead and source[i - lead] not in
+           (1, n)]
+    if bad:
+        raise ValueError(f"expand: cannot expand x of shape {x.shape} to {dims}: a dimension "
+                         "must be 1 or already equal (-1 keeps it only where x has it)")
     xp = backend.array_module(x.data)
-    xs, ys = x.data.shape, y.data.shape
+    return apply(xp.broadcast_to(x.data, target), (x,), lambda g: (unbroadcast(g, source),),
+                 "expand")
+
+
+def tile(x, repeat_times, name: str | None = None) -> Tensor:
+    """``x`` repeated ``repeat_times[i]`` times along each dimension i (as ``numpy.tile``)."""
+    del name
+    x = as_input(x, "tile")
+    reps = _ints(repeat_times, "tile", "repeat_times")
+    if any(r < 0 for r in reps):
+        raise ValueError(f"tile: repeat_times {reps} must be non-negative")
+    ndim = max(len(reps), x.ndim)
+    reps = [1] * (ndim - len(reps)) + reps
+    source = x.data.shape
+    padded = (1,) * (ndim - x.ndim) + source
+    xp = backend.array_module(x.data)
 
     def backward(g):
-        zero = xp.zeros((), dtype=g.dtype)
-        return (None if x.stop_gradient else unbroadcast(xp.where(cond, g, zero), xs),
-                None if y.stop_gradient else unbroadcast(xp.where(cond, zero, g), ys))
+        # Output dimension i is reps[i] blocks of padded[i]: sum over the blocks.
+        split_dims = [n for pair in zip(reps, padded) for n in pair]
+        summed = g.reshape(split_dims).sum(axis=tuple(range(0, 2 * ndim, 2)))
+        return (summed.reshape(source),)
 
-    return apply(xp.where(cond, x.data, y.data), (x, y), backward, "where")
+    return apply(xp.tile(x.data, reps), (x,), backward, "tile")
+
+
+def cast(x, dtype) -> Tensor:
+    """``x`` converted to ``dtype``. Differentiable between floating types (the gradient is
+    cast back); a cast to or from an integer or bool type carries no gradient, as in Paddle."""
+    x = as_input(x, "cast")
+    out = x.data.astype(dtype)
+    source = x.data.dtype
+    if source.kind != "f" or out.dtype.kind != "f":
+        return Tensor(out)
+    return apply(out, (x,), lambda g: (g.astype(source),), "cast")
 
 
 for _name, _fn in {
     "reshape": reshape, "flatten": flatten, "squeeze": squeeze, "unsqueeze": unsqueeze,
-    "transpose": transpose, "split": split, "gather": gather,
+    "transpose": transpose, "split": split, "gather": gather, "chunk": chunk, "expand": expand,
+    "tile": tile, "cast": cast,
 }.items():
     setattr(Tensor, _name, _fn)  # see the note on Tensor methods at the end of core/ops.py
 del _name, _fn

@@ -1,6 +1,7 @@
 """Classification accuracy: ``accuracy`` (a function) and ``Accuracy`` (a streaming metric).
 
-Names and shapes follow ``paddle.metric``: ``accuracy`` returns a float32 Tensor of shape [1];
+Names follow ``paddle.metric``; ``accuracy`` returns a 0-D float32 Tensor (core's one rule for
+reduced values, as Paddle 3.x's 0-D reductions: docs/paddle.md);
 ``Accuracy`` keeps running top-k counts across batches. Metrics never record a graph.
 """
 from __future__ import annotations
@@ -39,9 +40,9 @@ def _topk_hits(input, label, k: int, fn: str):
 
 def accuracy(input, label, k: int = 1, correct: Tensor | None = None,  # noqa: A002
              total: Tensor | None = None, name: str | None = None) -> Tensor:
-    """Fraction of rows whose label is among the ``k`` highest scores: Tensor [1], float32.
+    """Fraction of rows whose label is among the ``k`` highest scores: a 0-D float32 Tensor.
 
-    ``correct`` and ``total``, when given, receive the counts (int32, shape [1]) as in Paddle.
+    ``correct`` and ``total``, when given, receive the counts (int32, 0-D).
     """
     del name
     hits = _topk_hits(input, label, k, "accuracy")
@@ -49,10 +50,10 @@ def accuracy(input, label, k: int = 1, correct: Tensor | None = None,  # noqa: A
     n = hits.shape[0]
     n_correct = hits.any(axis=1).sum()
     if correct is not None:
-        correct.data = xp.asarray(n_correct, dtype="int32").reshape(1)
+        correct.data = xp.asarray(n_correct, dtype="int32")
     if total is not None:
-        total.data = xp.full(1, n, dtype="int32")
-    return Tensor((n_correct / max(n, 1)).astype("float32").reshape(1))
+        total.data = xp.asarray(n, dtype="int32")
+    return Tensor(xp.asarray(n_correct / max(n, 1), dtype="float32"))
 
 
 class Accuracy:

@@ -15,7 +15,7 @@ from core import backend
 from core.arithmetic import add, divide, matmul, multiply, subtract
 from core.tensor import Tensor, apply
 
-__all__ = ["abs", "add", "argmax", "argmin", "as_input", "clip", "divide", "exp", "log",
+__all__ = ["abs", "add", "argmax", "argmin", "as_input", "clip", "cumsum", "divide", "exp", "log",
            "matmul", "max", "mean", "min", "multiply", "normalize_axes", "normalize_axis",
            "sqrt", "square", "subtract", "sum", "tanh"]
 
@@ -204,6 +204,25 @@ def argmin(x, axis=None, keepdim: bool = False, dtype="int64") -> Tensor:
     return _arg_extreme(x, axis, keepdim, dtype, "argmin")
 
 
+def cumsum(x, axis=None, dtype=None, name: str | None = None) -> Tensor:
+    """Running sum along ``axis`` (None: of the flattened tensor); the gradient is the reverse
+    running sum of the output's gradient."""
+    del name
+    a = as_input(x, "cumsum").data
+    xp = _xp(x)
+    flat = axis is None or a.ndim == 0
+    axis = 0 if flat else normalize_axis(axis, a.ndim, "cumsum")
+    source = a.reshape(-1) if flat else a
+    out = xp.cumsum(source, axis=axis, dtype=dtype)
+    shape, dt = a.shape, a.dtype
+
+    def backward(g):
+        rev = xp.flip(xp.cumsum(xp.flip(g, axis), axis=axis), axis)
+        return (rev.reshape(shape).astype(dt, copy=False),)
+
+    return apply(out, (x,), backward, "cumsum")
+
+
 # ----- Tensor methods --------------------------------------------------------------------------
 # Tensor methods are attached next to the functions they call (here and in core.manipulation and
 # core.logic) rather than in core/tensor.py: that keeps the autograd engine free of imports of
@@ -211,7 +230,7 @@ def argmin(x, axis=None, keepdim: bool = False, dtype="int64") -> Tensor:
 for _name, _fn in {
     "sum": sum, "mean": mean, "max": max, "min": min, "argmax": argmax, "argmin": argmin,
     "exp": exp, "log": log, "sqrt": sqrt, "abs": abs, "square": square, "tanh": tanh,
-    "clip": clip,
+    "clip": clip, "cumsum": cumsum,
 }.items():
     setattr(Tensor, _name, _fn)
 Tensor.__abs__ = abs

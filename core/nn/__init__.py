@@ -6,7 +6,8 @@ from core.nn.common import Dropout, Flatten, Identity, Linear
 from core.nn.container import LayerList, Sequential
 from core.nn.conv import Conv2D
 from core.nn.layer import Layer
-from core.nn.loss import CrossEntropyLoss, MSELoss
+from core.nn.loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, KLDivLoss, L1Loss,
+                          MSELoss, NLLLoss, SmoothL1Loss)
 from core.nn.norm import BatchNorm1D, BatchNorm2D
 from core.nn.pooling import AvgPool2D, MaxPool2D
 
@@ -14,6 +15,7 @@ __all__ = ["AvgPool2D", "BatchNorm1D", "BatchNorm2D", "Conv2D", "CrossEntropyLos
            "Flatten", "Identity", "Layer", "LayerList", "Linear", "LogSoftmax", "MSELoss",
            "MaxPool2D", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh", "functional",
            "initializer"]
+__all__ += ["BCELoss", "BCEWithLogitsLoss", "KLDivLoss", "L1Loss", "NLLLoss", "SmoothL1Loss"]
 __all__ += ["ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue"]  # as paddle.nn
 from core.nn.rnn import GRU, LSTM, Embedding  # noqa: E402 - sequences (docs/data.md)
 

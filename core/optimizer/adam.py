@@ -1,4 +1,5 @@
-"""Adam and AdamW (decoupled weight decay), with Paddle 2.x's arguments and formulas."""
+"""Adam, AdamW (decoupled weight decay), Adamax and Lamb, with Paddle 3.3.1's arguments and
+formulas."""
 from __future__ import annotations
 
 import numbers
@@ -57,12 +58,22 @@ class AdamW(Adam):
     ``weight_decay`` is a float coefficient (default 0.01) that never enters the gradient or the
     moments; a parameter's own ``regularizer`` still adds to its gradient, as in Paddle.
     ``apply_decay_param_fun(name) -> bool`` chooses the parameters that decay (all by default).
+
+    The arguments are in Paddle 3.3.1's order, so positional calls written for Paddle work.
+    ``use_lowprecision_moment`` and ``multi_precision`` are accepted and have no effect: core
+    keeps no float32 master weights, and its moments always have the parameter's own dtype
+    (what ``use_lowprecision_moment=True`` asks for low-precision parameters). ``amsgrad=True``
+    is not implemented and raises.
     """
 
     def __init__(self, learning_rate=0.001, beta1: float = 0.9, beta2: float = 0.999,
                  epsilon: float = 1e-8, parameters=None, weight_decay: float = 0.01,
-                 lr_ratio=None, apply_decay_param_fun=None, grad_clip=None,
-                 lazy_mode: bool = False, name: str | None = None):
+                 use_lowprecision_moment: bool = False, lr_ratio=None,
+                 apply_decay_param_fun=None, grad_clip=None, lazy_mode: bool = False,
+                 multi_precision: bool = False, amsgrad: bool = False, name: str | None = None):
+        del use_lowprecision_moment, multi_precision  # no effect here (see the docstring)
+        if amsgrad:
+            raise NotImplementedError("AdamW: amsgrad=True is not implemented in core")
         if isinstance(weight_decay, bool) or not isinstance(weight_decay, numbers.Real):
             raise TypeError("AdamW: weight_decay must be a float coefficient of the decoupled "
                             f"decay, got {type(weight_decay).__name__}; for L2/L1 added to the "
@@ -87,4 +98,95 @@ class AdamW(Adam):
         self._adam(param.data, grad, state, lr)
 
 
-__all__ = ["Adam", "AdamW"]
+class Adamax(Optimizer):
+    """Adamax (Kingma & Ba's infinity-norm Adam), as Paddle's kernel computes it::
+
+        moment   = beta1 * moment + (1 - beta1) * grad
+        inf_norm = max(beta2 * inf_norm + epsilon, |grad|)
+        param    = param - lr / (1 - beta1 ** t) * moment / inf_norm
+
+    (torch adds epsilon to ``|grad|`` instead: the two differ by about epsilon.) ``weight_decay``
+    (L2/L1) is added to the gradient first.
+    """
+
+    _accumulators = ("moment", "inf_norm")
+
+    def __init__(self, learning_rate=0.001, beta1: float = 0.9, beta2: float = 0.999,
+                 epsilon: float = 1e-8, parameters=None, weight_decay=None, grad_clip=None,
+                 name: str | None = None):
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self._beta1 = check_range("Adamax", "beta1", beta1, 0.0, 1.0)
+        self._beta2 = check_range("Adamax", "beta2", beta2, 0.0, 1.0)
+        self._epsilon = check_range("Adamax", "epsilon", epsilon, 0.0)
+
+    def _update(self, param, grad, state, lr):
+        b1 = self._beta1
+        moment, inf_norm = state["moment"], state["inf_norm"]
+        moment *= b1
+        moment += (1.0 - b1) * grad
+        inf_norm *= self._beta2
+        inf_norm += self._epsilon
+        xp = backend.array_module(inf_norm)
+        xp.maximum(inf_norm, abs(grad), out=inf_norm)
+        param.data -= (lr / (1.0 - b1 ** state["step"])) * moment / inf_norm
+
+
+class Lamb(Optimizer):
+    """LAMB (You et al.), layer-wise adaptive Adam, as Paddle's ``Lamb`` kernel::
+
+        moment1 = beta1 * moment1 + (1 - beta1) * grad
+        moment2 = beta2 * moment2 + (1 - beta2) * grad ** 2
+        r       = (moment1 / (1 - beta1 ** t)) / (sqrt(moment2 / (1 - beta2 ** t)) + epsilon)
+                  + wd * param
+        ratio   = ||param|| / ||r||    (1 when either norm is 0, or when wd = 0 and not
+                                        always_adapt)
+        param   = param - lr * ratio * r
+
+    with ``wd = lamb_weight_decay``, or 0 for a parameter where
+    ``exclude_from_weight_decay_fn(param)`` is True. The norms are over the whole parameter, so
+    a row-sparse gradient (``Embedding(sparse=True)``) gets the lazy rule on its touched rows
+    with the norms of those rows. ``multi_precision`` is accepted and has no effect.
+    """
+
+    _accumulators = ("moment1", "moment2")
+
+    def __init__(self, learning_rate=0.001, lamb_weight_decay: float = 0.01, beta1: float = 0.9,
+                 beta2: float = 0.999, epsilon: float = 1e-6, parameters=None, grad_clip=None,
+                 exclude_from_weight_decay_fn=None, multi_precision: bool = False,
+                 always_adapt: bool = False, name: str | None = None):
+        del multi_precision
+        super().__init__(learning_rate, parameters, None, grad_clip, name)
+        self._decay = check_range("Lamb", "lamb_weight_decay", lamb_weight_decay, 0.0)
+        self._beta1 = check_range("Lamb", "beta1", beta1, 0.0, 1.0)
+        self._beta2 = check_range("Lamb", "beta2", beta2, 0.0, 1.0)
+        self._epsilon = check_range("Lamb", "epsilon", epsilon, 0.0)
+        if exclude_from_weight_decay_fn is not None and not callable(
+                exclude_from_weight_decay_fn):
+            raise TypeError("Lamb: exclude_from_weight_decay_fn must be None or callable on a "
+                            f"parameter, got {type(exclude_from_weight_decay_fn).__name__}")
+        self._exclude = exclude_from_weight_decay_fn
+        self._always_adapt = bool(always_adapt)
+
+    def _update(self, param, grad, state, lr):
+        b1, b2, t = self._beta1, self._beta2, state["step"]
+        m, v = state["moment1"], state["moment2"]
+        m *= b1
+        m += (1.0 - b1) * grad
+        v *= b2
+        v += (1.0 - b2) * (grad * grad)
+        xp = backend.array_module(m)
+        data = param.data
+        decay = 0.0 if self._exclude is not None and self._exclude(param) else self._decay
+        r = (m / (1.0 - b1 ** t)) / (xp.sqrt(v / (1.0 - b2 ** t)) + self._epsilon)
+        if decay:
+            r += decay * data
+        ratio = 1.0
+        if decay > 0 or self._always_adapt:
+            # One transfer for both norms (a single host read on a GPU).
+            p_norm, r_norm = backend.to_numpy(xp.stack([xp.linalg.norm(data.ravel()),
+                                                        xp.linalg.norm(r.ravel())])).tolist()
+            ratio = p_norm / r_norm if p_norm > 0 and r_norm > 0 else 1.0
+        data -= (lr * ratio) * r
+
+
+__all__ = ["Adam", "AdamW", "Adamax", "Lamb"]

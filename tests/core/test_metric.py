@@ -15,7 +15,7 @@ LABELS = np.array([1, 1, 1, 2])       # top1 hits: row 0 -> 1/4; top2 hits: rows
 
 def test_accuracy_top1_and_top2_by_hand():
     acc = accuracy(core.to_tensor(SCORES), core.to_tensor(LABELS[:, None]))
-    assert acc.shape == [1] and acc.dtype == np.float32
+    assert acc.shape == [] and acc.dtype == np.float32  # 0-D, as every reduction
     np.testing.assert_allclose(acc.numpy(), [0.25])
     np.testing.assert_allclose(accuracy(core.to_tensor(SCORES), core.to_tensor(LABELS), k=2)
                                .numpy(), [0.75])
@@ -31,7 +31,7 @@ def test_accuracy_ties_go_to_the_first_maximum():
 def test_accuracy_fills_correct_and_total():
     correct, total = core.to_tensor([0]), core.to_tensor([0])
     accuracy(core.to_tensor(SCORES), core.to_tensor(LABELS), k=2, correct=correct, total=total)
-    assert correct.tolist() == [3] and total.tolist() == [4]
+    assert correct.tolist() == 3 and total.tolist() == 4 and correct.shape == []
 
 
 def test_accuracy_errors_are_clear():

@@ -1,9 +1,12 @@
 """Functional ops with ``paddle.nn.functional`` names; each is one fused differentiable op."""
 from core.nn.functional.activation import log_softmax, relu, sigmoid, softmax, tanh
-from core.nn.functional.common import dropout, flatten, linear
+from core.nn.functional.common import dropout, flatten, linear, one_hot
 from core.nn.functional.conv import conv2d
-from core.nn.functional.loss import cross_entropy, mse_loss
-from core.nn.functional.norm import batch_norm
+from core.nn.functional.loss import cross_entropy, mse_loss, nll_loss
+from core.nn.functional.loss_elementwise import (binary_cross_entropy,
+                                                 binary_cross_entropy_with_logits, kl_div,
+                                                 l1_loss, smooth_l1_loss)
+from core.nn.functional.norm import batch_norm, normalize
 from core.nn.functional.pooling import avg_pool2d, max_pool2d
 
 __all__ = ["avg_pool2d", "batch_norm", "conv2d", "cross_entropy", "dropout", "flatten", "linear",
@@ -11,3 +14,6 @@ __all__ = ["avg_pool2d", "batch_norm", "conv2d", "cross_entropy", "dropout", "fl
 from core.nn.functional.sequence import embedding, sequence_mask, sequence_pool  # noqa: E402
 
 __all__ += ["embedding", "sequence_mask", "sequence_pool"]
+__all__ += ["binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "l1_loss",
+            "nll_loss", "smooth_l1_loss"]
+__all__ += ["normalize", "one_hot"]

@@ -1,4 +1,4 @@
-"""``linear``, ``dropout`` and ``flatten`` (``paddle.nn.functional`` names and semantics)."""
+"""``linear``, ``dropout``, ``flatten`` and ``one_hot`` (``paddle.nn.functional`` semantics)."""
 from __future__ import annotations
 
 from core import backend
@@ -106,3 +106,24 @@ def flatten(x: Tensor, start_axis: int = 0, stop_axis: int = -1, name: str | Non
             merged *= n
         new_shape = shape[:start] + (merged,) + shape[stop + 1:]
     return apply(x.data.reshape(new_shape), (x,), lambda g: (g.reshape(shape),), "flatten")
+
+
+def one_hot(x, num_classes: int, name: str | None = None) -> Tensor:
+    """float32 one-hot vectors of the integer ids ``x``: shape ``x.shape + [num_classes]``.
+
+    Ids must lie in [0, num_classes); no gradient (the ids are integers), as in Paddle.
+    """
+    del name
+    ids = x.data if isinstance(x, Tensor) else backend.asarray(x)
+    if ids.dtype.kind not in "iu":
+        raise TypeError(f"one_hot: x must hold integer ids, got dtype {ids.dtype}")
+    if isinstance(num_classes, bool) or not isinstance(num_classes, int) or num_classes < 1:
+        raise ValueError(f"one_hot: num_classes must be an int >= 1, got {num_classes!r}")
+    if ids.size:
+        lo, hi = (int(v) for v in backend.to_numpy(backend.array_module(ids).stack(
+            [ids.min(), ids.max()])))
+        if lo < 0 or hi >= num_classes:
+            raise ValueError(f"one_hot: id {lo if lo < 0 else hi} is out of range for "
+                             f"num_classes={num_classes}; ids must be in [0, {num_classes - 1}]")
+    xp = backend.array_module(ids)
+    return Tensor((ids[..., None] == xp.arange(num_classes)).astype("float32"))

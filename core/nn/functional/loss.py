@@ -1,8 +1,9 @@
-"""Loss functions: ``cross_entropy`` and ``mse_loss`` with Paddle 2.x semantics, each one fused op.
+"""Loss functions: ``cross_entropy``, ``nll_loss`` and ``mse_loss`` (Paddle's), each one fused op.
 
 ``cross_entropy`` runs every training step, so it computes the log-softmax once (shifted by the
 row maximum) and its backward is ``(softmax - onehot) * scale`` written straight into one array,
-instead of a graph of a dozen small ops. A reduced loss has shape [1], as in the Paddle tutorials.
+instead of a graph of a dozen small ops. A reduced loss is 0-D (shape []), as in Paddle 3.x and as
+``core.mean``/``core.sum``: one rule across core (docs/paddle.md).
 """
 from __future__ import annotations
 
@@ -29,6 +30,11 @@ def cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = None,  #
     given). Soft labels (``soft_label=True``) are probabilities shaped like ``input``. With
     ``use_softmax=False`` the input is taken to be probabilities already. ``reduction="none"``
     returns one loss per row, shaped like a hard label.
+
+    Two deliberate differences from Paddle 3.3.1 (docs/paddle.md): with ignored rows and no
+    ``weight``, ``"mean"`` divides by the counted rows (torch's rule: the mean over the samples
+    that count), where Paddle divides by all rows; and a row's loss is exact, where Paddle clips
+    the shifted logits at -64 before its softmax, so its losses stop near 64.
     """
     del name
     check_reduction(reduction, "cross_entropy")
@@ -98,7 +104,8 @@ def _hard_labels(input: Tensor, label: Tensor, axis: int, num_classes: int):
     return lab.reshape(-1), tuple(label.data.shape)
 
 
-def _check_label_values(labels, num_classes: int, ignore_index: int, known=None):
+def _check_label_values(labels, num_classes: int, ignore_index: int, known=None,
+                        fn: str = "cross_entropy"):
     """The mask of non-ignored rows (None when every row counts); raise on labels out of range.
 
     ``known`` is a (min, max) bound of the labels read on the host before their upload
@@ -121,7 +128,7 @@ def _check_label_values(labels, num_classes: int, ignore_index: int, known=None)
         lo, hi = _bounds(kept)
     if lo < 0 or hi >= num_classes:
         bad = lo if lo < 0 else hi
-        raise ValueError(f"cross_entropy: label value {bad} is out of range for {num_classes} "
+        raise ValueError(f"{fn}: label value {bad} is out of range for {num_classes} "
                          f"classes; labels must be in [0, {num_classes - 1}] or equal "
                          f"ignore_index ({ignore_index}).")
     return valid
@@ -143,7 +150,7 @@ def _mean_denominator(row_weight, n_rows: int) -> float:
 def _reduce(losses, reduction: str, denom: float, out_shape):
     if reduction == "none":
         return losses.reshape(out_shape)
-    total = losses.sum().reshape(1)
+    total = backend.array_module(losses).asarray(losses.sum())  # 0-D, never a numpy scalar
     return total / losses.dtype.type(denom) if reduction == "mean" else total
 
 
@@ -204,6 +211,51 @@ def _soft_cross_entropy(input: Tensor, label: Tensor, weight, reduction: str, ax
     return apply(out, (input, label), backward, "cross_entropy")
 
 
+def nll_loss(input: Tensor, label: Tensor, weight: Tensor | None = None,  # noqa: A002
+             ignore_index: int = -100, reduction: str = "mean",
+             name: str | None = None) -> Tensor:
+    """Negative log-likelihood of ``label`` under log-probabilities ``input`` (Paddle's).
+
+    ``input`` is [N, C] or [N, C, d1, ...] (classes on axis 1, e.g. a ``log_softmax`` output),
+    ``label`` integers of shape [N] or [N, d1, ...]. Each counted element contributes
+    ``-weight[label] * input[label]``; ``"mean"`` divides by the summed weight of the elements
+    whose label is not ``ignore_index`` (as ``cross_entropy``).
+    """
+    del name
+    check_reduction(reduction, "nll_loss")
+    x, lab = input.data, label.data
+    if x.ndim < 2 or lab.dtype.kind not in "iu" or list(lab.shape) != [x.shape[0]] + list(
+            x.shape[2:]):
+        raise ValueError(f"nll_loss: input must be [N, C, ...] and label integers of shape "
+                         f"[N, ...] without the class axis; got input {input.shape} and label "
+                         f"{label.shape} ({lab.dtype}).")
+    xp = backend.array_module(x)
+    num_classes = x.shape[1]
+    if weight is not None and tuple(weight.data.shape) != (num_classes,):
+        raise ValueError(f"nll_loss: weight of shape {weight.shape} must be [{num_classes}].")
+    moved = xp.moveaxis(x, 1, -1)
+    rows, labels = moved.reshape(-1, num_classes), lab.reshape(-1)
+    valid = _check_label_values(labels, num_classes, ignore_index, label._value_range, "nll_loss")
+    safe = labels if valid is None else xp.where(valid, labels, 0)
+    index = xp.arange(rows.shape[0])
+    row_weight = None if valid is None else valid.astype(x.dtype)
+    if weight is not None:
+        class_weight = weight.data.astype(x.dtype, copy=False)[safe]
+        row_weight = class_weight if row_weight is None else class_weight * row_weight
+    losses = -rows[index, safe]
+    losses = losses if row_weight is None else losses * row_weight
+    denom = _mean_denominator(row_weight, rows.shape[0])
+    out = _reduce(losses, reduction, denom, tuple(lab.shape))
+
+    def backward(g):
+        coef = _row_coefficients(g, reduction, denom, row_weight, rows.shape[0], x.dtype)
+        grad = xp.zeros_like(rows)
+        grad[index, safe] = -coef
+        return (xp.moveaxis(grad.reshape(moved.shape), -1, 1),)
+
+    return apply(out, (input,), backward, "nll_loss")
+
+
 def mse_loss(input: Tensor, label: Tensor, reduction: str = "mean",  # noqa: A002
              name: str | None = None) -> Tensor:
     """Mean squared error (input - label)^2, reduced by ``reduction``; shapes must match."""
@@ -219,7 +271,7 @@ def mse_loss(input: Tensor, label: Tensor, reduction: str = "mean",  # noqa: A00
     if reduction == "none":
         out = squared
     else:
-        out = squared.sum().reshape(1)
+        out = backend.array_module(squared).asarray(squared.sum())  # 0-D
         if reduction == "mean":
             out = out / out.dtype.type(n)
 

@@ -1,4 +1,4 @@
-"""``batch_norm``: batch normalisation as one fused op (Paddle's ``F.batch_norm``)."""
+"""``batch_norm`` (batch normalisation) and ``normalize`` (Lp normalisation), each one fused op."""
 from __future__ import annotations
 
 from core import backend
@@ -95,3 +95,31 @@ def _update_running(running_mean: Tensor, running_var: Tensor, mean, var, moment
     running_mean.data += (1.0 - momentum) * mean.astype(running_mean.data.dtype, copy=False)
     running_var.data *= momentum
     running_var.data += (1.0 - momentum) * unbiased.astype(running_var.data.dtype, copy=False)
+
+
+def normalize(x: Tensor, p: float = 2, axis: int = 1, epsilon: float = 1e-12,
+              name: str | None = None) -> Tensor:
+    """``x / max(||x||_p, epsilon)`` along ``axis`` (Paddle's ``F.normalize``), one fused op.
+
+    Where the norm is below ``epsilon`` the divisor is the constant ``epsilon`` and no gradient
+    flows through the norm (Paddle's maximum sends a tie's gradient to epsilon as well).
+    """
+    del name
+    data = x.data
+    if not -data.ndim <= axis < max(data.ndim, 1) or not p > 0:
+        raise ValueError(f"normalize: axis={axis} must be in [{-data.ndim}, {data.ndim - 1}] "
+                         f"and p={p} > 0, for x of shape {x.shape}")
+    xp = backend.array_module(data)
+    a = abs(data)
+    norm = (a ** p).sum(axis=axis, keepdims=True) ** (1.0 / p)
+    through = norm > epsilon  # the norm, not epsilon, divides here
+    denom = xp.where(through, norm, data.dtype.type(epsilon))
+    out = data / denom
+
+    def backward(g):
+        inner = (g * data).sum(axis=axis, keepdims=True)
+        safe = xp.where(through, norm, 1)
+        dnorm = xp.sign(data) * (a / safe) ** (p - 1)  # d ||x||_p / d x
+        return (g / denom - xp.where(through, inner / (denom * denom), 0) * dnorm,)
+
+    return apply(out, (x,), backward, "normalize")

@@ -33,7 +33,7 @@ def test_cross_entropy_on_a_2x3_example_computed_by_hand():
     row0 = math.log(math.e ** 1 + math.e ** 2 + math.e ** 3) - 3.0
     row1 = math.log(math.e ** 1 + math.e ** 0 + math.e ** -1) - 0.0
     loss = F.cross_entropy(logits, labels)
-    assert loss.shape == [1] and loss.dtype == np.float32
+    assert loss.shape == [] and loss.dtype == np.float32  # 0-D, as core.mean (docs/paddle.md)
     np.testing.assert_allclose(loss.numpy(), [(row0 + row1) / 2], rtol=1e-6)
     loss.backward()
     p = np.exp(logits.numpy()) / np.exp(logits.numpy()).sum(axis=1, keepdims=True)
@@ -220,3 +220,46 @@ def test_labels_out_of_range_made_by_to_tensor_raise_the_same_error(monkeypatch)
     assert len(reads) == 4  # two for the range that holds ignore_index: all, then the kept
     F.cross_entropy(x, core.Tensor(np.array([1, 2, 3])))  # a device-made label: read it
     assert len(reads) == 5
+
+
+# ----- nll_loss ------------------------------------------------------------------------------
+
+def test_nll_loss_by_hand_with_weight_and_ignore_index():
+    logp = np.log(np.array([[0.2, 0.8], [0.6, 0.4], [0.5, 0.5]]))
+    x, labels = core.to_tensor(logp), core.to_tensor([1, 0, -100])
+    loss = F.nll_loss(x, labels)
+    assert loss.shape == []
+    assert loss.item() == pytest.approx(-(math.log(0.8) + math.log(0.6)) / 2)  # 2 counted rows
+    weight = core.to_tensor([2.0, 1.0], dtype="float64")
+    got = F.nll_loss(x, labels, weight=weight).item()
+    assert got == pytest.approx(-(1 * math.log(0.8) + 2 * math.log(0.6)) / 3)
+    none = F.nll_loss(x, labels, reduction="none").numpy()
+    np.testing.assert_allclose(none, [-math.log(0.8), -math.log(0.6), 0.0])
+    layer = nn.NLLLoss(weight=weight, reduction="sum")
+    assert layer(x, labels).item() == pytest.approx(-(math.log(0.8) + 2 * math.log(0.6)))
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_nll_loss_gradients_and_spatial_inputs(reduction):
+    x = RNG.standard_normal((3, 4, 2))  # [N, C, d1]: classes on axis 1
+    labels = np.array([[0, 3], [-100, 1], [2, 2]])
+    weight = RNG.uniform(0.5, 2.0, 4)
+    check_grad(lambda a, w: F.nll_loss(a, core.to_tensor(labels), w, reduction=reduction),
+               x, weight, wrt=[0])
+    assert F.nll_loss(core.to_tensor(x), core.to_tensor(labels), reduction="none").shape == [3, 2]
+
+
+def test_nll_loss_matches_log_softmax_cross_entropy_and_torch():
+    x, labels = RNG.standard_normal((5, 3)), np.array([0, 2, 1, 1, 0])
+    logp = F.log_softmax(core.to_tensor(x), axis=1)
+    got = F.nll_loss(logp, core.to_tensor(labels))
+    np.testing.assert_allclose(got.numpy(), F.cross_entropy(core.to_tensor(x),
+                                                            core.to_tensor(labels)).numpy())
+    torch = pytest.importorskip("torch")
+    want = torch.nn.functional.nll_loss(torch.log_softmax(torch.tensor(x), 1),
+                                        torch.tensor(labels))
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-10)
+    with pytest.raises(ValueError, match="nll_loss: label value 3"):
+        F.nll_loss(logp, core.to_tensor([0, 3, 1, 1, 0]))
+    with pytest.raises(ValueError, match=r"\[N, \.\.\.\]"):
+        F.nll_loss(logp, core.to_tensor([0, 1]))

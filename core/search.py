@@ -1,0 +1,189 @@
+"""Sorting, searching and selection with Paddle 3.x names (Paddle's ``paddle/tensor/search.py``).
+
+``topk`` and ``sort`` are differentiable in their values (the gradient goes back to the
+positions the values came from), as are ``index_select`` and ``masked_select``; indices
+(``argsort``, ``nonzero``, ``topk``'s second output) and ``unique`` carry no gradient. Ties are
+ordered by position (a stable sort), so results are deterministic.
+"""
+from __future__ import annotations
+
+from core import backend
+from core.ops import as_input, normalize_axis
+from core.tensor import Tensor, apply, as_tensor, unbroadcast
+
+__all__ = ["argsort", "index_select", "masked_select", "nonzero", "sort", "topk", "unique",
+           "where"]
+
+
+def _order(a, axis: int, descending: bool):
+    """Stable argsort along ``axis``; descending keeps equal values in their original order."""
+    xp = backend.array_module(a)
+    if not descending:
+        return xp.argsort(a, axis=axis, kind="stable")
+    key = a.astype("int64") if a.dtype.kind in "ub" else a
+    return xp.argsort(-key, axis=axis, kind="stable")
+
+
+def _taken(x: Tensor, idx, axis: int, op: str) -> Tensor:
+    """``x``'s values at ``idx`` along ``axis``; the gradient scatters back to those places."""
+    xp = backend.array_module(x.data)
+    shape = x.data.shape
+
+    def backward(g):
+        full = xp.zeros(shape, dtype=g.dtype)
+        grid = [xp.arange(n).reshape([-1 if i == d else 1 for i in range(idx.ndim)])
+                for d, n in enumerate(idx.shape)]
+        grid[axis] = idx
+        full[tuple(grid)] = g  # the positions along an axis are distinct: no overwrites
+        return (full,)
+
+    return apply(xp.take_along_axis(x.data, idx, axis=axis), (x,), backward, op)
+
+
+def argsort(x, axis: int = -1, descending: bool = False, stable: bool = False,
+            name: str | None = None) -> Tensor:
+    """Indices (int64) that sort ``x`` along ``axis``; always stable here (ties keep order)."""
+    del stable, name
+    a = as_input(x, "argsort").data
+    axis = normalize_axis(axis, max(a.ndim, 1), "argsort")
+    if a.ndim == 0:
+        return Tensor(backend.array_module(a).zeros((), dtype="int64"))
+    return Tensor(_order(a, axis, descending).astype("int64"))
+
+
+def sort(x, axis: int = -1, descending: bool = False, stable: bool = False,
+         name: str | None = None) -> Tensor:
+    """``x`` sorted along ``axis``; the gradient of each value goes to where it came from."""
+    del stable, name
+    x = as_input(x, "sort")
+    if x.ndim == 0:
+        return apply(x.data.copy(), (x,), lambda g: (g,), "sort")
+    axis = normalize_axis(axis, x.ndim, "sort")
+    return _taken(x, _order(x.data, axis, descending), axis, "sort")
+
+
+def topk(x, k, axis=None, largest: bool = True, sorted: bool = True,  # noqa: A002
+         name: str | None = None) -> tuple[Tensor, Tensor]:
+    """The ``k`` largest (or smallest) values along ``axis`` (default -1) and their int64
+    indices; on ties the earlier position comes first. Values are differentiable."""
+    del sorted, name  # always sorted: largest first (smallest first when largest=False)
+    x = as_input(x, "topk")
+    k = int(k.item() if isinstance(k, Tensor) else k)
+    axis = normalize_axis(-1 if axis is None else axis, max(x.ndim, 1), "topk")
+    size = x.data.shape[axis] if x.ndim else 1
+    if not 1 <= k <= size:
+        raise ValueError(f"topk: k={k} must be in [1, {size}] (axis {axis} of shape {x.shape})")
+    if x.ndim == 0:
+        return x.clone(), Tensor(backend.array_module(x.data).zeros((), dtype="int64"))
+    xp = backend.array_module(x.data)
+    idx = xp.take(_order(x.data, axis, largest), xp.arange(k), axis=axis)
+    return _taken(x, idx, axis, "topk"), Tensor(idx.astype("int64"))
+
+
+def index_select(x, index, axis: int = 0, name: str | None = None) -> Tensor:
+    """Slices of ``x`` along ``axis`` at a 1-D integer ``index`` (repeats add up in backward)."""
+    del name
+    x = as_input(x, "index_select")
+    axis = normalize_axis(axis, x.ndim, "index_select")
+    idx = index.data if isinstance(index, Tensor) else backend.asarray(index)
+    size = x.data.shape[axis]
+    if idx.ndim != 1 or idx.dtype.kind not in "iu":
+        raise ValueError(f"index_select: index must be a 1-D integer tensor, got shape "
+                         f"{list(idx.shape)} and dtype {idx.dtype}")
+    if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= size):
+        raise ValueError(f"index_select: index values must lie in 0..{size - 1} (axis {axis} "
+                         f"of shape {x.shape}), got {int(idx.min())}..{int(idx.max())}")
+    xp = backend.array_module(x.data)
+    shape, lead = x.data.shape, (slice(None),) * axis
+
+    def backward(g):
+        full = xp.zeros(shape, dtype=g.dtype)
+        xp.add.at(full, lead + (idx,), g)
+        return (full,)
+
+    return apply(xp.take(x.data, idx, axis=axis), (x,), backward, "index_select")
+
+
+def masked_select(x, mask, name: str | None = None) -> Tensor:
+    """A 1-D tensor of the elements of ``x`` where the bool ``mask`` holds (both broadcast)."""
+    del name
+    x = as_input(x, "masked_select")
+    m = mask.data if isinstance(mask, Tensor) else backend.asarray(mask)
+    if m.dtype.kind != "b":
+        raise TypeError(f"masked_select: mask must be a bool tensor, got dtype {m.dtype}")
+    xp = backend.array_module(x.data)
+    try:
+        shape = xp.broadcast_shapes(x.data.shape, m.shape)
+    except ValueError:
+        raise ValueError(f"masked_select: mask of shape {list(m.shape)} does not broadcast "
+                         f"with x of shape {x.shape}") from None
+    m = xp.broadcast_to(m, shape)
+    source = x.data.shape
+
+    def backward(g):
+        full = xp.zeros(shape, dtype=g.dtype)
+        full[m] = g
+        return (unbroadcast(full, source),)
+
+    return apply(xp.broadcast_to(x.data, shape)[m], (x,), backward, "masked_select")
+
+
+def nonzero(x, as_tuple: bool = False):
+    """Indices of the non-zero elements: int64 [N, ndim], or with ``as_tuple`` one [N, 1]
+    tensor per dimension (Paddle's shapes)."""
+    a = as_input(x, "nonzero").data
+    xp = backend.array_module(a)
+    found = xp.stack(xp.nonzero(a if a.ndim else a.reshape(1)), axis=1).astype("int64")
+    if not as_tuple:
+        return Tensor(found)
+    return tuple(Tensor(found[:, i:i + 1]) for i in range(found.shape[1]))
+
+
+def unique(x, return_index: bool = False, return_inverse: bool = False,
+           return_counts: bool = False, axis=None, dtype="int64", name: str | None = None):
+    """The sorted unique values of ``x`` (flattened unless ``axis`` is given), plus, as asked,
+    the index of each one's first occurrence, the inverse map and the counts (``dtype``)."""
+    del name
+    a = as_input(x, "unique").data
+    xp = backend.array_module(a)
+    if axis is not None:
+        axis = normalize_axis(axis, a.ndim, "unique")
+    values, first, inverse, counts = xp.unique(a, return_index=True, return_inverse=True,
+                                               return_counts=True, axis=axis)
+    extras = [(return_index, first), (return_inverse, inverse.reshape(-1)),
+              (return_counts, counts)]
+    out = [Tensor(values)] + [Tensor(v.astype(dtype)) for wanted, v in extras if wanted]
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def where(condition, x=None, y=None, name: str | None = None):
+    """Elements of ``x`` where ``condition`` holds, else of ``y`` (all three broadcast).
+
+    With only ``condition``, the indices where it holds: ``core.nonzero(condition,
+    as_tuple=True)``, one int64 [N, 1] tensor per dimension, as Paddle.
+    """
+    del name
+    if x is None and y is None:
+        return nonzero(condition, as_tuple=True)
+    if x is None or y is None:
+        raise TypeError("where: give both 'x' and 'y', or neither (then the indices where "
+                        "condition holds are returned)")
+    cond = condition.data if isinstance(condition, Tensor) else backend.asarray(condition)
+    if cond.dtype.kind != "b":
+        raise TypeError(f"where: condition must be a bool tensor, got dtype {cond.dtype}")
+    like = x if isinstance(x, Tensor) else y if isinstance(y, Tensor) else None
+    x, y = as_tensor(x, like=like), as_tensor(y, like=like)
+    xp = backend.array_module(x.data)
+    xs, ys = x.data.shape, y.data.shape
+
+    def backward(g):
+        zero = xp.zeros((), dtype=g.dtype)
+        return (None if x.stop_gradient else unbroadcast(xp.where(cond, g, zero), xs),
+                None if y.stop_gradient else unbroadcast(xp.where(cond, zero, g), ys))
+
+    return apply(xp.where(cond, x.data, y.data), (x, y), backward, "where")
+
+
+for _fn in (argsort, sort, topk, index_select, masked_select, nonzero, unique):
+    setattr(Tensor, _fn.__name__, _fn)  # see the note on Tensor methods at the end of core/ops.py
+del _fn
