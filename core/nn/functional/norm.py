@@ -16,10 +16,11 @@ def batch_norm(x: Tensor, running_mean: Tensor, running_var: Tensor,
     """Normalise each channel by batch statistics (training) or running statistics.
 
     In training the running statistics are updated in place, Paddle's way:
-    ``running = momentum * running + (1 - momentum) * batch``. The batch variance that normalises
-    is the biased one; the variance folded into ``running_var`` is the unbiased one (n / (n-1)),
-    as cuDNN (Paddle's GPU kernel) and PyTorch do. ``use_global_stats`` forces the running
-    statistics (True) or the batch statistics (False); None picks by ``training``.
+    ``running = momentum * running + (1 - momentum) * batch``. Both the variance that normalises
+    and the one folded into ``running_var`` are the biased batch variance (divided by n), as
+    Paddle's batch_norm kernel does (PyTorch folds in the unbiased one; docs/paddle-layers.md).
+    ``use_global_stats`` forces the running statistics (True) or the batch statistics (False);
+    None picks by ``training``.
     """
     del name
     data = x.data
@@ -45,7 +46,7 @@ def batch_norm(x: Tensor, running_mean: Tensor, running_var: Tensor,
         centered = data - mean.reshape(bshape)
         var = (centered * centered).mean(axis=axes)
         if training:
-            _update_running(running_mean, running_var, mean, var, momentum, count)
+            _update_running(running_mean, running_var, mean, var, momentum)
     inv_std = 1.0 / xp.sqrt(var + epsilon)
     if use_global:
         centered = data - mean.reshape(bshape)
@@ -87,11 +88,11 @@ def _channel_axis(ndim: int, data_format: str) -> int:
                      "with at least 2 dimensions.")
 
 
-def _update_running(running_mean: Tensor, running_var: Tensor, mean, var, momentum: float,
-                    count: int) -> None:
-    """Fold the batch statistics into the buffers in place (state_dict shares their memory)."""
-    unbiased = var * (count / max(count - 1, 1))
+def _update_running(running_mean: Tensor, running_var: Tensor, mean, var,
+                    momentum: float) -> None:
+    """Fold the batch statistics into the buffers in place (state_dict shares their memory).
+    ``var`` is the biased batch variance: Paddle keeps that one, not n / (n - 1) times it."""
     running_mean.data *= momentum
     running_mean.data += (1.0 - momentum) * mean.astype(running_mean.data.dtype, copy=False)
     running_var.data *= momentum
-    running_var.data += (1.0 - momentum) * unbiased.astype(running_var.data.dtype, copy=False)
+    running_var.data += (1.0 - momentum) * var.astype(running_var.data.dtype, copy=False)
