@@ -28,13 +28,17 @@ def _positive(owner: str, name: str, value) -> int:
 class Embedding(Layer):
     """A table of ``num_embeddings`` vectors of size ``embedding_dim``, looked up by id.
 
-    ``sparse=True`` gives the weight row-sparse gradients (only the looked-up rows), which the
-    optimizers update lazily (``core.optimizer.sparse_rows``); ``padding_idx`` names an id whose
-    row starts at zero and never receives a gradient.
+    Paddle 3.x's ``Embedding(num_embeddings, embedding_dim, padding_idx=None, max_norm=None,
+    norm_type=2.0, sparse=False, scale_grad_by_freq=False, weight_attr=None, name=None)``. The
+    weight starts Xavier-uniform (Paddle's default). ``sparse=True`` gives the weight
+    row-sparse gradients, which the optimizers update lazily (``core.optimizer.sparse_rows``);
+    ``padding_idx`` names an id whose row starts at zero, outputs zeros and never receives a
+    gradient; ``max_norm`` renormalises looked-up rows (see ``functional.embedding``).
     """
 
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: int | None = None,
-                 sparse: bool = False, weight_attr=None, name: str | None = None):
+                 max_norm: float | None = None, norm_type: float = 2.0, sparse: bool = False,
+                 scale_grad_by_freq: bool = False, weight_attr=None, name: str | None = None):
         super().__init__(name)
         self.num_embeddings = _positive("Embedding", "num_embeddings", num_embeddings)
         self.embedding_dim = _positive("Embedding", "embedding_dim", embedding_dim)
@@ -43,14 +47,18 @@ class Embedding(Layer):
                 raise ValueError(f"Embedding: padding_idx={padding_idx} is outside [-"
                                  f"{num_embeddings}, {num_embeddings - 1}].")
             padding_idx %= num_embeddings
+        if scale_grad_by_freq:
+            raise ValueError("Embedding: scale_grad_by_freq=True is not supported; use False.")
         self.padding_idx, self.sparse = padding_idx, bool(sparse)
+        self.max_norm, self.norm_type = max_norm, norm_type
         self.weight = self.create_parameter([num_embeddings, embedding_dim], attr=weight_attr,
-                                            default_initializer=initializer.XavierNormal())
+                                            default_initializer=initializer.XavierUniform())
         if padding_idx is not None:
             self.weight.data[padding_idx] = 0
 
     def forward(self, x) -> Tensor:
-        return S.embedding(x, self.weight, self.padding_idx, self.sparse)
+        return S.embedding(x, self.weight, self.padding_idx, self.max_norm, self.norm_type,
+                           self.sparse)
 
     def extra_repr(self) -> str:
         return (f"{self.num_embeddings}, {self.embedding_dim}, padding_idx={self.padding_idx}, "
