@@ -58,7 +58,7 @@ class Dropout(Layer):
         self.p, self.axis, self.mode = p, axis, mode
 
     def forward(self, x: Tensor) -> Tensor:
-        return F.dropout(x, self.p, self.axis, self.training, self.mode)
+        return F.dropout(x, self.p, self.axis, self.training, mode=self.mode)
 
     def extra_repr(self) -> str:
         return f"p={self.p}, axis={self.axis}, mode={self.mode}"

@@ -42,16 +42,20 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None,
     return apply(out, parents, backward, "linear")
 
 
-def dropout(x: Tensor, p: float = 0.5, axis=None, training: bool = True,
+def dropout(x: Tensor, p: float = 0.5, axis=None, training: bool = True, inplace: bool = False,
             mode: str = "upscale_in_train", name: str | None = None) -> Tensor:
-    """Zero each element with probability ``p`` (Paddle's ``dropout``).
+    """Zero each element with probability ``p`` (Paddle 3.x's ``dropout(x, p=0.5, axis=None,
+    training=True, inplace=False, mode='upscale_in_train', name=None)``).
+
+    ``inplace`` is accepted for Paddle's signature; the result is always a new tensor (an
+    in-place write would corrupt inputs that autograd saved for another op's backward).
 
     ``upscale_in_train`` (Paddle's default) scales kept values by 1/(1-p) in training and is the
     identity in evaluation; ``downscale_in_infer`` keeps values unscaled in training and multiplies
     by (1-p) in evaluation. ``axis`` (an int or list) drops whole slices: the mask varies only
     along those axes. Masks come from the seeded backend generator (``core.seed``).
     """
-    del name
+    del name, inplace
     if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0.0 <= p <= 1.0:
         raise ValueError(f"dropout: p={p!r} is not a probability; use a number in [0, 1].")
     if mode not in _DROPOUT_MODES:
