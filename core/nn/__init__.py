@@ -18,3 +18,7 @@ __all__ += ["ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue"]  # as p
 from core.nn.rnn import GRU, LSTM, Embedding  # noqa: E402 - sequences (docs/data.md)
 
 __all__ += ["GRU", "LSTM", "Embedding"]
+
+from core.nn.activation import ELU, GELU, Hardswish, LeakyReLU, ReLU6, Silu  # noqa: E402
+
+__all__ += ["ELU", "GELU", "Hardswish", "LeakyReLU", "ReLU6", "Silu"]

@@ -11,3 +11,7 @@ __all__ = ["avg_pool2d", "batch_norm", "conv2d", "cross_entropy", "dropout", "fl
 from core.nn.functional.sequence import embedding, sequence_mask, sequence_pool  # noqa: E402
 
 __all__ += ["embedding", "sequence_mask", "sequence_pool"]
+from core.nn.functional.activation import (elu, gelu, hardswish, leaky_relu,  # noqa: E402
+                                           relu6, silu)
+
+__all__ += ["elu", "gelu", "hardswish", "leaky_relu", "relu6", "silu"]
