@@ -22,3 +22,6 @@ __all__ += ["GRU", "LSTM", "Embedding"]
 from core.nn.activation import ELU, GELU, Hardswish, LeakyReLU, ReLU6, Silu  # noqa: E402
 
 __all__ += ["ELU", "GELU", "Hardswish", "LeakyReLU", "ReLU6", "Silu"]
+from core.nn.norm import GroupNorm, InstanceNorm2D, LayerNorm  # noqa: E402
+
+__all__ += ["GroupNorm", "InstanceNorm2D", "LayerNorm"]

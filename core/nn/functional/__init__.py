@@ -15,3 +15,6 @@ from core.nn.functional.activation import (elu, gelu, hardswish, leaky_relu,  # 
                                            relu6, silu)
 
 __all__ += ["elu", "gelu", "hardswish", "leaky_relu", "relu6", "silu"]
+from core.nn.functional.norm import group_norm, instance_norm, layer_norm  # noqa: E402
+
+__all__ += ["group_norm", "instance_norm", "layer_norm"]
