@@ -25,3 +25,8 @@ __all__ += ["ELU", "GELU", "Hardswish", "LeakyReLU", "ReLU6", "Silu"]
 from core.nn.norm import GroupNorm, InstanceNorm2D, LayerNorm  # noqa: E402
 
 __all__ += ["GroupNorm", "InstanceNorm2D", "LayerNorm"]
+from core.nn.container import LayerDict  # noqa: E402
+from core.nn.transformer import (MultiHeadAttention, TransformerEncoder,  # noqa: E402
+                                 TransformerEncoderLayer)
+
+__all__ += ["LayerDict", "MultiHeadAttention", "TransformerEncoder", "TransformerEncoderLayer"]

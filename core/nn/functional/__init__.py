@@ -18,3 +18,6 @@ __all__ += ["elu", "gelu", "hardswish", "leaky_relu", "relu6", "silu"]
 from core.nn.functional.norm import group_norm, instance_norm, layer_norm  # noqa: E402
 
 __all__ += ["group_norm", "instance_norm", "layer_norm"]
+from core.nn.functional.attention import scaled_dot_product_attention  # noqa: E402
+
+__all__ += ["scaled_dot_product_attention"]
