@@ -30,3 +30,6 @@ from core.nn.transformer import (MultiHeadAttention, TransformerEncoder,  # noqa
                                  TransformerEncoderLayer)
 
 __all__ += ["LayerDict", "MultiHeadAttention", "TransformerEncoder", "TransformerEncoderLayer"]
+from core.nn.pooling import AdaptiveAvgPool2D, AdaptiveMaxPool2D, MaxPool1D  # noqa: E402
+
+__all__ += ["AdaptiveAvgPool2D", "AdaptiveMaxPool2D", "MaxPool1D"]

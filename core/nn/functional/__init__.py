@@ -21,3 +21,8 @@ __all__ += ["group_norm", "instance_norm", "layer_norm"]
 from core.nn.functional.attention import scaled_dot_product_attention  # noqa: E402
 
 __all__ += ["scaled_dot_product_attention"]
+from core.nn.functional.adaptive_pool import (adaptive_avg_pool2d,  # noqa: E402
+                                              adaptive_max_pool2d)
+from core.nn.functional.pooling import max_pool1d  # noqa: E402
+
+__all__ += ["adaptive_avg_pool2d", "adaptive_max_pool2d", "max_pool1d"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import core
 from core import backend
 from core.nn.functional._parallel import recycled_empty, thread_cached
 from core.nn.functional._spatial import Window, check_tensor, windows
@@ -225,3 +226,27 @@ class _Pool:
         """How many real (non-padding) elements each window covers along ``axis``."""
         start = self.xp.arange(axis.out) * axis.stride - axis.before
         return self.xp.minimum(start + axis.kernel, axis.size) - self.xp.maximum(start, 0)
+
+
+# ----- 1-D pooling --------------------------------------------------------------
+def max_pool1d(x: Tensor, kernel_size, stride=None, padding=0, return_mask: bool = False,
+               ceil_mode: bool = False, name=None) -> Tensor:
+    """Max pooling of [N, C, L] inputs, Paddle's ``max_pool1d(x, kernel_size, stride=None,
+    padding=0, return_mask=False, ceil_mode=False, name=None)``: ``max_pool2d`` over a height
+    of 1, so ties also send the gradient to the first maximum."""
+    del name
+    check_tensor(x, "x", "max_pool1d", ndim=3)
+    kernel = _single(kernel_size)
+    stride = kernel if stride is None else _single(stride)
+    if isinstance(padding, str):
+        pad = padding
+    else:  # an int, [p] or [left, right]
+        pads = list(padding) if isinstance(padding, (list, tuple)) else [padding]
+        pad = [0, 0, pads[0], pads[-1]]
+    out = max_pool2d(core.unsqueeze(x, 2), (1, kernel), (1, stride), pad, return_mask,
+                     ceil_mode)
+    return core.squeeze(out, 2)
+
+
+def _single(value):
+    return value[0] if isinstance(value, (list, tuple)) and len(value) == 1 else value
