@@ -33,3 +33,6 @@ __all__ += ["LayerDict", "MultiHeadAttention", "TransformerEncoder", "Transforme
 from core.nn.pooling import AdaptiveAvgPool2D, AdaptiveMaxPool2D, MaxPool1D  # noqa: E402
 
 __all__ += ["AdaptiveAvgPool2D", "AdaptiveMaxPool2D", "MaxPool1D"]
+from core.nn.conv import Conv1D, Conv2DTranspose  # noqa: E402
+
+__all__ += ["Conv1D", "Conv2DTranspose"]

@@ -26,3 +26,6 @@ from core.nn.functional.adaptive_pool import (adaptive_avg_pool2d,  # noqa: E402
 from core.nn.functional.pooling import max_pool1d  # noqa: E402
 
 __all__ += ["adaptive_avg_pool2d", "adaptive_max_pool2d", "max_pool1d"]
+from core.nn.functional.conv_transpose import conv1d, conv2d_transpose  # noqa: E402
+
+__all__ += ["conv1d", "conv2d_transpose"]
