@@ -27,7 +27,7 @@ def test_conv2d_transpose_matches_torch_and_gradients(s, p, op, g, d):
                                                     torch.tensor(b), s, p, op, g, d).numpy()
     np.testing.assert_allclose(got, want, rtol=1e-10)
     check_grad(lambda a, ww, bb: F.conv2d_transpose(a, ww, bb, s, p, op, g, d),
-               RNG.random((1, 4, 3, 2)), w, b)
+               RNG.random((1, 4, 3, 4)), w, b)
 
 
 def test_conv2d_transpose_layer_output_size_and_init():
