@@ -36,3 +36,6 @@ __all__ += ["AdaptiveAvgPool2D", "AdaptiveMaxPool2D", "MaxPool1D"]
 from core.nn.conv import Conv1D, Conv2DTranspose  # noqa: E402
 
 __all__ += ["Conv1D", "Conv2DTranspose"]
+from core.nn.common import Dropout2D, Pad2D, Upsample  # noqa: E402
+
+__all__ += ["Dropout2D", "Pad2D", "Upsample"]

@@ -29,3 +29,6 @@ __all__ += ["adaptive_avg_pool2d", "adaptive_max_pool2d", "max_pool1d"]
 from core.nn.functional.conv_transpose import conv1d, conv2d_transpose  # noqa: E402
 
 __all__ += ["conv1d", "conv2d_transpose"]
+from core.nn.functional.common import dropout2d, interpolate, pad  # noqa: E402
+
+__all__ += ["dropout2d", "interpolate", "pad"]
