@@ -39,3 +39,6 @@ __all__ += ["Conv1D", "Conv2DTranspose"]
 from core.nn.common import Dropout2D, Pad2D, Upsample  # noqa: E402
 
 __all__ += ["Dropout2D", "Pad2D", "Upsample"]
+from core.nn.rnn import SimpleRNN  # noqa: E402
+
+__all__ += ["SimpleRNN"]

@@ -229,3 +229,50 @@ class LSTM(_RNN):
 
         outputs, finals = self._run(inputs, lens, scan)
         return outputs, (core.stack([h for h, _ in finals]), core.stack([c for _, c in finals]))
+
+
+class SimpleRNN(_RNN):
+    """Elman recurrence ``h' = act(x W_ih^T + b_ih + h W_hh^T + b_hh)``, Paddle's
+    ``SimpleRNN(input_size, hidden_size, num_layers=1, activation='tanh',
+    direction='forward', time_major=False, dropout=0.0, name=None)`` (batch-first).
+
+    ``forward(inputs, initial_states=None, sequence_length=None) -> (outputs [B, T, D * H],
+    final_states [L * D, B, H])``, shapes and padding behaviour as for ``GRU``.
+    """
+
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1,
+                 activation: str = "tanh", direction: str = "forward",
+                 time_major: bool = False, dropout: float = 0.0, name: str | None = None):
+        if activation not in ("tanh", "relu"):
+            raise ValueError(f"SimpleRNN: activation={activation!r} is not supported; use "
+                             "'tanh' or 'relu'.")
+        super().__init__(input_size, hidden_size, num_layers, direction, time_major, dropout,
+                         name)
+        self.activation = activation
+
+    def forward(self, inputs: Tensor, initial_states=None, sequence_length=None):
+        lens = self._check(inputs, sequence_length)
+        if initial_states is not None:
+            self._check_states(initial_states, inputs.shape[0], "initial_states")
+        act = core.tanh if self.activation == "tanh" else core.nn.functional.relu
+        steps = inputs.shape[1]
+
+        def scan(x, params, index):
+            w_ih, w_hh, b_ih, b_hh = params
+            h = initial_states[index] if initial_states is not None else \
+                self._zeros(inputs.shape[0], inputs.dtype)
+            gates = core.matmul(x, w_ih, transpose_y=True) + b_ih  # every step in one GEMM
+            mask = None if lens is None else S.sequence_mask(lens, steps, inputs.dtype)
+            carried = []
+            for t in range(steps):
+                new = act(gates[:, t] + core.matmul(h, w_hh, transpose_y=True) + b_hh)
+                if mask is None:
+                    h = new
+                else:  # a padded step keeps the row's last real state
+                    m = Tensor(mask[:, t:t + 1])
+                    h = new * m + h * Tensor(1 - mask[:, t:t + 1])
+                carried.append(h)
+            return core.stack(carried, axis=1), h
+
+        outputs, finals = self._run(inputs, lens, scan)
+        return outputs, core.stack(finals)
