@@ -1,4 +1,4 @@
-"""Common layers: ``Linear``, ``Flatten``, ``Dropout(2D)``, ``Identity``, ``Pad2D``, ``Upsample``."""
+"""Common layers: Linear, Flatten, Dropout, Dropout2D, Identity, Pad2D, Upsample (Paddle names)."""
 from __future__ import annotations
 
 from core.nn.functional import common as F
