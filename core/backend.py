@@ -279,6 +279,25 @@ def random_uniform(shape, low=0.0, high=1.0, dtype="float32"):
     return _rng.uniform(low, high, size=shape).astype(dtype, copy=False)
 
 
+def erf(array):
+    """The error function, element-wise, on ``array``'s device (GELU needs it; numpy has none).
+
+    scipy / cupyx.scipy when present; otherwise, on the host, Python's math.erf per element
+    (exact but slow: install scipy for speed)."""
+    module = array_module(array)
+    if module is not np:
+        import cupyx.scipy.special  # noqa: PLC0415 - ships with cupy
+
+        return cupyx.scipy.special.erf(array)
+    try:
+        from scipy.special import erf as scipy_erf  # noqa: PLC0415 - optional, heavy import
+    except ImportError:
+        import math  # noqa: PLC0415
+
+        return np.frompyfunc(math.erf, 1, 1)(array).astype(array.dtype)
+    return scipy_erf(array)
+
+
 # ----- backend-owned speed and memory policy (the ops ask; they never test for a GPU) ---------
 _kernel_sets: dict = {}
 

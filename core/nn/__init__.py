@@ -20,3 +20,27 @@ __all__ += ["ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue"]  # as p
 from core.nn.rnn import GRU, LSTM, Embedding  # noqa: E402 - sequences (docs/data.md)
 
 __all__ += ["GRU", "LSTM", "Embedding"]
+
+from core.nn.activation import ELU, GELU, Hardswish, LeakyReLU, ReLU6, Silu  # noqa: E402
+
+__all__ += ["ELU", "GELU", "Hardswish", "LeakyReLU", "ReLU6", "Silu"]
+from core.nn.norm import GroupNorm, InstanceNorm2D, LayerNorm  # noqa: E402
+
+__all__ += ["GroupNorm", "InstanceNorm2D", "LayerNorm"]
+from core.nn.container import LayerDict  # noqa: E402
+from core.nn.transformer import (MultiHeadAttention, TransformerEncoder,  # noqa: E402
+                                 TransformerEncoderLayer)
+
+__all__ += ["LayerDict", "MultiHeadAttention", "TransformerEncoder", "TransformerEncoderLayer"]
+from core.nn.pooling import AdaptiveAvgPool2D, AdaptiveMaxPool2D, MaxPool1D  # noqa: E402
+
+__all__ += ["AdaptiveAvgPool2D", "AdaptiveMaxPool2D", "MaxPool1D"]
+from core.nn.conv import Conv1D, Conv2DTranspose  # noqa: E402
+
+__all__ += ["Conv1D", "Conv2DTranspose"]
+from core.nn.common import Dropout2D, Pad2D, Upsample  # noqa: E402
+
+__all__ += ["Dropout2D", "Pad2D", "Upsample"]
+from core.nn.rnn import SimpleRNN  # noqa: E402
+
+__all__ += ["SimpleRNN"]

@@ -1,4 +1,4 @@
-"""Common layers: ``Linear``, ``Flatten``, ``Dropout`` and ``Identity`` (Paddle 2.x names)."""
+"""Common layers: Linear, Flatten, Dropout, Dropout2D, Identity, Pad2D, Upsample (Paddle names)."""
 from __future__ import annotations
 
 from core.nn.functional import common as F
@@ -58,7 +58,7 @@ class Dropout(Layer):
         self.p, self.axis, self.mode = p, axis, mode
 
     def forward(self, x: Tensor) -> Tensor:
-        return F.dropout(x, self.p, self.axis, self.training, self.mode)
+        return F.dropout(x, self.p, self.axis, self.training, mode=self.mode)
 
     def extra_repr(self) -> str:
         return f"p={self.p}, axis={self.axis}, mode={self.mode}"
@@ -73,3 +73,56 @@ class Identity(Layer):
 
     def forward(self, x: Tensor) -> Tensor:
         return x
+
+
+class Dropout2D(Layer):
+    """Zero whole channels with probability ``p`` in training, Paddle's ``Dropout2D(p=0.5,
+    data_format='NCHW', name=None)``."""
+
+    def __init__(self, p: float = 0.5, data_format: str = "NCHW", name: str | None = None):
+        super().__init__(name)
+        self.p, self.data_format = p, data_format
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.dropout2d(x, self.p, self.training, self.data_format)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, data_format={self.data_format}"
+
+
+class Pad2D(Layer):
+    """Pad the last two axes of [N, C, H, W], Paddle's ``Pad2D(padding, mode='constant',
+    value=0.0, data_format='NCHW', name=None)``; ``padding`` is an int or [left, right, top,
+    bottom]."""
+
+    def __init__(self, padding, mode: str = "constant", value: float = 0.0,
+                 data_format: str = "NCHW", name: str | None = None):
+        super().__init__(name)
+        self.padding = [padding] * 4 if isinstance(padding, int) else list(padding)
+        self.mode, self.value, self.data_format = mode, value, data_format
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.pad(x, self.padding, self.mode, self.value, self.data_format)
+
+    def extra_repr(self) -> str:
+        return f"padding={self.padding}, mode={self.mode}"
+
+
+class Upsample(Layer):
+    """Resize images (nearest or bilinear), Paddle's ``Upsample(size=None, scale_factor=None,
+    mode='nearest', align_corners=False, align_mode=0, data_format='NCHW', name=None)``."""
+
+    def __init__(self, size=None, scale_factor=None, mode: str = "nearest",
+                 align_corners: bool = False, align_mode: int = 0, data_format: str = "NCHW",
+                 name: str | None = None):
+        super().__init__(name)
+        self.size, self.scale_factor, self.mode = size, scale_factor, mode
+        self.align_corners, self.align_mode, self.data_format = align_corners, align_mode, \
+            data_format
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.interpolate(x, self.size, self.scale_factor, self.mode, self.align_corners,
+                             self.align_mode, self.data_format)
+
+    def extra_repr(self) -> str:
+        return f"size={self.size}, scale_factor={self.scale_factor}, mode={self.mode}"

@@ -120,3 +120,65 @@ class LayerList(Layer):
     def forward(self, *inputs, **kwargs):
         raise TypeError("LayerList is a container, not a layer to call: iterate over it in the "
                         "owner's forward().")
+
+
+class LayerDict(Layer):
+    """An ordered dict of named layers whose parameters belong to the owner, Paddle's
+    ``LayerDict(sublayers=None)`` (a dict, or an iterable of (name, layer) pairs)."""
+
+    def __init__(self, sublayers=None):
+        super().__init__()
+        if sublayers is not None:
+            self.update(sublayers)
+
+    def __getitem__(self, key: str) -> Layer:
+        if key not in self._sub_layers:
+            raise KeyError(f"LayerDict: no layer named {key!r}; names are "
+                           f"{list(self._sub_layers)}.")
+        return self._sub_layers[key]
+
+    def __setitem__(self, key: str, sublayer: Layer) -> None:
+        self.add_sublayer(key, _check_layer("LayerDict", sublayer, f"item {key!r}"))
+
+    def __delitem__(self, key: str) -> None:
+        self.__getitem__(key)  # the clear KeyError
+        delattr(self, key)
+
+    def __len__(self) -> int:
+        return len(self._sub_layers)
+
+    def __iter__(self):
+        return iter(self._sub_layers)
+
+    def __contains__(self, key) -> bool:
+        return key in self._sub_layers
+
+    def clear(self) -> None:
+        for key in list(self._sub_layers):
+            delattr(self, key)
+
+    def pop(self, key: str) -> Layer:
+        layer = self[key]
+        del self[key]
+        return layer
+
+    def keys(self):
+        return self._sub_layers.keys()
+
+    def items(self):
+        return self._sub_layers.items()
+
+    def values(self):
+        return self._sub_layers.values()
+
+    def update(self, sublayers) -> None:
+        pairs = sublayers.items() if hasattr(sublayers, "items") else sublayers
+        for i, pair in enumerate(pairs):
+            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+                raise TypeError(f"LayerDict.update: item {i} is {pair!r}, not a (name, layer) "
+                                "pair.")
+            self[pair[0]] = pair[1]
+
+    def forward(self, *inputs, **kwargs):
+        raise TypeError("LayerDict is a container, not a layer to call: look layers up by name "
+                        "in the owner's forward().")

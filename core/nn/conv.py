@@ -1,8 +1,11 @@
-"""``Conv2D``: the layer around ``functional.conv2d`` (Paddle 2.x names and defaults)."""
+"""Convolution layers: ``Conv2D``, ``Conv1D``, ``Conv2DTranspose`` (Paddle names and defaults)."""
 from __future__ import annotations
+
+import math
 
 from core.nn import initializer
 from core.nn.functional import conv as F
+from core.nn.functional import conv_transpose as T
 from core.nn.functional._spatial import pair
 from core.nn.layer import Layer
 from core.tensor import Tensor
@@ -51,3 +54,78 @@ class Conv2D(Layer):
         return (f"{self.in_channels}, {self.out_channels}, kernel_size={list(self.kernel_size)}, "
                 f"stride={self.stride}, padding={self.padding}, dilation={self.dilation}, "
                 f"groups={self.groups}, data_format={self.data_format}")
+
+
+def _check_channels(owner: str, in_channels, out_channels, groups) -> None:
+    for label, value in (("in_channels", in_channels), ("out_channels", out_channels),
+                         ("groups", groups)):
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise ValueError(f"{owner}: {label}={value!r} must be a positive integer.")
+    if in_channels % groups or out_channels % groups:
+        raise ValueError(f"{owner}: in_channels={in_channels} and out_channels={out_channels} "
+                         f"must both be divisible by groups={groups}.")
+
+
+class Conv1D(Layer):
+    """1-D convolution of [N, C, L] inputs with ``weight`` [out, in / groups, k], Paddle's
+    ``Conv1D(in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
+    padding_mode='zeros', weight_attr=None, bias_attr=None, data_format='NCL')``; the weight
+    defaults to Kaiming-normal (Paddle's choice for convolutions), the bias to zeros."""
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
+                 dilation=1, groups: int = 1, padding_mode: str = "zeros", weight_attr=None,
+                 bias_attr=None, data_format: str = "NCL"):
+        super().__init__()
+        _check_channels("Conv1D", in_channels, out_channels, groups)
+        if padding_mode != "zeros":
+            raise ValueError(f"Conv1D: padding_mode={padding_mode!r} is not supported; only "
+                             "'zeros' is.")
+        kernel = kernel_size[0] if isinstance(kernel_size, (list, tuple)) else kernel_size
+        self.in_channels, self.out_channels, self.kernel_size = in_channels, out_channels, kernel
+        self.stride, self.padding, self.dilation = stride, padding, dilation
+        self.groups, self.data_format = groups, data_format
+        self.weight = self.create_parameter([out_channels, in_channels // groups, kernel],
+                                            attr=weight_attr,
+                                            default_initializer=initializer.KaimingNormal())
+        self.bias = None if bias_attr is False else \
+            self.create_parameter([out_channels], attr=bias_attr, is_bias=True)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return T.conv1d(x, self.weight, self.bias, self.stride, self.padding, self.dilation,
+                        self.groups, self.data_format)
+
+    def extra_repr(self) -> str:
+        return f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}"
+
+
+class Conv2DTranspose(Layer):
+    """Transposed 2-D convolution with ``weight`` [in, out / groups, kh, kw], Paddle's
+    ``Conv2DTranspose(in_channels, out_channels, kernel_size, stride=1, padding=0,
+    output_padding=0, groups=1, dilation=1, weight_attr=None, bias_attr=None,
+    data_format='NCHW')``; ``forward(x, output_size=None)``. The weight defaults to Paddle's
+    normal(0, sqrt(2 / (in_channels * kh * kw))), the bias to zeros."""
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups: int = 1, dilation=1, weight_attr=None,
+                 bias_attr=None, data_format: str = "NCHW"):
+        super().__init__()
+        _check_channels("Conv2DTranspose", in_channels, out_channels, groups)
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size = pair(kernel_size, "kernel_size", "Conv2DTranspose")
+        self.stride, self.padding, self.output_padding = stride, padding, output_padding
+        self.groups, self.dilation, self.data_format = groups, dilation, data_format
+        std = math.sqrt(2.0 / (in_channels * math.prod(self.kernel_size)))
+        self.weight = self.create_parameter(
+            [in_channels, out_channels // groups, *self.kernel_size], attr=weight_attr,
+            default_initializer=initializer.Normal(0.0, std))
+        self.bias = None if bias_attr is False else \
+            self.create_parameter([out_channels], attr=bias_attr, is_bias=True)
+
+    def forward(self, x: Tensor, output_size=None) -> Tensor:
+        return T.conv2d_transpose(x, self.weight, self.bias, self.stride, self.padding,
+                                  self.output_padding, self.groups, self.dilation, output_size,
+                                  self.data_format)
+
+    def extra_repr(self) -> str:
+        return (f"{self.in_channels}, {self.out_channels}, kernel_size={list(self.kernel_size)}, "
+                f"stride={self.stride}, padding={self.padding}")

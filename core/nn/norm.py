@@ -1,4 +1,4 @@
-"""Batch normalisation layers: ``BatchNorm1D`` and ``BatchNorm2D`` (Paddle 2.x semantics).
+"""Normalisation layers: ``BatchNorm1D/2D``, ``LayerNorm``, ``GroupNorm``, ``InstanceNorm2D``.
 
 Parameters are ``weight`` (ones) and ``bias`` (zeros); the running statistics are buffers named
 ``_mean`` (zeros) and ``_variance`` (ones), Paddle's state_dict keys, so checkpoints read alike.
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from core import backend
 from core.nn import initializer
-from core.nn.functional.norm import batch_norm
+from core.nn.functional.norm import batch_norm, group_norm, instance_norm, layer_norm
 from core.nn.layer import Layer
 from core.tensor import Tensor
 
@@ -75,3 +75,87 @@ class BatchNorm2D(_BatchNormBase):
 
     _dims = (4,)
     _formats = ("NCHW", "NHWC")
+
+
+class _AffineNorm(Layer):
+    """A per-sample normalisation with a learnt scale (ones) and shift (zeros); ``False``
+    for ``weight_attr`` / ``bias_attr`` leaves either out, as in Paddle."""
+
+    _scale_name = "weight"
+
+    def _affine(self, shape, weight_attr, bias_attr) -> None:
+        scale = None if weight_attr is False else self.create_parameter(
+            shape, attr=weight_attr, default_initializer=initializer.Constant(1.0))
+        setattr(self, self._scale_name, scale)
+        self.bias = None if bias_attr is False else self.create_parameter(
+            shape, attr=bias_attr, is_bias=True)
+
+
+class LayerNorm(_AffineNorm):
+    """Layer normalisation over the trailing ``normalized_shape`` axes, Paddle's
+    ``LayerNorm(normalized_shape, epsilon=1e-05, weight_attr=None, bias_attr=None, name=None)``.
+    """
+
+    def __init__(self, normalized_shape, epsilon: float = 1e-05, weight_attr=None,
+                 bias_attr=None, name: str | None = None):
+        super().__init__(name)
+        shape = [normalized_shape] if isinstance(normalized_shape, int) else \
+            list(normalized_shape)
+        self.normalized_shape, self.epsilon = shape, epsilon
+        self._affine(shape, weight_attr, bias_attr)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return layer_norm(x, self.normalized_shape, self.weight, self.bias, self.epsilon)
+
+    def extra_repr(self) -> str:
+        return f"normalized_shape={self.normalized_shape}, epsilon={self.epsilon}"
+
+
+class GroupNorm(_AffineNorm):
+    """Group normalisation, Paddle's ``GroupNorm(num_groups, num_channels, epsilon=1e-05,
+    weight_attr=None, bias_attr=None, data_format='NCHW', name=None)``."""
+
+    def __init__(self, num_groups: int, num_channels: int, epsilon: float = 1e-05,
+                 weight_attr=None, bias_attr=None, data_format: str = "NCHW",
+                 name: str | None = None):
+        super().__init__(name)
+        if num_channels % num_groups:
+            raise ValueError(f"GroupNorm: num_channels={num_channels} is not divisible by "
+                             f"num_groups={num_groups}.")
+        self.num_groups, self.num_channels = num_groups, num_channels
+        self.epsilon, self.data_format = epsilon, data_format
+        self._affine([num_channels], weight_attr, bias_attr)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return group_norm(x, self.num_groups, self.epsilon, self.weight, self.bias,
+                          self.data_format)
+
+    def extra_repr(self) -> str:
+        return f"num_groups={self.num_groups}, num_channels={self.num_channels}, " \
+               f"epsilon={self.epsilon}"
+
+
+class InstanceNorm2D(_AffineNorm):
+    """Instance normalisation of [N, C, H, W] inputs, Paddle's ``InstanceNorm2D(num_features,
+    epsilon=1e-05, momentum=0.9, weight_attr=None, bias_attr=None, data_format='NCHW',
+    name=None)``; the learnt per-channel parameters are ``scale`` and ``bias`` (Paddle's
+    state_dict keys). No running statistics are tracked, as in Paddle."""
+
+    _scale_name = "scale"
+
+    def __init__(self, num_features: int, epsilon: float = 1e-05, momentum: float = 0.9,
+                 weight_attr=None, bias_attr=None, data_format: str = "NCHW",
+                 name: str | None = None):
+        super().__init__(name)
+        self.num_features, self.epsilon, self.momentum = num_features, epsilon, momentum
+        self.data_format = data_format
+        self._affine([num_features], weight_attr, bias_attr)
+
+    def forward(self, x: Tensor) -> Tensor:
+        if x.ndim != 4:
+            raise ValueError(f"InstanceNorm2D: expected a 4-D input, got shape {x.shape}.")
+        return instance_norm(x, weight=self.scale, bias=self.bias, eps=self.epsilon,
+                             data_format=self.data_format)
+
+    def extra_repr(self) -> str:
+        return f"num_features={self.num_features}, epsilon={self.epsilon}"

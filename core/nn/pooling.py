@@ -1,6 +1,7 @@
-"""``MaxPool2D`` and ``AvgPool2D``: layers around ``functional.pooling`` (Paddle 2.x names)."""
+"""Pooling layers around ``functional.pooling`` and ``functional.adaptive_pool`` (Paddle names)."""
 from __future__ import annotations
 
+from core.nn.functional import adaptive_pool as A
 from core.nn.functional import pooling as F
 from core.nn.layer import Layer
 from core.tensor import Tensor
@@ -41,3 +42,51 @@ class AvgPool2D(Layer):
 
     def extra_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxPool1D(Layer):
+    """Max pooling of [N, C, L] inputs, Paddle's ``MaxPool1D(kernel_size, stride=None,
+    padding=0, return_mask=False, ceil_mode=False, name=None)``."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, return_mask: bool = False,
+                 ceil_mode: bool = False, name: str | None = None):
+        super().__init__(name)
+        self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
+        self.return_mask, self.ceil_mode = return_mask, ceil_mode
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.max_pool1d(x, self.kernel_size, self.stride, self.padding, self.return_mask,
+                            self.ceil_mode)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AdaptiveAvgPool2D(Layer):
+    """Average pooling to a fixed ``output_size`` grid, Paddle's ``AdaptiveAvgPool2D(
+    output_size, data_format='NCHW', name=None)``."""
+
+    def __init__(self, output_size, data_format: str = "NCHW", name: str | None = None):
+        super().__init__(name)
+        self.output_size, self.data_format = output_size, data_format
+
+    def forward(self, x: Tensor) -> Tensor:
+        return A.adaptive_avg_pool2d(x, self.output_size, self.data_format)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveMaxPool2D(Layer):
+    """Max pooling to a fixed ``output_size`` grid, Paddle's ``AdaptiveMaxPool2D(output_size,
+    return_mask=False, name=None)``."""
+
+    def __init__(self, output_size, return_mask: bool = False, name: str | None = None):
+        super().__init__(name)
+        self.output_size, self.return_mask = output_size, return_mask
+
+    def forward(self, x: Tensor) -> Tensor:
+        return A.adaptive_max_pool2d(x, self.output_size, self.return_mask)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"

@@ -28,13 +28,17 @@ def _positive(owner: str, name: str, value) -> int:
 class Embedding(Layer):
     """A table of ``num_embeddings`` vectors of size ``embedding_dim``, looked up by id.
 
-    ``sparse=True`` gives the weight row-sparse gradients (only the looked-up rows), which the
-    optimizers update lazily (``core.optimizer.sparse_rows``); ``padding_idx`` names an id whose
-    row starts at zero and never receives a gradient.
+    Paddle 3.x's ``Embedding(num_embeddings, embedding_dim, padding_idx=None, max_norm=None,
+    norm_type=2.0, sparse=False, scale_grad_by_freq=False, weight_attr=None, name=None)``. The
+    weight starts Xavier-uniform (Paddle's default). ``sparse=True`` gives the weight
+    row-sparse gradients, which the optimizers update lazily (``core.optimizer.sparse_rows``);
+    ``padding_idx`` names an id whose row starts at zero, outputs zeros and never receives a
+    gradient; ``max_norm`` renormalises looked-up rows (see ``functional.embedding``).
     """
 
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: int | None = None,
-                 sparse: bool = False, weight_attr=None, name: str | None = None):
+                 max_norm: float | None = None, norm_type: float = 2.0, sparse: bool = False,
+                 scale_grad_by_freq: bool = False, weight_attr=None, name: str | None = None):
         super().__init__(name)
         self.num_embeddings = _positive("Embedding", "num_embeddings", num_embeddings)
         self.embedding_dim = _positive("Embedding", "embedding_dim", embedding_dim)
@@ -43,14 +47,18 @@ class Embedding(Layer):
                 raise ValueError(f"Embedding: padding_idx={padding_idx} is outside [-"
                                  f"{num_embeddings}, {num_embeddings - 1}].")
             padding_idx %= num_embeddings
+        if scale_grad_by_freq:
+            raise ValueError("Embedding: scale_grad_by_freq=True is not supported; use False.")
         self.padding_idx, self.sparse = padding_idx, bool(sparse)
+        self.max_norm, self.norm_type = max_norm, norm_type
         self.weight = self.create_parameter([num_embeddings, embedding_dim], attr=weight_attr,
-                                            default_initializer=initializer.XavierNormal())
+                                            default_initializer=initializer.XavierUniform())
         if padding_idx is not None:
             self.weight.data[padding_idx] = 0
 
     def forward(self, x) -> Tensor:
-        return S.embedding(x, self.weight, self.padding_idx, self.sparse)
+        return S.embedding(x, self.weight, self.padding_idx, self.max_norm, self.norm_type,
+                           self.sparse)
 
     def extra_repr(self) -> str:
         return (f"{self.num_embeddings}, {self.embedding_dim}, padding_idx={self.padding_idx}, "
@@ -221,3 +229,50 @@ class LSTM(_RNN):
 
         outputs, finals = self._run(inputs, lens, scan)
         return outputs, (core.stack([h for h, _ in finals]), core.stack([c for _, c in finals]))
+
+
+class SimpleRNN(_RNN):
+    """Elman recurrence ``h' = act(x W_ih^T + b_ih + h W_hh^T + b_hh)``, Paddle's
+    ``SimpleRNN(input_size, hidden_size, num_layers=1, activation='tanh',
+    direction='forward', time_major=False, dropout=0.0, name=None)`` (batch-first).
+
+    ``forward(inputs, initial_states=None, sequence_length=None) -> (outputs [B, T, D * H],
+    final_states [L * D, B, H])``, shapes and padding behaviour as for ``GRU``.
+    """
+
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1,
+                 activation: str = "tanh", direction: str = "forward",
+                 time_major: bool = False, dropout: float = 0.0, name: str | None = None):
+        if activation not in ("tanh", "relu"):
+            raise ValueError(f"SimpleRNN: activation={activation!r} is not supported; use "
+                             "'tanh' or 'relu'.")
+        super().__init__(input_size, hidden_size, num_layers, direction, time_major, dropout,
+                         name)
+        self.activation = activation
+
+    def forward(self, inputs: Tensor, initial_states=None, sequence_length=None):
+        lens = self._check(inputs, sequence_length)
+        if initial_states is not None:
+            self._check_states(initial_states, inputs.shape[0], "initial_states")
+        act = core.tanh if self.activation == "tanh" else core.nn.functional.relu
+        steps = inputs.shape[1]
+
+        def scan(x, params, index):
+            w_ih, w_hh, b_ih, b_hh = params
+            h = initial_states[index] if initial_states is not None else \
+                self._zeros(inputs.shape[0], inputs.dtype)
+            gates = core.matmul(x, w_ih, transpose_y=True) + b_ih  # every step in one GEMM
+            mask = None if lens is None else S.sequence_mask(lens, steps, inputs.dtype)
+            carried = []
+            for t in range(steps):
+                new = act(gates[:, t] + core.matmul(h, w_hh, transpose_y=True) + b_hh)
+                if mask is None:
+                    h = new
+                else:  # a padded step keeps the row's last real state
+                    m = Tensor(mask[:, t:t + 1])
+                    h = new * m + h * Tensor(1 - mask[:, t:t + 1])
+                carried.append(h)
+            return core.stack(carried, axis=1), h
+
+        outputs, finals = self._run(inputs, lens, scan)
+        return outputs, core.stack(finals)

@@ -17,3 +17,26 @@ __all__ += ["embedding", "sequence_mask", "sequence_pool"]
 __all__ += ["binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "l1_loss",
             "nll_loss", "smooth_l1_loss"]
 __all__ += ["normalize", "one_hot"]
+
+
+from core.nn.functional.activation import (elu, gelu, hardswish, leaky_relu,  # noqa: E402
+                                           relu6, silu)
+
+__all__ += ["elu", "gelu", "hardswish", "leaky_relu", "relu6", "silu"]
+from core.nn.functional.norm import group_norm, instance_norm, layer_norm  # noqa: E402
+
+__all__ += ["group_norm", "instance_norm", "layer_norm"]
+from core.nn.functional.attention import scaled_dot_product_attention  # noqa: E402
+
+__all__ += ["scaled_dot_product_attention"]
+from core.nn.functional.adaptive_pool import (adaptive_avg_pool2d,  # noqa: E402
+                                              adaptive_max_pool2d)
+from core.nn.functional.pooling import max_pool1d  # noqa: E402
+
+__all__ += ["adaptive_avg_pool2d", "adaptive_max_pool2d", "max_pool1d"]
+from core.nn.functional.conv_transpose import conv1d, conv2d_transpose  # noqa: E402
+
+__all__ += ["conv1d", "conv2d_transpose"]
+from core.nn.functional.common import dropout2d, interpolate, pad  # noqa: E402
+
+__all__ += ["dropout2d", "interpolate", "pad"]

@@ -5,6 +5,8 @@ the sign of its output, sigmoid and tanh their output, softmax its probabilities
 """
 from __future__ import annotations
 
+import math
+
 from core import backend
 from core.nn.functional._parallel import recycled_like
 from core.tensor import Tensor, apply
@@ -113,3 +115,80 @@ def log_softmax(x: Tensor, axis: int = -1, dtype=None, name: str | None = None) 
         return (g - xp.exp(out) * g.sum(axis=axis, keepdims=True),)
 
     return apply(out, (x,), backward, "log_softmax")
+
+
+# ----- Paddle's other activations: each one fused op, with its derivative from saved arrays ----
+def _elementwise(x: Tensor, op: str, forward, derivative) -> Tensor:
+    """``forward(xp, a)`` -> output; ``derivative(xp, a, out)`` -> d out / d a."""
+    xp = backend.array_module(x.data)
+    a = x.data
+    out = forward(xp, a)
+    return apply(out, (x,), lambda g: (g * derivative(xp, a, out),), op)
+
+
+def gelu(x: Tensor, approximate: bool = False, name: str | None = None) -> Tensor:
+    """Gaussian error linear unit (Paddle's ``gelu(x, approximate=False, name=None)``).
+
+    Exact: ``x * Phi(x)`` with the normal CDF ``Phi(x) = (1 + erf(x / sqrt 2)) / 2``;
+    ``approximate=True``: Paddle's tanh form ``x/2 * (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))``.
+    """
+    del name
+    if approximate:
+        k = math.sqrt(2.0 / math.pi)
+
+        def inner(xp, a):
+            return xp.tanh(k * (a + 0.044715 * a ** 3))
+
+        return _elementwise(
+            x, "gelu", lambda xp, a: 0.5 * a * (1.0 + inner(xp, a)),
+            lambda xp, a, out: 0.5 * (1.0 + inner(xp, a)) + 0.5 * a * (1.0 - inner(xp, a) ** 2)
+            * k * (1.0 + 3 * 0.044715 * a * a))
+
+    def cdf(xp, a):
+        return 0.5 * (1.0 + backend.erf(a * (1.0 / math.sqrt(2.0))))
+
+    return _elementwise(x, "gelu", lambda xp, a: a * cdf(xp, a),
+                        lambda xp, a, out: cdf(xp, a) + a * xp.exp(-0.5 * a * a)
+                        * (1.0 / math.sqrt(2.0 * math.pi)))
+
+
+def leaky_relu(x: Tensor, negative_slope: float = 0.01, name: str | None = None) -> Tensor:
+    """``x`` where x > 0, ``negative_slope * x`` elsewhere (Paddle's ``leaky_relu``)."""
+    del name
+    return _elementwise(x, "leaky_relu",
+                        lambda xp, a: xp.where(a > 0, a, a * negative_slope),
+                        lambda xp, a, out: xp.where(a > 0, 1.0, negative_slope).astype(a.dtype))
+
+
+def silu(x: Tensor, name: str | None = None) -> Tensor:
+    """``x * sigmoid(x)`` (Paddle's ``silu``); the sigmoid is the overflow-free tanh form."""
+    del name
+
+    def sig(xp, a):
+        return 0.5 * (xp.tanh(0.5 * a) + 1.0)
+
+    return _elementwise(x, "silu", lambda xp, a: a * sig(xp, a),
+                        lambda xp, a, out: sig(xp, a) * (1.0 + a * (1.0 - sig(xp, a))))
+
+
+def elu(x: Tensor, alpha: float = 1.0, name: str | None = None) -> Tensor:
+    """``x`` where x > 0, ``alpha * (exp(x) - 1)`` elsewhere (Paddle's ``elu``)."""
+    del name
+    return _elementwise(x, "elu",
+                        lambda xp, a: xp.where(a > 0, a, alpha * xp.expm1(xp.minimum(a, 0))),
+                        lambda xp, a, out: xp.where(a > 0, 1.0, out + alpha).astype(a.dtype))
+
+
+def relu6(x: Tensor, name: str | None = None) -> Tensor:
+    """``min(max(x, 0), 6)`` (Paddle's ``relu6``); the gradient passes where 0 < x < 6."""
+    del name
+    return _elementwise(x, "relu6", lambda xp, a: xp.clip(a, 0, 6),
+                        lambda xp, a, out: ((a > 0) & (a < 6)).astype(a.dtype))
+
+
+def hardswish(x: Tensor, name: str | None = None) -> Tensor:
+    """``x * relu6(x + 3) / 6`` (Paddle's ``hardswish``): 0 below -3, x above 3."""
+    del name
+    return _elementwise(x, "hardswish", lambda xp, a: a * xp.clip(a + 3, 0, 6) / 6,
+                        lambda xp, a, out: xp.where(a < -3, 0.0, xp.where(
+                            a > 3, 1.0, (2 * a + 3) / 6)).astype(a.dtype))

@@ -42,16 +42,20 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None,
     return apply(out, parents, backward, "linear")
 
 
-def dropout(x: Tensor, p: float = 0.5, axis=None, training: bool = True,
+def dropout(x: Tensor, p: float = 0.5, axis=None, training: bool = True, inplace: bool = False,
             mode: str = "upscale_in_train", name: str | None = None) -> Tensor:
-    """Zero each element with probability ``p`` (Paddle's ``dropout``).
+    """Zero each element with probability ``p`` (Paddle 3.x's ``dropout(x, p=0.5, axis=None,
+    training=True, inplace=False, mode='upscale_in_train', name=None)``).
+
+    ``inplace`` is accepted for Paddle's signature; the result is always a new tensor (an
+    in-place write would corrupt inputs that autograd saved for another op's backward).
 
     ``upscale_in_train`` (Paddle's default) scales kept values by 1/(1-p) in training and is the
     identity in evaluation; ``downscale_in_infer`` keeps values unscaled in training and multiplies
     by (1-p) in evaluation. ``axis`` (an int or list) drops whole slices: the mask varies only
     along those axes. Masks come from the seeded backend generator (``core.seed``).
     """
-    del name
+    del name, inplace
     if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0.0 <= p <= 1.0:
         raise ValueError(f"dropout: p={p!r} is not a probability; use a number in [0, 1].")
     if mode not in _DROPOUT_MODES:
@@ -127,3 +131,149 @@ def one_hot(x, num_classes: int, name: str | None = None) -> Tensor:
                              f"num_classes={num_classes}; ids must be in [0, {num_classes - 1}]")
     xp = backend.array_module(ids)
     return Tensor((ids[..., None] == xp.arange(num_classes)).astype("float32"))
+
+
+def dropout2d(x: Tensor, p: float = 0.5, training: bool = True, data_format: str = "NCHW",
+              name: str | None = None) -> Tensor:
+    """Zero whole channels of [N, C, H, W] with probability ``p`` (Paddle's ``dropout2d(x,
+    p=0.5, training=True, data_format='NCHW', name=None)``): dropout with the mask varying over
+    the batch and channel axes only."""
+    del name
+    if x.ndim != 4 or data_format not in ("NCHW", "NHWC"):
+        raise ValueError(f"dropout2d: expected a 4-D NCHW or NHWC input, got shape {x.shape} "
+                         f"with data_format={data_format!r}.")
+    return dropout(x, p, [0, 1] if data_format == "NCHW" else [0, 3], training)
+
+
+_PAD_MODES = ("constant", "reflect", "replicate", "circular")
+
+
+def pad(x: Tensor, pad, mode: str = "constant", value: float = 0.0, data_format: str = "NCHW",
+        pad_from_left_axis: bool = True, name: str | None = None) -> Tensor:
+    """Pad ``x`` (Paddle's ``pad(x, pad, mode='constant', value=0.0, data_format='NCHW',
+    pad_from_left_axis=True, name=None)``).
+
+    ``pad`` of length 2 * ndim pads every axis, first axis first (pad_from_left_axis); shorter
+    lists pad the spatial axes of an NC... input from the last one backwards, Paddle's
+    [left, right, top, bottom] for NCHW. ``reflect`` mirrors without repeating the edge,
+    ``replicate`` repeats it, ``circular`` wraps around.
+    """
+    del name
+    if mode not in _PAD_MODES:
+        raise ValueError(f"pad: mode={mode!r} is not supported; use one of {_PAD_MODES}.")
+    pad = [int(v) for v in (pad.tolist() if isinstance(pad, Tensor) else
+                            (pad if isinstance(pad, (list, tuple)) else [pad]))]
+    ndim = x.ndim
+    if len(pad) == 2 * ndim:
+        pairs = [tuple(pad[2 * i:2 * i + 2]) for i in range(ndim)]
+        if not pad_from_left_axis:
+            pairs = pairs[::-1]
+    elif len(pad) % 2 == 0 and len(pad) // 2 <= ndim - 2 and data_format[1] == "C":
+        pairs = [(0, 0)] * ndim
+        for i in range(len(pad) // 2):
+            pairs[ndim - 1 - i] = tuple(pad[2 * i:2 * i + 2])
+    else:
+        raise ValueError(f"pad: pad={pad} does not fit an input of {ndim} dimensions "
+                         f"({data_format}); give 2 * ndim values or 2 per spatial axis.")
+    data = x.data
+    xp = backend.array_module(data)
+    if mode == "constant":
+        out = xp.full([n + a + b for n, (a, b) in zip(data.shape, pairs)], value,
+                      dtype=data.dtype)
+        inner = tuple(slice(a, a + n) for n, (a, _) in zip(data.shape, pairs))
+        out[inner] = data
+        return apply(out, (x,), lambda g: (g[inner],), "pad")
+    # Other modes: gather each axis through an index map; the backward adds the gradient of
+    # every copy back onto its source element.
+    maps = [_pad_index(xp, n, a, b, mode) for n, (a, b) in zip(data.shape, pairs)]
+    out = data
+    for axis, index in enumerate(maps):
+        out = xp.take(out, index, axis=axis)
+
+    def backward(g):
+        for axis in reversed(range(ndim)):
+            shape = list(g.shape)
+            shape[axis] = data.shape[axis]
+            acc = xp.zeros(shape, dtype=g.dtype)
+            xp.add.at(acc, (slice(None),) * axis + (maps[axis],), g)
+            g = acc
+        return (g,)
+
+    return apply(out, (x,), backward, "pad")
+
+
+def _pad_index(xp, size: int, before: int, after: int, mode: str):
+    index = xp.arange(-before, size + after)
+    if mode == "replicate":
+        return xp.clip(index, 0, size - 1)
+    if mode == "circular":
+        return index % size
+    if before >= size or after >= size:
+        raise ValueError(f"pad: reflect padding ({before}, {after}) must be smaller than the "
+                         f"axis size {size}.")
+    index = xp.abs(index)  # reflect: -1 -> 1 (no repeated edge)
+    return xp.where(index >= size, 2 * (size - 1) - index, index)
+
+
+def interpolate(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
+                align_corners: bool = False, align_mode: int = 0, data_format: str = "NCHW",
+                name: str | None = None) -> Tensor:
+    """Resize [N, C, H, W] images, Paddle's ``interpolate(x, size=None, scale_factor=None,
+    mode='nearest', align_corners=False, align_mode=0, data_format='NCHW', name=None)`` for
+    ``mode`` 'nearest' and 'bilinear'.
+
+    Each axis is resampled by a constant [out, in] matrix (one-hot rows for nearest, two
+    weights for bilinear) and a matmul, so the gradient is the transposed resampling and no
+    separate backward is needed. Source coordinates follow Paddle: nearest floor(dst * ratio)
+    (round with align_corners); bilinear (dst + 0.5) * ratio - 0.5 clipped at 0 (align_mode 0),
+    dst * ratio (align_mode 1) or dst * (in - 1) / (out - 1) (align_corners); ratio is in / out,
+    or 1 / scale_factor when that is given.
+    """
+    del name
+    if mode not in ("nearest", "bilinear"):
+        raise ValueError(f"interpolate: mode={mode!r} is not supported; use 'nearest' or "
+                         "'bilinear'.")
+    if x.ndim != 4 or data_format not in ("NCHW", "NHWC"):
+        raise ValueError(f"interpolate: expected a 4-D NCHW or NHWC input, got shape {x.shape}.")
+    if (size is None) == (scale_factor is None):
+        raise ValueError("interpolate: give exactly one of size and scale_factor.")
+    import core  # noqa: PLC0415 - core imports this package while it initialises
+
+    if data_format == "NHWC":
+        x = core.transpose(x, [0, 3, 1, 2])
+    sizes_in = x.shape[2:]
+    scales = None if scale_factor is None else (
+        list(scale_factor) if isinstance(scale_factor, (list, tuple)) else [scale_factor] * 2)
+    sizes = list(size) if size is not None and isinstance(size, (list, tuple)) else \
+        [size] * 2 if size is not None else [int(n * s) for n, s in zip(sizes_in, scales)]
+    mats = [_resample_matrix(x, n_in, n_out, None if scales is None else scales[i], mode,
+                             align_corners, align_mode)
+            for i, (n_in, n_out) in enumerate(zip(sizes_in, sizes))]
+    out = core.matmul(core.matmul(mats[0], x), mats[1], transpose_y=True)
+    return core.transpose(out, [0, 2, 3, 1]) if data_format == "NHWC" else out
+
+
+def _resample_matrix(x: Tensor, n_in: int, n_out: int, scale, mode: str, align_corners: bool,
+                     align_mode: int) -> Tensor:
+    import numpy as np  # noqa: PLC0415 - small host-side table, uploaded once per call
+
+    dst = np.arange(n_out, dtype=np.float64)
+    if align_corners:
+        ratio = (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+    else:
+        ratio = 1.0 / scale if scale else n_in / n_out
+    matrix = np.zeros((n_out, n_in))
+    if mode == "nearest":
+        src = np.floor(dst * ratio + 0.5) if align_corners else np.floor(dst * ratio)
+        matrix[np.arange(n_out), np.minimum(src.astype(int), n_in - 1)] = 1.0
+    else:
+        if align_corners or align_mode == 1:
+            src = dst * ratio
+        else:
+            src = np.maximum((dst + 0.5) * ratio - 0.5, 0.0)
+        low = np.minimum(np.floor(src).astype(int), n_in - 1)
+        high = np.minimum(low + 1, n_in - 1)
+        frac = src - low
+        np.add.at(matrix, (np.arange(n_out), low), 1.0 - frac)
+        np.add.at(matrix, (np.arange(n_out), high), frac)
+    return Tensor(backend.asarray(matrix.astype(x.dtype)))

@@ -16,10 +16,11 @@ def batch_norm(x: Tensor, running_mean: Tensor, running_var: Tensor,
     """Normalise each channel by batch statistics (training) or running statistics.
 
     In training the running statistics are updated in place, Paddle's way:
-    ``running = momentum * running + (1 - momentum) * batch``. The batch variance that normalises
-    is the biased one; the variance folded into ``running_var`` is the unbiased one (n / (n-1)),
-    as cuDNN (Paddle's GPU kernel) and PyTorch do. ``use_global_stats`` forces the running
-    statistics (True) or the batch statistics (False); None picks by ``training``.
+    ``running = momentum * running + (1 - momentum) * batch``. Both the variance that normalises
+    and the one folded into ``running_var`` are the biased batch variance (divided by n), as
+    Paddle's batch_norm kernel does (PyTorch folds in the unbiased one; docs/paddle-layers.md).
+    ``use_global_stats`` forces the running statistics (True) or the batch statistics (False);
+    None picks by ``training``.
     """
     del name
     data = x.data
@@ -45,7 +46,7 @@ def batch_norm(x: Tensor, running_mean: Tensor, running_var: Tensor,
         centered = data - mean.reshape(bshape)
         var = (centered * centered).mean(axis=axes)
         if training:
-            _update_running(running_mean, running_var, mean, var, momentum, count)
+            _update_running(running_mean, running_var, mean, var, momentum)
     inv_std = 1.0 / xp.sqrt(var + epsilon)
     if use_global:
         centered = data - mean.reshape(bshape)
@@ -87,10 +88,10 @@ def _channel_axis(ndim: int, data_format: str) -> int:
                      "with at least 2 dimensions.")
 
 
-def _update_running(running_mean: Tensor, running_var: Tensor, mean, var, momentum: float,
-                    count: int) -> None:
-    """Fold the batch statistics into the buffers in place (state_dict shares their memory)."""
-    unbiased = var * (count / max(count - 1, 1))
+def _update_running(running_mean: Tensor, running_var: Tensor, mean, var,
+                    momentum: float) -> None:
+    """Fold the batch statistics into the buffers in place (state_dict shares their memory).
+    ``var`` is the biased batch variance: Paddle keeps that one, not n / (n - 1) times it."""
     running_mean.data *= momentum
     running_mean.data += (1.0 - momentum) * mean.astype(running_mean.data.dtype, copy=False)
     running_var.data *= momentum
@@ -123,3 +124,100 @@ def normalize(x: Tensor, p: float = 2, axis: int = 1, epsilon: float = 1e-12,
         return (g / denom - xp.where(through, inner / (denom * denom), 0) * dnorm,)
 
     return apply(out, (x,), backward, "normalize")
+
+
+    running_var.data += (1.0 - momentum) * var.astype(running_var.data.dtype, copy=False)
+
+
+# ----- layer, group and instance norm: one fused op over per-sample statistics ----------------
+def _normalize(x: Tensor, stat_shape: tuple, axes: tuple, weight, bias, affine_shape,
+               epsilon: float, op: str) -> Tensor:
+    """``(x - mean) / sqrt(var + eps) * weight + bias`` with the statistics of ``x`` viewed as
+    ``stat_shape`` reduced over ``axes`` (biased variance, as Paddle); weight and bias are
+    reshaped to ``affine_shape``, which broadcasts against ``x``."""
+    data = x.data
+    xp = backend.array_module(data)
+    view = data.reshape(stat_shape)
+    mean = view.mean(axis=axes, keepdims=True)
+    centered = view - mean
+    inv_std = 1.0 / xp.sqrt((centered * centered).mean(axis=axes, keepdims=True) + epsilon)
+    x_hat = (centered * inv_std).reshape(data.shape)
+    w = None if weight is None else weight.data.reshape(affine_shape)
+    out = x_hat if w is None else x_hat * w
+    if bias is not None:
+        out = out + bias.data.reshape(affine_shape)
+    params = [p for p in (weight, bias) if p is not None]
+    reduce = tuple(i for i, m in enumerate(affine_shape) if m == 1)  # weight broadcasts there
+
+    def backward(g):
+        g_hat = g if w is None else g * w
+        gh = g_hat.reshape(stat_shape)
+        xh = x_hat.reshape(stat_shape)
+        # d x_hat / d x of a normalisation: inv_std * (g - mean(g) - x_hat * mean(g * x_hat)).
+        gx = inv_std * (gh - gh.mean(axis=axes, keepdims=True)
+                        - xh * (gh * xh).mean(axis=axes, keepdims=True))
+        grads = [gx.reshape(data.shape)]
+        if weight is not None:
+            grads.append((g * x_hat).sum(axis=reduce).reshape(weight.data.shape))
+        if bias is not None:
+            grads.append(g.sum(axis=reduce).reshape(bias.data.shape))
+        return tuple(grads)
+
+    return apply(out, (x, *params), backward, op)
+
+
+def layer_norm(x: Tensor, normalized_shape, weight: Tensor | None = None,
+               bias: Tensor | None = None, epsilon: float = 1e-05,
+               name: str | None = None) -> Tensor:
+    """Normalise over the trailing ``normalized_shape`` axes of each sample (Paddle's
+    ``layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=None)``);
+    ``weight`` and ``bias`` have shape ``normalized_shape``."""
+    del name
+    shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+    k = len(shape)
+    if k == 0 or list(x.shape[x.ndim - k:]) != shape:
+        raise ValueError(f"layer_norm: normalized_shape={shape} must equal the trailing "
+                         f"dimensions of the input of shape {x.shape}.")
+    lead = x.shape[:x.ndim - k]
+    stat = tuple(lead) + (-1,)
+    return _normalize(x, stat, (len(lead),), weight, bias, (1,) * len(lead) + tuple(shape),
+                      epsilon, "layer_norm")
+
+
+def group_norm(x: Tensor, num_groups: int, epsilon: float = 1e-05, weight: Tensor | None = None,
+               bias: Tensor | None = None, data_format: str = "NCHW",
+               name: str | None = None) -> Tensor:
+    """Normalise each sample's channel groups (Paddle's ``group_norm(x, num_groups,
+    epsilon=1e-05, weight=None, bias=None, data_format='NCHW', name=None)``); channels-first
+    [N, C, *] inputs; per-channel ``weight`` and ``bias`` [C]."""
+    del name
+    if data_format not in _CHANNELS_FIRST:
+        raise ValueError(f"group_norm: data_format={data_format!r} is not supported; use a "
+                         f"channels-first format {_CHANNELS_FIRST}.")
+    channels = x.shape[1]
+    if channels % num_groups:
+        raise ValueError(f"group_norm: {channels} channels are not divisible by "
+                         f"num_groups={num_groups}.")
+    stat = (x.shape[0], num_groups, -1)
+    affine = (1, channels) + (1,) * (x.ndim - 2)
+    return _normalize(x, stat, (2,), weight, bias, affine, epsilon, "group_norm")
+
+
+def instance_norm(x: Tensor, running_mean=None, running_var=None, weight: Tensor | None = None,
+                  bias: Tensor | None = None, use_input_stats: bool = True,
+                  momentum: float = 0.9, eps: float = 1e-05, data_format: str = "NCHW",
+                  name: str | None = None) -> Tensor:
+    """Normalise each sample's channels over their spatial axes (Paddle's ``instance_norm(x,
+    running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+    momentum=0.9, eps=1e-05, data_format='NCHW', name=None)``). Running statistics are not
+    kept (Paddle's InstanceNorm layers do not track them either)."""
+    del name, running_mean, running_var, momentum
+    if not use_input_stats:
+        raise ValueError("instance_norm: use_input_stats=False is not supported (no running "
+                         "statistics are kept); use True.")
+    if data_format not in _CHANNELS_FIRST or x.ndim < 3:
+        raise ValueError(f"instance_norm: expected a channels-first [N, C, ...] input, got "
+                         f"shape {x.shape} with data_format={data_format!r}.")
+    stat = (x.shape[0], x.shape[1], -1)
+    affine = (1, x.shape[1]) + (1,) * (x.ndim - 2)
+    return _normalize(x, stat, (2,), weight, bias, affine, eps, "instance_norm")

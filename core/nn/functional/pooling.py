@@ -15,9 +15,12 @@ gradient to every tied element and inflate the gradients of everything upstream.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
+import core
 from core import backend
 from core.nn.functional._parallel import recycled_empty, thread_cached
-from core.nn.functional._spatial import check_tensor, windows
+from core.nn.functional._spatial import Window, check_tensor, windows
 from core.nn.functional.activation import mark_relu_masked, relu_masked
 from core.tensor import Tensor, apply
 from core.threads import host_workers, run_split
@@ -105,14 +108,24 @@ def _add(xp, target, grad, hit, overlapping: bool) -> None:
         xp.multiply(grad, hit, out=target)
 
 
+def _ceil(axis: Window) -> Window:
+    """``axis`` with the output length rounded up, Paddle's ceil_mode: out = ceil((size + pads -
+    kernel) / stride) + 1. The last, partial window reads extra padding after the input; that
+    padding is -inf (max) or left out of the exclusive divisor (avg), so only real elements
+    count. As in PyTorch, a window that would start beyond the input and the padding before it
+    is dropped (Paddle's formula never produces one for padding <= kernel / 2)."""
+    out = -(-(axis.padded - axis.kernel) // axis.stride) + 1
+    if (out - 1) * axis.stride >= axis.size + axis.before:
+        out -= 1
+    extra = max((out - 1) * axis.stride + axis.kernel - axis.padded, 0)
+    return replace(axis, after=axis.after + extra)
+
+
 class _Pool:
     """Arguments, geometry and layout of one pooling call."""
 
     def __init__(self, op, x, kernel_size, stride, padding, ceil_mode, data_format):
         check_tensor(x, "x", op)
-        if ceil_mode:
-            raise ValueError(f"{op}: ceil_mode=True is not supported; pad the input instead "
-                             "(padding=...) to cover the last partial window")
         if data_format not in ("NCHW", "NHWC"):
             raise ValueError(f"{op}: data_format must be 'NCHW' or 'NHWC', got {data_format!r}")
         self.channels_first = data_format == "NCHW"
@@ -125,6 +138,8 @@ class _Pool:
                 raise ValueError(f"{op}: padding ({axis.before}, {axis.after}) must be at most "
                                  f"half the kernel size {axis.kernel}, so that no window is "
                                  "all padding")
+        if ceil_mode:
+            self.rows, self.cols = _ceil(self.rows), _ceil(self.cols)
         self.h_end = (self.rows.out - 1) * self.rows.stride + 1
         self.w_end = (self.cols.out - 1) * self.cols.stride + 1
         self.overlapping = self.rows.stride < self.rows.kernel or \
@@ -211,3 +226,27 @@ class _Pool:
         """How many real (non-padding) elements each window covers along ``axis``."""
         start = self.xp.arange(axis.out) * axis.stride - axis.before
         return self.xp.minimum(start + axis.kernel, axis.size) - self.xp.maximum(start, 0)
+
+
+# ----- 1-D pooling --------------------------------------------------------------
+def max_pool1d(x: Tensor, kernel_size, stride=None, padding=0, return_mask: bool = False,
+               ceil_mode: bool = False, name=None) -> Tensor:
+    """Max pooling of [N, C, L] inputs, Paddle's ``max_pool1d(x, kernel_size, stride=None,
+    padding=0, return_mask=False, ceil_mode=False, name=None)``: ``max_pool2d`` over a height
+    of 1, so ties also send the gradient to the first maximum."""
+    del name
+    check_tensor(x, "x", "max_pool1d", ndim=3)
+    kernel = _single(kernel_size)
+    stride = kernel if stride is None else _single(stride)
+    if isinstance(padding, str):
+        pad = padding
+    else:  # an int, [p] or [left, right]
+        pads = list(padding) if isinstance(padding, (list, tuple)) else [padding]
+        pad = [0, 0, pads[0], pads[-1]]
+    out = max_pool2d(core.unsqueeze(x, 2), (1, kernel), (1, stride), pad, return_mask,
+                     ceil_mode)
+    return core.squeeze(out, 2)
+
+
+def _single(value):
+    return value[0] if isinstance(value, (list, tuple)) and len(value) == 1 else value

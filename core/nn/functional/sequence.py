@@ -19,13 +19,17 @@ def _raw_ints(x, fn: str, arg: str):
     return data
 
 
-def embedding(x, weight: Tensor, padding_idx: int | None = None, sparse: bool = False,
+def embedding(x, weight: Tensor, padding_idx: int | None = None, max_norm: float | None = None,
+              norm_type: float = 2.0, sparse: bool = False, scale_grad_by_freq: bool = False,
               name: str | None = None) -> Tensor:
     """Rows of ``weight`` ([num, dim]) at the integer ids ``x``: output ``x.shape + [dim]``.
 
-    The gradient of ``weight`` is dense (``sparse=False``) or a ``core.sparse.RowSparseGrad``
-    holding only the looked-up rows (``sparse=True``). Ids equal to ``padding_idx`` get no
-    gradient (their row stays as initialised, zeros in ``nn.Embedding``).
+    Paddle 3.x's signature ``embedding(x, weight, padding_idx=None, max_norm=None,
+    norm_type=2.0, sparse=False, scale_grad_by_freq=False, name=None)``. Positions whose id is
+    ``padding_idx`` (negative counts from the end) output zeros and send no gradient to that
+    row, whatever the row holds. ``max_norm`` renormalises, in place, each looked-up row whose
+    ``norm_type``-norm exceeds it (Paddle and PyTorch). The gradient of ``weight`` is dense
+    (``sparse=False``) or a ``core.sparse.RowSparseGrad`` of the looked-up rows (``sparse=True``).
     """
     del name
     ids = _raw_ints(x, "embedding", "x")
@@ -35,7 +39,18 @@ def embedding(x, weight: Tensor, padding_idx: int | None = None, sparse: bool = 
     if ids.size and (int(ids.min()) < 0 or int(ids.max()) >= num):
         raise ValueError(f"embedding: ids must lie in [0, {num - 1}] for a table of {num} rows; "
                          f"got ids from {int(ids.min())} to {int(ids.max())}.")
+    if scale_grad_by_freq:
+        raise ValueError("embedding: scale_grad_by_freq=True is not supported; use False.")
+    if padding_idx is not None:
+        if not -num <= padding_idx < num:
+            raise ValueError(f"embedding: padding_idx={padding_idx} is outside [-{num}, "
+                             f"{num - 1}].")
+        padding_idx %= num
+    if max_norm is not None:
+        _renorm_rows(table, ids, float(max_norm), float(norm_type), xp)
     out = table[ids]
+    if padding_idx is not None:
+        out[ids == padding_idx] = 0  # table[ids] is a copy: the table itself is untouched
 
     def backward(g):
         rows = ids.reshape(-1)
@@ -50,6 +65,16 @@ def embedding(x, weight: Tensor, padding_idx: int | None = None, sparse: bool = 
         return (dense,)
 
     return apply(out, (weight,), backward, "embedding")
+
+
+def _renorm_rows(table, ids, max_norm: float, norm_type: float, xp) -> None:
+    """Scale the looked-up rows whose norm exceeds ``max_norm`` down to it, in place (no
+    gradient flows through the rescale, as in Paddle and PyTorch)."""
+    rows = xp.unique(ids.reshape(-1))
+    norms = (xp.abs(table[rows]) ** norm_type).sum(axis=1) ** (1.0 / norm_type)
+    over = norms > max_norm
+    scale = max_norm / (norms[over] + 1e-7)  # PyTorch's epsilon
+    table[rows[over]] *= scale[:, None].astype(table.dtype)
 
 
 def sequence_mask(lengths, maxlen: int | None = None, dtype="bool"):

@@ -141,3 +141,10 @@ def test_linear_split_over_threads_matches_one_thread():
     for got, want in zip(results[2], results[1]):
         np.testing.assert_array_equal(got, want)
     np.testing.assert_allclose(results[0][0], x @ w + b, rtol=1e-4, atol=1e-4)
+
+
+def test_dropout_positional_arguments_follow_paddle_3():
+    """Paddle 3.x: dropout(x, p, axis, training, inplace, mode, name)."""
+    x = core.to_tensor(np.ones((2, 3), np.float32))
+    out = F.dropout(x, 0.5, None, False, False, "downscale_in_infer")
+    np.testing.assert_allclose(out.numpy(), 0.5)

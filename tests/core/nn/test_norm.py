@@ -56,16 +56,17 @@ def test_running_statistics_after_two_steps_match_a_hand_computation():
     x2 = np.array([[0.0, 1.0], [2.0, 1.0], [4.0, 4.0]], np.float32)
     layer(core.to_tensor(x1))
     layer(core.to_tensor(x2))
-    # Step 1: batch means (2, 4), unbiased variances (2, 8).
-    # Step 2: batch means (2, 2), unbiased variances (4, 3).
+    # Paddle folds in the BIASED batch variance (divided by n, not n - 1).
+    # Step 1: batch means (2, 4), biased variances (1, 4).
+    # Step 2: batch means (2, 2), biased variances (8/3, 2).
     mean1 = 0.9 * np.array([0.0, 0.0]) + 0.1 * np.array([2.0, 4.0])
-    var1 = 0.9 * np.array([1.0, 1.0]) + 0.1 * np.array([2.0, 8.0])
+    var1 = 0.9 * np.array([1.0, 1.0]) + 0.1 * np.array([1.0, 4.0])
     mean2 = 0.9 * mean1 + 0.1 * np.array([2.0, 2.0])
-    var2 = 0.9 * var1 + 0.1 * np.array([4.0, 3.0])
+    var2 = 0.9 * var1 + 0.1 * np.array([8.0 / 3.0, 2.0])
     np.testing.assert_allclose(layer._mean.numpy(), mean2, rtol=1e-6)
     np.testing.assert_allclose(layer._variance.numpy(), var2, rtol=1e-6)
     np.testing.assert_allclose(layer._mean.numpy(), [0.38, 0.56], rtol=1e-6)
-    np.testing.assert_allclose(layer._variance.numpy(), [1.39, 1.83], rtol=1e-6)
+    np.testing.assert_allclose(layer._variance.numpy(), [0.9 + 0.8 / 3, 1.37], rtol=1e-6)
 
 
 def test_train_normalises_by_the_batch_and_eval_by_running_statistics():

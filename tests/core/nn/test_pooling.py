@@ -128,7 +128,6 @@ def test_pool_layers():
 @pytest.mark.parametrize("call, message", [
     (lambda x: max_pool2d(x, 2, padding=2), "half the kernel"),
     (lambda x: max_pool2d(x, 0), "kernel_size"),
-    (lambda x: max_pool2d(x, 2, ceil_mode=True), "ceil_mode"),
     (lambda x: max_pool2d(x, 2, return_mask=True), "return_mask"),
     (lambda x: avg_pool2d(x, 9), "does not fit"),
     (lambda x: avg_pool2d(x, 2, divisor_override=0), "divisor_override"),
@@ -189,3 +188,32 @@ def test_relu_then_max_pool_skips_relus_mask_pass(monkeypatch):
     monkeypatch.setattr(type(core.backend.kernels(z)), "relu_grad", refuse)
     got, _ = _relu_then_pool(z, 2, 2, 0)
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("k, s, p, size", [(2, 2, 0, (7, 9)), (3, 2, 1, (8, 6)),
+                                           (3, 3, 0, (7, 8)), ((2, 3), (2, 2), (1, 1), (5, 7))])
+def test_max_pool_ceil_mode_shape_values_and_first_max_gradient_match_torch(k, s, p, size):
+    """Paddle's ceil_mode (was refused): the last partial window counts; ReLU'd data has ties."""
+    torch = pytest.importorskip("torch")
+    x = np.maximum(RNG.integers(-3, 2, size=(2, 3) + size), 0).astype(np.float64)
+    xt = core.to_tensor(x, stop_gradient=False)
+    out = max_pool2d(xt, k, s, p, ceil_mode=True)
+    ref_x = torch.tensor(x, requires_grad=True)
+    ref = torch.nn.functional.max_pool2d(ref_x, k, s, p, ceil_mode=True)
+    assert out.shape == list(ref.shape)
+    np.testing.assert_array_equal(out.numpy(), ref.detach().numpy())
+    g = RNG.standard_normal(out.shape)
+    out.backward(core.to_tensor(g))
+    ref.backward(torch.tensor(g))
+    np.testing.assert_allclose(xt.gradient(), ref_x.grad.numpy(), rtol=1e-12)
+
+
+def test_max_pool_ceil_mode_gradient_and_avg_pool_ceil_mode():
+    assert max_pool2d(core.to_tensor(np.zeros((1, 1, 7, 9))), 2, ceil_mode=True).shape == \
+        [1, 1, 4, 5]  # floor mode: [1, 1, 3, 4]
+    check_grad(lambda x: max_pool2d(x, 3, 2, ceil_mode=True), _distinct((1, 2, 6, 6)))
+    torch = pytest.importorskip("torch")
+    x = RNG.standard_normal((1, 2, 7, 7))
+    got = avg_pool2d(core.to_tensor(x), 2, 2, ceil_mode=True).numpy()
+    want = torch.nn.functional.avg_pool2d(torch.tensor(x), 2, 2, ceil_mode=True).numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-12)

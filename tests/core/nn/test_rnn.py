@@ -246,3 +246,31 @@ def test_embedding_padding_idx_and_bad_ids():
         layer(core.to_tensor(np.array([5])))
     with pytest.raises(TypeError, match="integers"):
         layer(core.to_tensor(np.array([1.0])))
+
+
+def test_embedding_padding_idx_outputs_zeros_and_row_gets_no_gradient():
+    """Paddle: the output at padding ids is zero even when the row is not, and no gradient."""
+    weight = RNG.normal(size=(5, 3))  # row 4 (padding_idx=-1) deliberately non-zero
+    w = core.to_tensor(weight, stop_gradient=False)
+    ids = np.array([[4, 1, 4], [2, 4, 0]])
+    out = embedding(ids, w, padding_idx=-1)
+    assert not out.numpy()[ids == 4].any()
+    np.testing.assert_array_equal(out.numpy()[ids != 4], weight[ids[ids != 4]])
+    (out * core.to_tensor(RNG.normal(size=(2, 3, 3)))).sum().backward()
+    assert not w.gradient()[4].any() and w.gradient()[[0, 1, 2]].all()
+
+
+def test_embedding_signature_max_norm_and_default_init():
+    import inspect  # noqa: PLC0415
+
+    assert list(inspect.signature(embedding).parameters) == [
+        "x", "weight", "padding_idx", "max_norm", "norm_type", "sparse", "scale_grad_by_freq",
+        "name"]  # Paddle 3.x order
+    w = core.to_tensor(np.array([[3.0, 4.0], [0.3, 0.4], [6.0, 8.0]]))
+    embedding(np.array([0, 1]), w, None, 1.0)  # max_norm renormalises looked-up rows in place
+    np.testing.assert_allclose(w.numpy(), [[0.6, 0.8], [0.3, 0.4], [6.0, 8.0]], rtol=1e-6)
+    core.seed(0)
+    table = nn.Embedding(200, 300).weight.numpy()  # Paddle's default: Xavier-uniform
+    bound = np.sqrt(6.0 / (200 + 300))
+    assert np.abs(table).max() <= bound and np.abs(table).max() > 0.99 * bound
+    np.testing.assert_allclose(table.var(), bound ** 2 / 3, rtol=0.02)  # uniform, not normal

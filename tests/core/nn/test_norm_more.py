@@ -1,0 +1,71 @@
+"""LayerNorm, GroupNorm, InstanceNorm2D and their functionals: gradients, torch and Paddle."""
+import numpy as np
+import pytest
+
+import core
+from core import nn
+from core.nn import functional as F
+from tests.gradcheck import check_grad
+
+RNG = np.random.default_rng(0)
+
+
+def test_layer_norm_gradients():
+    x = RNG.standard_normal((2, 3, 4))
+    check_grad(lambda t, w, b: F.layer_norm(t, [3, 4], w, b), x, RNG.standard_normal((3, 4)),
+               RNG.standard_normal((3, 4)))
+    check_grad(lambda t: F.layer_norm(t, 4), x)
+
+
+def test_group_and_instance_norm_gradients():
+    x = RNG.standard_normal((2, 4, 3, 2))
+    w, b = RNG.standard_normal(4) + 1, RNG.standard_normal(4)
+    check_grad(lambda t, ww, bb: F.group_norm(t, 2, 1e-5, ww, bb), x, w, b)
+    check_grad(lambda t, ww, bb: F.instance_norm(t, weight=ww, bias=bb), x, w, b)
+
+
+def _torch_compare(layer, ref, x, params):
+    torch = pytest.importorskip("torch")
+    for mine, theirs in params:
+        theirs.data = torch.tensor(getattr(layer, mine).numpy())
+    xt = core.to_tensor(x, stop_gradient=False)
+    out = layer(xt)
+    g = RNG.standard_normal(out.shape).astype(np.float32)
+    out.backward(core.to_tensor(g))
+    t = torch.tensor(x, requires_grad=True)
+    want = ref(t)
+    want.backward(torch.tensor(g))
+    np.testing.assert_allclose(out.numpy(), want.detach().numpy(), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(xt.gradient(), t.grad.numpy(), rtol=1e-3, atol=1e-4)
+    for mine, theirs in params:
+        np.testing.assert_allclose(getattr(layer, mine).gradient(), theirs.grad.numpy(),
+                                   rtol=1e-3, atol=1e-4)
+
+
+def test_layers_match_torch_with_paddle_defaults():
+    torch = pytest.importorskip("torch")
+    x = RNG.standard_normal((3, 4, 5, 6)).astype(np.float32)
+    ln, tln = nn.LayerNorm([5, 6]), torch.nn.LayerNorm([5, 6], eps=1e-5)
+    ln.weight.set_value(RNG.standard_normal((5, 6)).astype(np.float32))
+    _torch_compare(ln, tln, x, [("weight", tln.weight), ("bias", tln.bias)])
+    gn, tgn = nn.GroupNorm(2, 4), torch.nn.GroupNorm(2, 4, eps=1e-5)
+    gn.bias.set_value(RNG.standard_normal(4).astype(np.float32))
+    _torch_compare(gn, tgn, x, [("weight", tgn.weight), ("bias", tgn.bias)])
+    inn, tin = nn.InstanceNorm2D(4), torch.nn.InstanceNorm2d(4, eps=1e-5, affine=True)
+    _torch_compare(inn, tin, x, [("scale", tin.weight), ("bias", tin.bias)])
+
+
+def test_paddle_specifics_defaults_names_and_no_affine():
+    """Paddle: epsilon 1e-5; LayerNorm weight/bias ones/zeros; InstanceNorm's 'scale'."""
+    assert nn.LayerNorm(4).epsilon == 1e-5 and nn.GroupNorm(2, 4).epsilon == 1e-5
+    assert list(nn.InstanceNorm2D(3).state_dict()) == ["scale", "bias"]
+    ln = nn.LayerNorm(4, weight_attr=False, bias_attr=False)
+    assert ln.parameters() == []
+    x = RNG.standard_normal((2, 4)) * 3 + 1
+    out = ln(core.to_tensor(x)).numpy()
+    want = (x - x.mean(1, keepdims=True)) / np.sqrt(x.var(1, keepdims=True) + 1e-5)
+    np.testing.assert_allclose(out, want, rtol=1e-10)
+    with pytest.raises(ValueError, match="trailing"):
+        ln(core.to_tensor(np.zeros((4, 2))))
+    with pytest.raises(ValueError, match="divisible"):
+        nn.GroupNorm(3, 4)
