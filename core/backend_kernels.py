@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from core import backend, threads
+from core import backend, channel_kernels, threads
 
 
 _SPLIT_MIN = 1 << 16  # elements: below this a thread hand-off costs more than it saves
@@ -49,6 +49,12 @@ class HostKernels:
     def __init__(self, xp):
         self.xp = xp
         self._zeros: dict = {}
+
+    # Per-channel work over [rows, channels] views (batch norm): blocked, GEMV sums, threads.
+    channel_moments = staticmethod(channel_kernels.moments)
+    channel_affine = staticmethod(channel_kernels.affine)
+    channel_grad_sums = staticmethod(channel_kernels.grad_sums)
+    channel_affine2 = staticmethod(channel_kernels.affine2)
 
     def relu(self, x, result=None):
         """max(x, 0) (NaN stays NaN), into ``result`` when given (x's shape, dtype, memory order).
@@ -168,6 +174,27 @@ class DeviceKernels:
     def __init__(self, cupy):
         self.xp = cupy
         self._compiled: dict = {}
+
+    # The per-channel functions as whole-array operations: a GPU needs no cache blocking.
+    @staticmethod
+    def channel_moments(x2):
+        mean = x2.mean(axis=0)
+        centered = x2 - mean
+        return mean, (centered * centered).mean(axis=0)
+
+    @staticmethod
+    def channel_affine(x2, scale, shift, out2):
+        out2[...] = x2 * scale + shift
+        return out2
+
+    @staticmethod
+    def channel_grad_sums(g2, x2, mean, inv_std):
+        return g2.sum(axis=0), (g2 * ((x2 - mean) * inv_std)).sum(axis=0)
+
+    @staticmethod
+    def channel_affine2(g2, a, x2, b, c, out2):
+        out2[...] = g2 * a + x2 * b + c
+        return out2
 
     def _kernel(self, spec):
         kernel = self._compiled.get(spec[3])
