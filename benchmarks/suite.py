@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import platform
 import statistics
 import sys
 import time
@@ -136,6 +138,14 @@ def calibrate(pair: Pair, target_s: float) -> dict:
 
 
 def measure(names, thread_counts, rounds: int, quick: bool, target_s: float) -> list[dict]:
+    previous = core.device.get_num_threads()
+    try:
+        return _measure(names, thread_counts, rounds, quick, target_s)
+    finally:
+        set_threads(previous)
+
+
+def _measure(names, thread_counts, rounds: int, quick: bool, target_s: float) -> list[dict]:
     rows = []
     for count in thread_counts:
         with set_threads(count):
@@ -207,17 +217,19 @@ def main(argv=None) -> dict | None:
     counts = [cores if t.strip() == "all" else int(t) for t in args.threads.split(",")]
     rounds = args.rounds or (2 if args.quick else 5)
     target = args.seconds or (0.02 if args.quick else 0.25)
-    started = time.time()
+    started, load = time.time(), os.getloadavg()
     checks = {n: numerics(WORKLOADS[n](args.quick)) for n in names}
     rows = measure(names, counts, rounds, args.quick, target)
     memory = {} if args.no_memory else {
         n: {f: M.run_memory_child(f, n, args.quick) for f in FRAMEWORKS} for n in names}
     result = {"date": time.strftime("%Y-%m-%d %H:%M"), "cores": cores, "rounds": rounds,
               "seconds": time.time() - started, "rows": rows, "memory": memory,
-              "numerics": checks, "blas": M.blas_libraries()}
+              "numerics": checks, "blas": M.blas_libraries(),
+              "load_average": [load[0], os.getloadavg()[0]], "machine": platform.processor()
+              or platform.machine()}
     print(f"{len(names)} workloads, threads {counts}, {rounds} rounds, {cores} cores; "
           "ratio = median of per-round core/torch (range); step MB = peak RSS above the "
-          "model, per child process")
+          f"model, per child process; load average {load[0]:.1f} -> {os.getloadavg()[0]:.1f}")
     for lib in rows[0]["blas"] if rows else []:
         print(f"  {lib['api']}/{lib['library']} {lib['kernels']} ({lib['file']})")
     print_table(rows, memory, checks)
