@@ -12,9 +12,58 @@ from core.nn import functional as F
 
 @pytest.fixture
 def two_threads():
+    previous = core.device.get_num_threads()
     core.device.set_num_threads(2)
     yield
-    core.device.set_num_threads(1)
+    core.device.set_num_threads(previous)
+
+
+@pytest.fixture
+def fake_machine(monkeypatch, tmp_path):
+    """A machine of 8 cores whose affinity mask, cgroup quota and environment the test sets."""
+    def make(affinity=8, cpu_max=None, env=None):
+        monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(affinity)))
+        if cpu_max is not None:
+            (tmp_path / "cpu.max").write_text(cpu_max)
+        monkeypatch.setattr(threads, "_CGROUP", str(tmp_path))
+        for name in threads.THREAD_ENV:
+            monkeypatch.delenv(name, raising=False)
+        for name, value in (env or {}).items():
+            monkeypatch.setenv(name, value)
+    return make
+
+
+@pytest.mark.parametrize("affinity, cpu_max, env, expected", [
+    (8, None, None, 8),                              # every core of the mask
+    (3, None, None, 3),                              # a narrower affinity mask (mpirun binding)
+    (8, "max 100000", None, 8),                      # cgroup v2 without a quota
+    (8, "250000 100000", None, 3),                   # 2.5 CPUs of quota: rounded up
+    (2, "400000 100000", None, 2),                   # the mask is narrower than the quota
+    (8, "200000 100000", {"OMP_NUM_THREADS": "5"}, 5),   # an explicit setting wins
+    (8, None, {"OMP_NUM_THREADS": "4,2"}, 4),        # an OpenMP list: the outermost level
+    (8, None, {"OMP_NUM_THREADS": "", "MKL_NUM_THREADS": "6"}, 6),
+    (8, None, {"OMP_NUM_THREADS": "zero"}, 8),       # not a count: ignored
+])
+def test_default_threads_follow_affinity_quota_and_environment(fake_machine, affinity, cpu_max,
+                                                               env, expected):
+    fake_machine(affinity, cpu_max, env)
+    assert threads.default_threads() == expected
+
+
+def test_import_starts_with_the_default_and_set_num_threads_overrides_it():
+    """A fresh interpreter: ``import core`` runs on every core the rules allow (affinity
+    narrowed to one core here, then widened by OMP_NUM_THREADS), and an explicit call wins."""
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    code = ("import os, core; from core import threads; "
+            "print(core.device.get_num_threads(), threads.default_threads()); "
+            "core.device.set_num_threads(1); print(core.device.get_num_threads())")
+    env = {k: v for k, v in os.environ.items() if k not in threads.THREAD_ENV}
+    for extra, want in (({}, threads.available_cores()), ({"OMP_NUM_THREADS": "3"}, 3)):
+        out = subprocess.run([sys.executable, "-c", code], env={**env, **extra}, check=True,
+                             capture_output=True, text=True).stdout.split()
+        assert out == [str(want), str(want), "1"]
 
 
 def test_thread_count_and_how_work_is_split(two_threads):

@@ -37,6 +37,10 @@ def batch_norm(x: Tensor, running_mean: Tensor, running_var: Tensor,
     xp = backend.array_module(data)
     use_global = (not training) if use_global_stats is None else use_global_stats
     count = data.size // max(n_channels, 1)
+    order, back = backend.memory_order(data)
+    if order[-1] == channel and data.transpose(order).flags.c_contiguous and count > 1:
+        return _rows_batch_norm(x, order, back, running_mean, running_var, weight, bias,
+                                training, use_global, momentum, epsilon)
 
     if use_global:
         mean = running_mean.data.astype(data.dtype, copy=False)
@@ -78,6 +82,60 @@ def batch_norm(x: Tensor, running_mean: Tensor, running_var: Tensor,
     return apply(out, parents, backward, "batch_norm")
 
 
+def _rows_batch_norm(x, order, back, running_mean, running_var, weight, bias, training,
+                     use_global, momentum, epsilon):
+    """Batch norm where the channels are innermost in memory (channels-last activations, which
+    conv2d emits, and [N, C] features): the data is a [rows, channels] matrix, and the fused
+    per-channel kernels (core.channel_kernels) need two sweeps forward and two backward.
+
+    The output is ``x * scale + shift`` with per-channel ``scale = w / std`` and
+    ``shift = b - mean * scale``; backward recomputes ``x_hat`` block by block rather than
+    keeping it, and the input gradient is ``g * a + x * b + c`` with per-channel a, b, c.
+    """
+    data = x.data
+    xm = data.transpose(order)
+    x2 = xm.reshape(-1, xm.shape[-1])
+    xp, kern = backend.array_module(data), backend.kernels(data)
+    count = x2.shape[0]
+    if use_global:
+        mean = running_mean.data.astype(data.dtype, copy=False)
+        var = running_var.data.astype(data.dtype, copy=False)
+    else:
+        mean, var = kern.channel_moments(x2)
+        if training:
+            _update_running(running_mean, running_var, mean, var, momentum)
+    inv_std = (1.0 / xp.sqrt(var + epsilon)).astype(data.dtype, copy=False)
+    gain = inv_std if weight is None else inv_std * weight.data
+    shift = -mean * gain if bias is None else bias.data - mean * gain
+    out2 = kern.channel_affine(x2, gain, shift, xp.empty_like(x2))
+    out = out2.reshape(xm.shape).transpose(back)
+    parents = tuple(p for p in (x, weight, bias) if p is not None)
+
+    def backward(g):
+        gm = xp.ascontiguousarray(g.transpose(order))  # a copy only if g has another layout
+        g2 = gm.reshape(x2.shape)
+        g_bias, g_weight = kern.channel_grad_sums(g2, x2, mean, inv_std)
+        gx = None
+        if not x.stop_gradient:
+            if use_global:  # the statistics are constants: a per-channel affine map
+                a, b, c = gain, xp.zeros_like(gain), xp.zeros_like(gain)
+            else:  # gain * (g - mean(g) - x_hat * mean(g * x_hat)), expanded in x
+                slope = g_weight * (inv_std / count)
+                a, b = gain, -gain * slope
+                c = gain * (mean * slope - g_bias / count)
+            gx2 = kern.channel_affine2(g2, a, x2, b.astype(data.dtype), c.astype(data.dtype),
+                                       xp.empty_like(g2))
+            gx = gx2.reshape(xm.shape).transpose(back)
+        grads = [gx]
+        if weight is not None:
+            grads.append(g_weight if not weight.stop_gradient else None)
+        if bias is not None:
+            grads.append(g_bias if not bias.stop_gradient else None)
+        return tuple(grads)
+
+    return apply(out, parents, backward, "batch_norm")
+
+
 def _channel_axis(ndim: int, data_format: str) -> int:
     if data_format in _CHANNELS_FIRST and ndim >= 2:
         return 1
@@ -95,7 +153,7 @@ def _update_running(running_mean: Tensor, running_var: Tensor, mean, var,
     running_mean.data *= momentum
     running_mean.data += (1.0 - momentum) * mean.astype(running_mean.data.dtype, copy=False)
     running_var.data *= momentum
-    running_var.data += (1.0 - momentum) * unbiased.astype(running_var.data.dtype, copy=False)
+    running_var.data += (1.0 - momentum) * var.astype(running_var.data.dtype, copy=False)
 
 
 def normalize(x: Tensor, p: float = 2, axis: int = 1, epsilon: float = 1e-12,
@@ -124,9 +182,6 @@ def normalize(x: Tensor, p: float = 2, axis: int = 1, epsilon: float = 1e-12,
         return (g / denom - xp.where(through, inner / (denom * denom), 0) * dnorm,)
 
     return apply(out, (x,), backward, "normalize")
-
-
-    running_var.data += (1.0 - momentum) * var.astype(running_var.data.dtype, copy=False)
 
 
 # ----- layer, group and instance norm: one fused op over per-sample statistics ----------------

@@ -5,7 +5,7 @@ after ``__init__`` ``last_epoch`` is 0 and ``last_lr`` is the rate for step 0. T
 calls ``scheduler.step()`` (once per batch or per epoch: the caller decides what a step is) and the
 optimizer reads ``scheduler()``. Every schedule is a closed-form function of ``last_epoch``, so
 ``step(epoch)`` can jump anywhere and a restored ``last_epoch`` reproduces the rate exactly
-(except ``ReduceOnPlateau``, which follows a metric; see core/optimizer/lr_schedules.py).
+(except ``ReduceOnPlateau``, which follows a metric; see core/optimizer/lr/schedules.py).
 """
 from __future__ import annotations
 
@@ -186,13 +186,3 @@ class LinearWarmup(LRScheduler):
             self.learning_rate.set_state_dict(state_dict["LinearWarmup_LR"])
 
     set_dict = set_state_dict
-
-
-# More schedules live in lr_schedules.py (to keep this module small); Paddle has them all in one
-# ``paddle.optimizer.lr``, so they are reached here. Imported last: they subclass LRScheduler.
-from core.optimizer.lr_schedules import (LambdaDecay, NoamDecay, OneCycleLR,  # noqa: E402
-                                         PiecewiseDecay, PolynomialDecay, ReduceOnPlateau)
-
-__all__ = ["CosineAnnealingDecay", "ExponentialDecay", "LRScheduler", "LambdaDecay",
-           "LinearWarmup", "MultiStepDecay", "NoamDecay", "OneCycleLR", "PiecewiseDecay",
-           "PolynomialDecay", "ReduceOnPlateau", "StepDecay"]

@@ -12,7 +12,7 @@ import numbers
 
 import numpy as np
 
-from core.optimizer.lr import LRScheduler, _check_number
+from core.optimizer.lr.decay import LRScheduler, _check_number
 
 
 def _positive_int(owner: str, name: str, value) -> int:

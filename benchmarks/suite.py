@@ -1,0 +1,245 @@
+"""core versus torch eager on several networks, training (Adam) and inference, in one run.
+
+    python benchmarks/suite.py [--quick] [--workloads a,b] [--threads all,1] [--rounds 5]
+                               [--json PATH] [--no-memory]
+
+For each thread count, rounds interleave the two libraries (the order flips every round) on
+every workload, so machine noise hits both alike; a ratio is the median of the per-round
+ratios core/torch, with their range. Before timing, each workload trains a few steps in both
+libraries from the same weights on the same batches and the losses must agree (``numerics``).
+Peak memory comes from one child process per library and workload (memory the steps need
+above the imports and the model). Also reported: FLOPs per sample (torch's counter), achieved
+GFLOP/s against the sgemm peak measured in this run, and the BLAS kernels (threadpoolctl).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import numpy as np  # noqa: E402
+
+import core  # noqa: E402
+import suite_measure as M  # noqa: E402
+from workloads import MLP, ConvBN, Tutorial  # noqa: E402
+from workloads_seq import EmbeddingBag, Recurrent, Transformer  # noqa: E402
+
+# name -> factory(quick) -> workload. One more network is one more line here (and a class).
+WORKLOADS = {
+    "cnn_b100": lambda quick: Tutorial(100, quick),
+    "cnn_b1024": lambda quick: Tutorial(1024, quick),
+    "mlp_b32": lambda quick: MLP(32, quick),
+    "mlp_b256": lambda quick: MLP(256, quick),
+    "cnn_bn_b64": lambda quick: ConvBN(64, quick),
+    "gru_b64": lambda quick: Recurrent(64, quick, "gru"),
+    "lstm_b64": lambda quick: Recurrent(64, quick, "lstm"),
+    "embed_bag_b128": lambda quick: EmbeddingBag(128, quick),
+    "transformer_b32": lambda quick: Transformer(32, quick),
+}
+FRAMEWORKS = ("core", "torch")
+
+
+class Pair:
+    """One workload's models and optimizers in one or both libraries, on shared batches."""
+
+    def __init__(self, workload, frameworks, batches: int, seed: int = 0):
+        rng = np.random.default_rng(seed)
+        self.workload, self.batches = workload, [workload.data(rng) for _ in range(batches)]
+        core.seed(seed)
+        self.core = workload.core_model()
+        self.core_opt = core.optimizer.Adam(1e-3, parameters=self.core.parameters())
+        self.torch = self.torch_opts = None
+        if "torch" in frameworks:
+            import torch  # noqa: PLC0415
+
+            self.torch = workload.torch_model(self.core)
+            params = list(self.torch.parameters())
+            sparse = params[:1] if workload.sparse else []
+            self.torch_opts = [torch.optim.Adam(params[len(sparse):], lr=1e-3)] + (
+                [torch.optim.SparseAdam(sparse, lr=1e-3)] if sparse else [])
+        if "core" not in frameworks:
+            self.core = self.core_opt = None
+
+    def train(self, framework: str, steps: int) -> list[float]:
+        losses, w = [], self.workload
+        for i in range(steps):
+            batch = self.batches[i % len(self.batches)]
+            if framework == "core":
+                loss = w.core_loss(self.core, batch)
+                loss.backward()
+                self.core_opt.step()
+                self.core_opt.clear_grad()
+            else:
+                for opt in self.torch_opts:
+                    opt.zero_grad(set_to_none=True)
+                loss = w.torch_loss(self.torch, batch)
+                loss.backward()
+                for opt in self.torch_opts:
+                    opt.step()
+            losses.append(loss)
+        return [float(loss.item()) for loss in losses]
+
+    def infer(self, framework: str, steps: int) -> None:
+        for i in range(steps):
+            batch = self.batches[i % len(self.batches)]
+            if framework == "core":
+                self.workload.core_infer(self.core, batch)
+            else:
+                self.workload.torch_infer(self.torch, batch)
+
+
+def make_pair(workload, framework: str, batches: int = 4) -> Pair:
+    return Pair(workload, (framework,) if framework != "both" else FRAMEWORKS, batches)
+
+
+def numerics(workload, steps: int = 4, rtol: float = 2e-3, atol: float = 2e-4) -> dict:
+    """Train ``steps`` steps in both libraries from the same weights on the same batches; the
+    losses must agree step by step."""
+    pair = make_pair(workload, "both", batches=steps)
+    ours, theirs = pair.train("core", steps), pair.train("torch", steps)
+    worst = max(abs(a - b) / (atol + rtol * abs(b)) for a, b in zip(ours, theirs))
+    return {"core": ours, "torch": theirs, "ok": worst <= 1.0, "worst_over_tolerance": worst}
+
+
+def set_threads(count: int):
+    """core's and torch's thread counts; with one, numpy's BLAS at one thread as well (core
+    gives BLAS its threads back at one thread of its own)."""
+    import torch  # noqa: PLC0415
+
+    core.device.set_num_threads(count)
+    torch.set_num_threads(count)
+    return M.blas_threads(1 if count == 1 else None)
+
+
+def time_one(pair: Pair, framework: str, mode: str, steps: int) -> float:
+    start = time.perf_counter()
+    (pair.train if mode == "train" else pair.infer)(framework, steps)
+    return pair.workload.batch * steps / (time.perf_counter() - start)
+
+
+def calibrate(pair: Pair, target_s: float) -> dict:
+    """Steps per timing so that the slower library takes about ``target_s`` (after a warm-up)."""
+    steps = {}
+    for mode in ("train", "infer"):
+        rates = []
+        for framework in FRAMEWORKS:
+            time_one(pair, framework, mode, 2)  # warm-up: first-call allocations, caches
+            rates.append(time_one(pair, framework, mode, 2))
+        steps[mode] = int(min(200, max(1, target_s * min(rates) / pair.workload.batch)))
+    return steps
+
+
+def measure(names, thread_counts, rounds: int, quick: bool, target_s: float) -> list[dict]:
+    previous = core.device.get_num_threads()
+    try:
+        return _measure(names, thread_counts, rounds, quick, target_s)
+    finally:
+        set_threads(previous)
+
+
+def _measure(names, thread_counts, rounds: int, quick: bool, target_s: float) -> list[dict]:
+    rows = []
+    for count in thread_counts:
+        with set_threads(count):
+            peak = M.sgemm_peak(count, 256 if quick else 2048)
+            pairs = {n: make_pair(WORKLOADS[n](quick), "both") for n in names}
+            steps = {n: calibrate(p, target_s) for n, p in pairs.items()}
+            rates = {(n, m, f): [] for n in names for m in ("train", "infer") for f in FRAMEWORKS}
+            for r in range(rounds):
+                for n, pair in pairs.items():
+                    for mode in ("train", "infer"):
+                        for f in FRAMEWORKS if r % 2 == 0 else FRAMEWORKS[::-1]:
+                            rates[n, mode, f].append(time_one(pair, f, mode, steps[n][mode]))
+            peak = max(peak, M.sgemm_peak(count, 256 if quick else 2048))
+            blas = M.blas_libraries()
+        for n, pair in pairs.items():
+            flops = M.flops_per_sample(pair.workload, pair.torch, pair.batches[0])
+            for mode, per_sample in zip(("train", "infer"), flops):
+                ours, theirs = rates[n, mode, "core"], rates[n, mode, "torch"]
+                ratios = [a / b for a, b in zip(ours, theirs)]
+                gflops = per_sample * statistics.median(ours) / 1e9 if per_sample else None
+                rows.append({
+                    "workload": n, "mode": mode, "threads": count,
+                    "core": statistics.median(ours), "torch": statistics.median(theirs),
+                    "ratio": statistics.median(ratios), "ratio_min": min(ratios),
+                    "ratio_max": max(ratios), "flops_per_sample": per_sample,
+                    "core_gflops": gflops, "sgemm_peak_gflops": peak,
+                    "pct_peak": 100 * gflops / peak if gflops else None, "blas": blas})
+    return rows
+
+
+def print_table(rows, memory, checks) -> None:
+    print(f"{'workload':16}{'mode':6}{'thr':>4}{'core/s':>10}{'torch/s':>10}{'ratio':>7}"
+          f"{'  range':12}{'GFLOP/s':>8}{'%peak':>6}{'  step MB core/torch':>21}  numerics")
+    for row in rows:
+        mem = memory.get(row["workload"], {}) if row["mode"] == "train" else {}
+        mem_text = "/".join(f"{mem[f]['step_mb']:.0f}" if mem.get(f) else "-"
+                            for f in FRAMEWORKS) if mem else ""
+        ok = checks.get(row["workload"], {}).get("ok")
+        gf = row["core_gflops"]
+        print(f"{row['workload']:16}{row['mode']:6}{row['threads']:>4}{row['core']:>10,.0f}"
+              f"{row['torch']:>10,.0f}{row['ratio']:>6.2f}x  {row['ratio_min']:.2f}-"
+              f"{row['ratio_max']:.2f}  {gf if gf is None else round(gf, 1)!s:>7}"
+              f"{'' if gf is None else round(row['pct_peak'])!s:>6}{mem_text:>21}  "
+              f"{'' if ok is None else ('ok' if ok else 'MISMATCH')}")
+
+
+def main(argv=None) -> dict | None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="tiny sizes, 2 rounds (CI)")
+    parser.add_argument("--workloads", default=",".join(WORKLOADS),
+                        help=f"comma-separated subset of {', '.join(WORKLOADS)}")
+    parser.add_argument("--threads", default="all,1",
+                        help="comma-separated thread counts; 'all' = every available core")
+    parser.add_argument("--rounds", type=int, default=None, help="interleaved rounds (5)")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="target seconds per timing of the slower library (0.25)")
+    parser.add_argument("--json", help="also write the results as JSON to this path")
+    parser.add_argument("--no-memory", action="store_true", help="skip the child processes")
+    parser.add_argument("--child-memory", help=argparse.SUPPRESS)  # framework:workload
+    args = parser.parse_args(argv)
+    if args.child_memory:
+        print(json.dumps(M.child_memory(*args.child_memory.split(":"), args.quick)))
+        return None
+    names = [n.strip() for n in args.workloads.split(",") if n.strip()]
+    unknown = [n for n in names if n not in WORKLOADS]
+    if unknown:
+        parser.error(f"unknown workloads {unknown}; choose from {', '.join(WORKLOADS)}")
+    cores = core.device.available_cores()
+    counts = [cores if t.strip() == "all" else int(t) for t in args.threads.split(",")]
+    rounds = args.rounds or (2 if args.quick else 5)
+    target = args.seconds or (0.02 if args.quick else 0.25)
+    started, load = time.time(), os.getloadavg()
+    checks = {n: numerics(WORKLOADS[n](args.quick)) for n in names}
+    rows = measure(names, counts, rounds, args.quick, target)
+    memory = {} if args.no_memory else {
+        n: {f: M.run_memory_child(f, n, args.quick) for f in FRAMEWORKS} for n in names}
+    result = {"date": time.strftime("%Y-%m-%d %H:%M"), "cores": cores, "rounds": rounds,
+              "seconds": time.time() - started, "rows": rows, "memory": memory,
+              "numerics": checks, "blas": M.blas_libraries(),
+              "load_average": [load[0], os.getloadavg()[0]], "machine": platform.processor()
+              or platform.machine()}
+    print(f"{len(names)} workloads, threads {counts}, {rounds} rounds, {cores} cores; "
+          "ratio = median of per-round core/torch (range); step MB = peak RSS above the "
+          f"model, per child process; load average {load[0]:.1f} -> {os.getloadavg()[0]:.1f}")
+    for lib in rows[0]["blas"] if rows else []:
+        print(f"  {lib['api']}/{lib['library']} {lib['kernels']} ({lib['file']})")
+    print_table(rows, memory, checks)
+    print("sgemm peak GFLOP/s: " + ", ".join(
+        f"{c} threads {max(r['sgemm_peak_gflops'] for r in rows if r['threads'] == c):.0f}"
+        for c in counts) + f"; took {result['seconds']:.0f} s")
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=1))
+    return result
+
+
+if __name__ == "__main__":
+    main()
