@@ -16,6 +16,7 @@ from threadpoolctl import threadpool_info, threadpool_limits
 import core
 from runner import build
 from runner.config import schema
+from runner.config.options import load_option
 from runner.train.events import EndForwardBackward, EndIteration
 from runner.train.inspection import Inspector
 from runner.train.loop import Batch, Trainer
@@ -58,7 +59,7 @@ SETTINGS = {"plain loop": _plain, "inspect every=25 (all stats)": _inspect(25),
 def _speed(attach, loader) -> float:
     core.seed(0)
     shape = tuple(loader.dataset[0][0].shape)
-    model = build.build_model(schema.CNNConfig(), shape, 10)
+    model = build.build_model(load_option("model", "cnn"), shape, 10)
     opt = build.build_optimizer(schema.AdamConfig(), model.parameters(), 0.001)
     trainer = Trainer(model, opt, CFG)
     attach(trainer)
@@ -72,7 +73,7 @@ def _direct_costs(loader) -> str:
     """CPU milliseconds of one training step and of each reader / one inspection, measured
     call by call (robust where throughput on a shared machine is noisy)."""
     core.seed(0)
-    model = build.build_model(schema.CNNConfig(), tuple(loader.dataset[0][0].shape), 10)
+    model = build.build_model(load_option("model", "cnn"), tuple(loader.dataset[0][0].shape), 10)
     opt = build.build_optimizer(schema.AdamConfig(), model.parameters(), 0.001)
     trainer = Trainer(model, opt, CFG)
     trainer.watch("conv2", "fc")

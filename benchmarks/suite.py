@@ -26,11 +26,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
-
-import core  # noqa: E402
 import suite_measure as M  # noqa: E402
 from workloads import MLP, ConvBN, Tutorial  # noqa: E402
 from workloads_seq import EmbeddingBag, Recurrent, Transformer  # noqa: E402
+
+import core  # noqa: E402
 
 # name -> factory(quick) -> workload. One more network is one more line here (and a class).
 WORKLOADS = {

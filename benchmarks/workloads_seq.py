@@ -7,12 +7,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from workloads import Workload, copy_weights, linear_weights
 
 import core
 from core import nn
 from core.nn import functional as F
 from core.nn.functional import sequence as S
-from workloads import Workload, copy_weights, linear_weights
 
 
 class _Recurrent(nn.Layer):

@@ -22,8 +22,9 @@ from omegaconf import DictConfig
 
 from core.backend import DeviceError, set_device
 from core.data.files import ReaderError
+from runner import build, plugins
 from runner.config import hydra_errors
-from runner.config.hydra_setup import register_hydra_plugins
+from runner.config.hydra_setup import register_hydra_plugins, register_plugin_options
 from runner.config.paths import config_dirs
 from runner.config.validation import validate
 from runner.errors import ConfigError, UserError
@@ -57,7 +58,9 @@ def main(cfg: DictConfig) -> float:
 
 def _train(cfg: DictConfig) -> float:
     """Validate ``cfg``, select its device and run it; return the objective."""
+    plugins.load(cfg.get("plugins") or [])  # the config's own plugin modules
     run_config = validate(cfg)
+    build.check_model_config(run_config.model)  # a spec's layers, before any data is read
     _use_device(run_config.device)
     app = importlib.import_module("runner.app")  # training and MLflow load only when valid
     hydra_config = HydraConfig.get()
@@ -101,7 +104,18 @@ def exit_with_error(exc: BaseException) -> NoReturn:
     sys.exit(2)
 
 
+def _load_plugins() -> None:
+    """Entry-point plugins and a ``plugins=[...]`` override, before Hydra composes: their
+    models and datasets then exist as group options (model=NAME)."""
+    try:
+        plugins.load(plugins.modules_in_argv(sys.argv[1:]))
+    except UserError as exc:
+        exit_with_error(exc)
+    register_plugin_options()
+
+
 hydra_errors.install(PROG)
+_load_plugins()
 
 if __name__ == "__main__":
     main()

@@ -19,9 +19,11 @@ import time
 
 import core
 from core import serialize
+from core.atomic import atomic_write
 from core.backend import DeviceError
 from core.optimizer.lr import LRScheduler
 from runner import build, instruments, process
+from runner.build import summary
 from runner.config import tomlwrite
 from runner.config.schema import RunConfig
 from runner.config.validation import flatten
@@ -40,6 +42,8 @@ log = logging.getLogger(__name__)
 CHECKPOINT = "model.pdparams"
 CONFIG_FILE = "config.toml"
 CURVES_FILE = "learning_curves.png"
+SUMMARY_FILE = "model_summary.txt"
+MODEL_FILE = "model.toml"  # the model's resolved config (a spec's tables)
 
 
 # Every metric a run logs, hence every valid trainer.objective.
@@ -162,6 +166,7 @@ def _train_and_report(cfg: RunConfig, parts: _Parts, tracker,
                       resumption=None) -> tuple[float, int]:
     """Train, test and log; returns the objective and the number of epochs trained."""
     recorder = tracking.Recorder(tracker)
+    _describe_model(cfg, parts, tracker, output_dir())
     begin = time.perf_counter()
     overhead_before = tracker.overhead_sec
     trainer = Trainer(parts.model, parts.optimizer, cfg.trainer, scheduler=parts.scheduler,
@@ -191,6 +196,22 @@ def _train_and_report(cfg: RunConfig, parts: _Parts, tracker,
     # The LAST value of sweep.objective (by default trainer's), also with early stopping or
     # keep_best: what a sweep compares stays the state training ended in.
     return recorder.last(job.objective_key(cfg)), state.epoch + 1
+
+
+def _describe_model(cfg: RunConfig, parts: _Parts, tracker, folder: str) -> None:
+    """The model summary (printed, and an artifact) and the model's config as its own file."""
+    rows = summary.summarize(parts.model, parts.input_shape, parts.vocab_size,
+                             parts.variable_length)
+    table = summary.format_table(rows)
+    log.info("model %s:\n%s", cfg.model.name, table)
+    with atomic_write(os.path.join(folder, SUMMARY_FILE), "w") as handle:
+        handle.write(table + "\n")
+    tracker.log_artifact(os.path.join(folder, SUMMARY_FILE))
+    spec_path = os.path.join(folder, MODEL_FILE)
+    tomlwrite.dump(dataclasses.asdict(cfg.model), spec_path)
+    tracker.log_artifact(spec_path)
+    tracker.log_metrics({"model/params": float(sum(r.params for r in rows)),
+                         "model/flops_per_sample": float(sum(r.flops for r in rows))}, 0)
 
 
 def _monitors(cfg: RunConfig) -> str:

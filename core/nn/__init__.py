@@ -44,3 +44,7 @@ __all__ += ["Dropout2D", "Pad2D", "Upsample"]
 from core.nn.rnn import SimpleRNN  # noqa: E402
 
 __all__ += ["SimpleRNN"]
+from core.nn.merge import Add, Concat, Multiply  # noqa: E402 - graph merges (docs/models.md)
+from core.nn.sequence import SequencePool  # noqa: E402
+
+__all__ += ["Add", "Concat", "Multiply", "SequencePool"]

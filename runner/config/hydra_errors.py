@@ -79,6 +79,12 @@ def unknown_override(key: str) -> str:
                 f"are {', '.join(sorted(names))}" + tail)
     if not field:
         return f"'{key}' is a group: choose one of its options with {key}=NAME" + tail
+    if section == "model" and field in ("layers", "blocks") and rest.count(".") >= 1:
+        # A spec's tables: an argument (or layer) the file leaves out is added, Hydra's way.
+        return (f"'{key}' is not set by the selected model's file, so it cannot be changed; "
+                f"to add it (an argument the spec leaves out, or a new layer), prefix the "
+                f"override with +: +{key}=VALUE. The layer's type checks the argument's name "
+                "and value before anything runs" + tail)
     keys = _option_keys(section)
     owners = sorted(name for name, names in keys.items() if field in names)
     everything = sorted({name for names in keys.values() for name in names})

@@ -19,3 +19,17 @@ def register_hydra_plugins() -> None:
     plugins = Plugins.instance()
     for plugin in (TomlConfigSource, TomlrunSearchPathPlugin, OptunaSweeper):
         plugins.register(plugin)
+
+
+def register_plugin_options() -> None:
+    """Each registered plugin model or dataset as a group option (``model=NAME``), through
+    Hydra's ConfigStore: its name plus the defaults it was registered with. An option file of
+    the same name in a TOML folder takes precedence (Hydra's search path order)."""
+    from hydra.core.config_store import ConfigStore  # noqa: PLC0415
+
+    from runner import plugins  # noqa: PLC0415
+
+    store = ConfigStore.instance()
+    for group, options in plugins.OPTION_DEFAULTS.items():
+        for name, defaults in options.items():
+            store.store(group=group, name=name, node={"name": name, **defaults})

@@ -9,6 +9,7 @@ that the message can name the key.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass
@@ -19,20 +20,25 @@ class ModelConfig:
 
 
 @dataclass
-class CNNConfig(ModelConfig):
-    name: str = "cnn"
-    channels: list[int] = field(default_factory=lambda: [20, 20])
-    kernel_size: int = 5
-    pool: int = 2
-    activation: str = "relu"
+class SpecConfig(ModelConfig):
+    """A network written in TOML (docs/models.md): named ``layers`` of ``core.nn`` types (or
+    ``block`` copies), reusable ``blocks``, the ``output`` layer (default: the one nothing else
+    consumes) and the option's own settings (``knobs``: any other key, e.g. ``hidden``), which
+    layers reference as ``${model.hidden}``. A model option with a ``layers`` table is a spec."""
+
+    name: str = "spec"
+    layers: dict[str, Any] = field(default_factory=dict, metadata={"flatten": "nested"})
+    blocks: dict[str, Any] = field(default_factory=dict, metadata={"flatten": "nested"})
+    output: str = ""
+    knobs: dict[str, Any] = field(default_factory=dict, metadata={"flatten": "inline"})
 
 
 @dataclass
-class MLPConfig(ModelConfig):
-    name: str = "mlp"
-    hidden: list[int] = field(default_factory=lambda: [128, 64])
-    activation: str = "relu"
-    dropout: float = 0.0
+class PluginModelConfig(ModelConfig):
+    """A model built by a registered Python builder (``runner.plugins.model``): its other keys
+    are the builder's keyword arguments."""
+
+    options: dict[str, Any] = field(default_factory=dict, metadata={"flatten": "inline"})
 
 
 @dataclass
@@ -203,6 +209,14 @@ class SequenceDataConfig(DataConfig):
 
 
 @dataclass
+class PluginDataConfig(DataConfig):
+    """Data from a registered Python builder (``runner.plugins.dataset``): keys other than the
+    common data keys are the builder's keyword arguments."""
+
+    options: dict[str, Any] = field(default_factory=dict, metadata={"flatten": "inline"})
+
+
+@dataclass
 class TrainerConfig:
     epochs: int = 10
     batch_size: int = 64
@@ -274,11 +288,13 @@ class RunConfig:
     device: str = "cpu"
     inspect: InspectConfig = field(default_factory=InspectConfig)  # layer/param/grad statistics
     sweep: SweepConfig = field(default_factory=SweepConfig)  # multirun objective and direction
+    plugins: list[str] = field(default_factory=list)  # modules registering models, layers, data
 
 
 # The option classes of each group, by the group's ``name`` key.
-MODEL_SCHEMAS = {"cnn": CNNConfig, "mlp": MLPConfig, "cbow": CBOWConfig, "gru": RNNConfig,
-                 "lstm": RNNConfig}
+# A model option with a ``layers`` table is a SpecConfig whatever its name (cnn and mlp are spec
+# files); a registered plugin model is a PluginModelConfig.
+MODEL_SCHEMAS = {"cbow": CBOWConfig, "gru": RNNConfig, "lstm": RNNConfig}
 OPTIM_SCHEMAS = {
     "sgd": SGDConfig,
     "momentum": MomentumConfig,

@@ -9,6 +9,7 @@ whose one paragraph names the key path (``optim.lr``), the bad value and what is
 from __future__ import annotations
 
 import difflib
+import inspect
 import math
 import typing
 from dataclasses import fields, is_dataclass
@@ -18,6 +19,7 @@ from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
 from core.backend import DeviceError, parse_device
+from runner import plugins
 from runner.config import schema
 from runner.errors import ConfigError
 
@@ -38,8 +40,7 @@ SECTIONS: dict[str, type] = {
     "sweep": schema.SweepConfig,
 }
 REQUIRED_GROUPS = ("model", "optim", "data")  # what to train, how, and on what: never guessed
-TOP_LEVEL = (*GROUPS, *SECTIONS, "device")
-ACTIVATIONS = ("relu", "sigmoid", "tanh")
+TOP_LEVEL = (*GROUPS, *SECTIONS, "device", "plugins")
 REGULARIZERS = ("l1", "l2")
 
 Rule = tuple[Callable[[Any], bool], str]
@@ -61,11 +62,7 @@ def _choice(options: tuple[str, ...]) -> Rule:
 
 # Range rules by section and key (a key means the same wherever it appears in its section).
 RULES: dict[str, dict[str, Rule]] = {
-    "model": {"channels": (lambda v: len(v) > 0 and _POSITIVE_INTS[0](v),
-                           "a non-empty list of integers >= 1"),
-              "hidden": _POSITIVE_INTS, "kernel_size": _COUNT, "pool": _COUNT,
-              "activation": _choice(ACTIVATIONS), "dropout": _FRACTION,
-              "error_clip": _POSITIVE_VALUES,
+    "model": {"dropout": _FRACTION, "error_clip": _POSITIVE_VALUES,
               # sequence models and cbow (runner/build/sequence_models.py)
               "hidden_size": _COUNT, "num_layers": _COUNT, "embedding_dim": _COUNT,
               "pooling": _choice(("last", "mean", "max", "sum")),
@@ -113,9 +110,13 @@ def validate(cfg: DictConfig | Mapping) -> schema.RunConfig:
         node = tree.get(section)
         parts[section] = _build(cls, {} if node is None else node, section)
     parts["device"] = _device(tree.get("device", "cpu"))
+    parts["plugins"] = _typed(tree.get("plugins", []), list[str], "plugins")
     run_config = schema.RunConfig(**parts)
     _check_together(run_config)
     return run_config
+
+
+_NESTED = {"layers", "blocks"}  # spec tables flattened down to each argument
 
 
 def flatten(run_config: schema.RunConfig) -> dict[str, str]:
@@ -128,8 +129,16 @@ def flatten(run_config: schema.RunConfig) -> dict[str, str]:
     def walk(prefix: str, value: Any) -> None:
         if is_dataclass(value):
             for field in fields(value):
-                walk(f"{prefix}.{field.name}" if prefix else field.name,
-                     getattr(value, field.name))
+                how = field.metadata.get("flatten")
+                inner = getattr(value, field.name)
+                if how == "inline":  # a spec's knobs, a plugin's options: model.width
+                    for key, item in inner.items():
+                        walk(f"{prefix}.{key}", item)
+                else:
+                    walk(f"{prefix}.{field.name}" if prefix else field.name, inner)
+        elif isinstance(value, dict) and value and _NESTED & set(prefix.split(".")):
+            for key, item in value.items():  # model.layers.conv1.out_channels
+                walk(f"{prefix}.{key}", item)
         else:
             flat[prefix] = _show(value, quote=False)
 
@@ -151,6 +160,11 @@ def _plain(cfg: DictConfig | Mapping) -> dict:
                           f"line ({key}=VALUE) or in a TOML file.") from None
 
 
+def group_option(group: str, node: Any) -> Any:
+    """The validated dataclass of one group option's table (``{"name": "adam", "lr": 0.1}``)."""
+    return _group(group, node, GROUPS[group])
+
+
 def _group(group: str, node: Any, options: dict[str, type]) -> Any:
     names = ", ".join(options)
     if node is None:
@@ -162,11 +176,54 @@ def _group(group: str, node: Any, options: dict[str, type]) -> Any:
         raise ConfigError(f"{group} = {_show(node)} is not valid: {group} must be a table of "
                           f"keys; choose one of {names} with {group}=NAME.")
     name = node.get("name")
+    if group == "model" and "layers" in node:  # a network written in TOML
+        return _spec(node)
+    plugin = plugins.get({"model": "model", "data": "dataset"}.get(group, ""), name) \
+        if group in ("model", "data") else None
+    if plugin is not None and name not in options:
+        return _plugin(group, node, plugin)
     if name not in options:
         shown = "is missing" if name is None else f"= {_show(name)} is not a known {group}"
         raise ConfigError(f"{group}.name {shown}: the valid {group} names are {names}; choose "
                           f"an option with {group}=NAME (a TOML file names its class by 'name').")
     return _build(options[name], node, group, siblings=options)
+
+
+def _spec(node: dict) -> schema.SpecConfig:
+    """A network spec: its own keys typed, every other key a knob; the layers are checked
+    against core.nn when the model is built (runner.build.spec)."""
+    own = {f.name for f in fields(schema.SpecConfig)} - {"knobs"}
+    knobs = {key: value for key, value in node.items() if key not in own}
+    spec = _build(schema.SpecConfig, {k: v for k, v in node.items() if k in own}, "model")
+    for key in ("layers", "blocks"):
+        for name, table in getattr(spec, key).items():
+            if not isinstance(table, dict):
+                raise ConfigError(f"model.{key}.{name} = {_show(table)} is not valid: each entry "
+                                  f"of model.{key} is a table (type = \"Linear\", ...).")
+    if not spec.layers:
+        raise ConfigError("model.layers is empty: a network spec needs at least one layer "
+                          "(docs/models.md).")
+    spec.knobs = knobs
+    return spec
+
+
+def _plugin(group: str, node: dict, builder) -> Any:
+    """A plugin model or dataset: the keys its builder takes, checked against its signature."""
+    cls = schema.PluginModelConfig if group == "model" else schema.PluginDataConfig
+    own = {f.name for f in fields(cls)} - {"options"}
+    options = {key: value for key, value in node.items() if key not in own}
+    taken = [name for name, param in inspect.signature(builder).parameters.items()
+             if name not in ("input_shape", "num_classes", "vocab_size", "seed")
+             and param.kind in (param.POSITIONAL_OR_KEYWORD, param.KEYWORD_ONLY)]
+    kind = "model" if group == "model" else "dataset"
+    source = plugins.REGISTRIES[kind].source(node["name"])
+    for key in options:
+        if key not in taken:
+            intro = f"{group}={node['name']} (a plugin from {source}) takes"
+            raise ConfigError(_unknown_key(key, group, taken, intro))
+    config = _build(cls, {k: v for k, v in node.items() if k in own}, group)
+    config.options = options
+    return config
 
 
 def _build(cls: type, node: Any, path: str, siblings: dict[str, type] | None = None) -> Any:
@@ -228,7 +285,8 @@ def _check_monitor(trainer: schema.TrainerConfig) -> None:
 
 
 # --- types and messages -----------------------------------------------------------------------
-_TYPE_NAMES = {float: "a number", int: "an integer", bool: "true or false", str: "a string",
+_TYPE_NAMES = {Any: "any value", dict[str, Any]: "a table", float: "a number",
+               int: "an integer", bool: "true or false", str: "a string",
                list[int]: "a list of integers", list[str]: "a list of strings",
                bool | str: "true, false or a string",
                dict[str, float]: "a table of names to numbers"}
@@ -250,6 +308,10 @@ def _typed(value: Any, hint: Any, path: str) -> Any:
         ok = isinstance(value, list) and all(isinstance(item, str) for item in value)
     elif hint == bool | str:
         ok = isinstance(value, (bool, str))
+    elif hint is Any:
+        ok = True
+    elif hint == dict[str, Any]:
+        ok = isinstance(value, dict)
     elif hint == dict[str, float] and isinstance(value, dict):
         ok = all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
                  for v in value.values())

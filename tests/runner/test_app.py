@@ -8,6 +8,7 @@ import tomllib
 from core import serialize
 from runner import app
 from runner.config import schema
+from runner.config.options import load_option
 from runner.errors import ConfigError
 from runner.track import bundle, tracking
 from runner.train import memory
@@ -16,7 +17,7 @@ from runner.train import memory
 def make_config(uri: str, **trainer) -> schema.RunConfig:
     options = {"epochs": 1, "batch_size": 64, "log_every": 5, "progress": False} | trainer
     return schema.RunConfig(
-        model=schema.CNNConfig(channels=[4, 8], kernel_size=3),
+        model=load_option("model", "cnn", "layers.conv1.out_channels=4", "layers.conv2.out_channels=8", "layers.conv1.kernel_size=3", "layers.conv1.padding=1", "layers.conv2.kernel_size=3", "layers.conv2.padding=1"),
         optim=schema.AdamConfig(lr=0.01),
         schedule=schema.ScheduleConfig(name="cosine", warmup_epochs=0.2),
         clip=schema.ClipConfig(),

@@ -8,8 +8,8 @@ import pytest
 import core
 from core import optimizer, regularizer
 from runner import build
-from runner.build import sequence_models
 from runner.config import schema
+from runner.config.options import load_option
 from runner.errors import ConfigError, UserError
 
 DATA = Path("/work/shared/data")  # test data only; the product never reads it
@@ -24,17 +24,18 @@ def _forward(model, shape, batch=3):
 
 # ----- models ---------------------------------------------------------------------------------
 
-# Image models; cbow, gru and lstm take ids or sequences (tests/runner/test_sequence_build.py).
-@pytest.mark.parametrize("name", sorted(set(build.MODELS) - set(sequence_models.MODELS)))
+# Image models (the shipped specs); cbow, gru and lstm take ids or sequences
+# (tests/runner/test_sequence_build.py).
+@pytest.mark.parametrize("name", ["cnn", "mlp"])
 @pytest.mark.parametrize("shape", [DIGITS_SHAPE, MNIST_SHAPE])
 def test_every_model_builds_and_maps_images_to_class_scores(name, shape):
-    cfg = schema.MODEL_SCHEMAS[name]()
+    cfg = load_option("model", name)
     model = build.build_model(cfg, shape, num_classes=10)
     assert _forward(model, shape).shape == [3, 10]
 
 
 def test_cnn_is_the_tutorial_network_on_mnist():
-    model = build.build_model(schema.CNNConfig(), MNIST_SHAPE, 10)
+    model = build.build_model(load_option("model", "cnn"), MNIST_SHAPE, 10)
     shapes = {name: p.shape for name, p in model.named_parameters()}
     assert shapes == {"conv1.weight": [20, 1, 5, 5], "conv1.bias": [20],
                       "conv2.weight": [20, 20, 5, 5], "conv2.bias": [20],
@@ -42,39 +43,42 @@ def test_cnn_is_the_tutorial_network_on_mnist():
 
 
 def test_cnn_on_digits_flattens_what_the_pools_leave():
-    model = build.build_model(schema.CNNConfig(channels=[4, 6], kernel_size=3), DIGITS_SHAPE, 10)
+    model = build.build_model(load_option(
+        "model", "cnn", "layers.conv1.out_channels=4", "layers.conv2.out_channels=6",
+        "layers.conv1.kernel_size=3", "layers.conv1.padding=1", "layers.conv2.kernel_size=3",
+        "layers.conv2.padding=1"), DIGITS_SHAPE, 10)
     assert dict(model.named_parameters())["fc.weight"].shape == [6 * 2 * 2, 10]
-    even = build.build_model(schema.CNNConfig(channels=[4], kernel_size=4), DIGITS_SHAPE, 7)
-    assert _forward(even, DIGITS_SHAPE).shape == [3, 7]  # an even kernel grows 8 -> 9, pool -> 4
 
 
-@pytest.mark.parametrize("activation", sorted(build.ACTIVATIONS))
-def test_mlp_layers_activations_and_dropout(activation):
-    cfg = schema.MLPConfig(hidden=[16, 8], activation=activation, dropout=0.5)
+@pytest.mark.parametrize("activation", ["ReLU", "Tanh", "Sigmoid", "GELU"])
+def test_mlp_blocks_activations_and_dropout(activation):
+    cfg = load_option("model", "mlp", "hidden=[16,8]", f"activation={activation}", "dropout=0.5")
     model = build.build_model(cfg, DIGITS_SHAPE, 10)
-    names = [name for name, _ in model.named_children()]
-    assert names == ["flatten", "fc1", "act1", "dropout1", "fc2", "act2", "dropout2", "out"]
-    assert isinstance(model["act1"], build.ACTIVATIONS[activation])
-    assert dict(model.named_parameters())["fc1.weight"].shape == [64, 16]
+    layers = dict(model.named_sublayers())
+    assert [name for name, layer in layers.items() if not layer._sub_layers] == [
+        "flatten", "hidden.0.fc", "hidden.0.act", "hidden.0.drop", "hidden.1.fc",
+        "hidden.1.act", "hidden.1.drop", "out"]
+    assert type(layers["hidden.0.act"]).__name__ == activation
+    assert dict(model.named_parameters())["hidden.0.fc.weight"].shape == [64, 16]
     model.eval()
     first, second = _forward(model, DIGITS_SHAPE), _forward(model, DIGITS_SHAPE)
     np.testing.assert_array_equal(first.numpy(), second.numpy())  # no dropout in eval mode
 
 
 def test_cnn_that_pools_to_nothing_is_a_config_error():
-    with pytest.raises(ConfigError, match="model.channels"):
-        build.build_model(schema.CNNConfig(channels=[4, 4, 4, 4]), DIGITS_SHAPE, 10)
+    with pytest.raises(ConfigError, match=r"max_pool2 \(MaxPool2D\) cannot take its input"):
+        build.build_model(load_option("model", "cnn"), (1, 3, 3), 10)
 
 
 def test_cnn_needs_images():
-    with pytest.raises(ConfigError, match="model=mlp"):
-        build.build_model(schema.CNNConfig(), (40,), 10)
+    with pytest.raises(ConfigError, match=r"conv1 \(Conv2D\) cannot take its input: 'input' \[40\]"):
+        build.build_model(load_option("model", "cnn"), (40,), 10)
 
 
 # ----- optimizers -----------------------------------------------------------------------------
 
 def _params():
-    return build.build_model(schema.MLPConfig(hidden=[4]), (1, 2, 2), 3).parameters()
+    return build.build_model(load_option("model", "mlp", "hidden=[4]"), (1, 2, 2), 3).parameters()
 
 
 @pytest.mark.parametrize("name", sorted(build.OPTIMIZERS))
@@ -250,12 +254,13 @@ def test_batch_larger_than_the_data_with_drop_last_is_a_config_error():
 
 @pytest.mark.parametrize("call,match", [
     (lambda: build.build_model(schema.ModelConfig(name="rnn"), DIGITS_SHAPE, 10),
-     "cbow, cnn, gru, lstm, mlp"),
+     "cbow, gru, lstm.*a layers table"),
     (lambda: build.build_optimizer(schema.OptimConfig(name="lamb"), [], 0.1), "adadelta"),
     (lambda: build.build_schedule(schema.ScheduleConfig(name="poly"), 0.1, 1, 1), "cosine"),
     (lambda: build.build_data(schema.DataConfig(name="cifar"), 0), "fashion_mnist"),
     (lambda: build.build_clip(schema.ClipConfig(name="adaptive")), "global_norm, none"),
-    (lambda: build.build_model(schema.MLPConfig(activation="gelu"), DIGITS_SHAPE, 10), "relu"),
+    (lambda: build.build_model(load_option("model", "mlp", "activation=gelu"), DIGITS_SHAPE, 10),
+     "'gelu' is not a known layer type: did you mean GELU"),
     (lambda: build.build_optimizer(schema.SGDConfig(weight_decay=0.1, regularizer="l3"),
                                    [], 0.1), "l1, l2"),
 ])

@@ -5,6 +5,7 @@ from hydra import compose, initialize_config_dir
 from core import nn
 from runner import build
 from runner.config import schema
+from runner.config.options import load_option
 from runner.config.paths import config_dirs
 from runner.config.validation import validate
 from runner.errors import ConfigError
@@ -18,8 +19,8 @@ def make():
         yield lambda *overrides: validate(compose("config", overrides=list(overrides)))
 
 
-def _cnn(**options):
-    return build.build_model(schema.CNNConfig(**options), DIGITS_SHAPE, 10)
+def _cnn(*overrides):
+    return build.build_model(load_option("model", "cnn", *overrides), DIGITS_SHAPE, 10)
 
 
 @pytest.mark.parametrize("name, cls", [("value", nn.ClipGradByValue),
@@ -33,7 +34,7 @@ def test_each_clip_option_builds_its_class_with_per_parameter_thresholds(make, n
 
 def test_none_and_error_build_no_gradient_clip_and_error_sets_every_computing_layer(make):
     assert build.build_clip(make().clip, _cnn()) is None
-    model = _cnn(error_clip={"fc": 5.0})
+    model = _cnn("error_clip={fc: 5.0}")
     assert build.build_clip(make("clip=error").clip, model) is None
     clipped = {name: layer.error_clip for name, layer in model.named_sublayers()}
     assert clipped["fc"] == 5.0  # the model's own table wins over the group's threshold
@@ -51,7 +52,7 @@ def test_the_models_error_clip_table_sets_named_layers(make):
 def test_unknown_layers_and_unmatched_patterns_are_named():
     with pytest.raises(ConfigError, match=r"model.error_clip.fc9: the model has no layer 'fc9'; "
                                           r"its layers are conv1, act1, max_pool1"):
-        _cnn(error_clip={"fc9": 1.0})
+        _cnn("error_clip={fc9: 1.0}")
     cfg = schema.GradClipConfig(params={"dense.*": 1.0})
     with pytest.raises(ConfigError, match=r"clip.params.dense.\* matches no parameter of the "
                                           r"model: its parameters are conv1.weight"):

@@ -7,6 +7,7 @@ import pytest
 import core
 from runner import build
 from runner.config import schema
+from runner.config.options import load_option
 from runner.train import checkpoint
 from runner.train.events import EndForwardBackward, EndIteration
 from runner.train.health import NonFiniteError
@@ -22,7 +23,7 @@ def _parts(seed=0):
     core.seed(seed)
     data = build.build_data(DATA, seed=0)
     train, valid, _ = build.build_loaders(data, DATA, CFG)
-    model = build.build_model(schema.MLPConfig(hidden=[16], dropout=0.2), (1, 8, 8), 10)
+    model = build.build_model(load_option("model", "mlp", "hidden=[16]", "dropout=0.2"), (1, 8, 8), 10)
     sched = build.build_schedule(schema.ScheduleConfig(name="cosine", warmup_epochs=0.5), 0.01,
                                  CFG.epochs, len(train))
     opt = build.build_optimizer(schema.AdamConfig(lr=0.01), model.parameters(), sched)
@@ -39,7 +40,7 @@ def _guarded_parts(seed=0):
                                nan_check="skip", max_skips=4)
     data = build.build_data(DATA, seed=0)
     train, valid, _ = build.build_loaders(data, DATA, cfg)
-    model = build.build_model(schema.MLPConfig(hidden=[16], dropout=0.2), (1, 8, 8), 10)
+    model = build.build_model(load_option("model", "mlp", "hidden=[16]", "dropout=0.2"), (1, 8, 8), 10)
     model.fc1.error_clip = 0.01
     opt = build.build_optimizer(schema.AdamConfig(lr=0.01), model.parameters(), 0.01,
                                 grad_clip=core.nn.ClipGradByGlobalNorm(0.5))

@@ -16,6 +16,7 @@ import yaml
 
 import runner.__main__ as entry
 from runner.config import schema
+from runner.config.options import load_option
 from runner.errors import UserError
 from tests.runner.subprocesses import run_all
 
@@ -168,7 +169,7 @@ def _main(monkeypatch, *args) -> None:
 def test_run_passes_the_typed_config_overrides_and_launch_dir(fake_app, monkeypatch, tmp_path):
     _main(monkeypatch, "model=mlp", "optim.lr=0.05")
     [(run_config, overrides, launch_dir)] = fake_app.calls
-    assert isinstance(run_config.model, schema.MLPConfig) and run_config.optim.lr == 0.05
+    assert isinstance(run_config.model, schema.SpecConfig) and run_config.model.name == "mlp" and run_config.optim.lr == 0.05
     assert overrides == ["model=mlp", "optim.lr=0.05"]  # Hydra's own settings left out
     assert Path(launch_dir) == tmp_path
 
@@ -183,7 +184,7 @@ def test_multirun_runs_one_job_per_value(fake_app, monkeypatch):
 def test_user_searchpath_option_is_validated_by_its_name(fake_app, monkeypatch, tmp_path):
     user = _user_folder(tmp_path / "mine")
     _main(monkeypatch, "model=tiny", f"hydra.searchpath=[toml://{user}]")
-    assert fake_app.calls[0][0].model == schema.MLPConfig(hidden=[8])
+    assert fake_app.calls[0][0].model == load_option("model", "mlp", "hidden=[8]")
 
 
 @pytest.mark.parametrize("args", [["optim.lr=0"], ["device=gpu:99"]])

@@ -10,6 +10,7 @@ from hydra.core.override_parser.overrides_parser import OverridesParser
 from omegaconf import OmegaConf
 
 from runner.config import schema
+from runner.config.options import load_option
 from runner.config.paths import config_dirs
 from runner.config.validation import flatten, validate
 from runner.errors import ConfigError, UserError
@@ -71,7 +72,7 @@ def test_every_experiment_composes_and_validates(make, name):
 
 def test_default_config(make):
     run_config = validate(make())
-    assert isinstance(run_config.model, schema.CNNConfig)
+    assert isinstance(run_config.model, schema.SpecConfig) and run_config.model.name == "cnn"
     assert isinstance(run_config.optim, schema.AdamConfig)
     assert (run_config.schedule.name, run_config.clip.name, run_config.data.name) == (
         "constant", "none", "digits")
@@ -87,7 +88,7 @@ def test_default_config(make):
 
 def test_mnist_cnn_reproduces_the_paddle_tutorial(make):
     run_config = validate(make("+experiment=mnist_cnn"))
-    assert run_config.model == schema.CNNConfig(channels=[20, 20], kernel_size=5, pool=2)
+    assert run_config.model == load_option("model", "cnn", "layers.conv1.out_channels=20", "layers.conv2.out_channels=20", "layers.conv1.kernel_size=5", "layers.conv1.padding=2", "layers.conv2.kernel_size=5", "layers.conv2.padding=2", "pool=2")
     assert run_config.data.name == "mnist" and run_config.data.drop_last
     optim = run_config.optim
     assert (optim.name, optim.lr, optim.weight_decay, optim.regularizer) == (
@@ -98,7 +99,7 @@ def test_mnist_cnn_reproduces_the_paddle_tutorial(make):
 
 def test_an_option_is_checked_by_its_name_key(make):
     run_config = validate(make("model=mlp", "model.hidden=[32]", "model.dropout=0.25"))
-    assert run_config.model == schema.MLPConfig(hidden=[32], dropout=0.25)
+    assert run_config.model == load_option("model", "mlp", "hidden=[32]", "dropout=0.25")
 
 
 def test_early_stop_best_and_accumulate_keys(edit):

@@ -5,6 +5,7 @@ import pytest
 import core
 from runner import build
 from runner.config import schema
+from runner.config.options import load_option
 from runner.train.events import BeginIteration, BeginPass, EndForwardBackward, EndIteration, EndPass
 from runner.train.loop import Trainer
 
@@ -19,7 +20,7 @@ def loaders():
 
 def _trainer(cfg=CFG):
     core.seed(0)
-    model = build.build_model(schema.MLPConfig(hidden=[16]), (1, 8, 8), 10)
+    model = build.build_model(load_option("model", "mlp", "hidden=[16]"), (1, 8, 8), 10)
     opt = build.build_optimizer(schema.AdamConfig(), model.parameters(), 0.01)
     return Trainer(model, opt, cfg)
 

@@ -9,6 +9,7 @@ import core
 from core import backend, nn, optimizer
 from runner import build
 from runner.config import schema
+from runner.config.options import load_option
 from runner.errors import UserError
 from runner.train import events, health
 from runner.train.health import NonFiniteError
@@ -29,7 +30,7 @@ def _trainer(digits, policy="stop", lr=0.1, clip=None, epochs=1, **options):
     cfg = schema.TrainerConfig(epochs=epochs, batch_size=64, progress=False, nan_check=policy,
                                **options)
     loader, _, _ = build.build_loaders(digits, DATA, cfg)
-    model = build.build_model(schema.MLPConfig(hidden=[16]), digits.input_shape,
+    model = build.build_model(load_option("model", "mlp", "hidden=[16]"), digits.input_shape,
                               digits.num_classes)  # flatten -> fc1 -> act1 -> out
     opt = optimizer.SGD(lr, parameters=model.parameters(), grad_clip=clip)
     return Trainer(model, opt, cfg), loader

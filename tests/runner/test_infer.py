@@ -9,6 +9,7 @@ import pytest
 import core
 from runner import app, build, infer
 from runner.config import schema
+from runner.config.options import load_option
 from runner.errors import UserError
 from runner.track import bundle, tracking
 from runner.train import checkpoint
@@ -16,7 +17,7 @@ from runner.train.loop import Trainer
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN = schema.RunConfig(
-    model=schema.MLPConfig(hidden=[32]), optim=schema.AdamConfig(lr=0.01),
+    model=load_option("model", "mlp", "hidden=[32]"), optim=schema.AdamConfig(lr=0.01),
     schedule=schema.ScheduleConfig(), clip=schema.ClipConfig(), data=schema.DataConfig(),
     trainer=schema.TrainerConfig(epochs=2, batch_size=64, log_every=50, progress=False,
                                  objective="test/acc"),

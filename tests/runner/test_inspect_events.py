@@ -10,6 +10,7 @@ import pytest
 import core
 from runner import build
 from runner.config import schema
+from runner.config.options import load_option
 from runner.errors import ConfigError
 from runner.train.events import EndForwardBackward, EndIteration
 from runner.train.inspection import Inspector, statistics
@@ -18,7 +19,7 @@ from runner.train.memory import MemoryReport, graph_bytes
 from runner.train.profiling import Profiler
 
 CFG = schema.TrainerConfig(epochs=1, batch_size=64, log_every=1000, progress=False)
-CNN = schema.CNNConfig(channels=[4, 6], kernel_size=3)
+CNN = load_option("model", "cnn", "layers.conv1.out_channels=4", "layers.conv2.out_channels=6", "layers.conv1.kernel_size=3", "layers.conv1.padding=1", "layers.conv2.kernel_size=3", "layers.conv2.padding=1")
 
 
 class Sink:
@@ -170,7 +171,7 @@ def test_with_accumulation_gradients_are_inspected_once_complete(loaders):
 
 
 def test_freezing_a_layer_keeps_it_unchanged_and_out_of_optimizer_state(loaders):
-    frozen = schema.CNNConfig(channels=[4, 6], kernel_size=3, freeze=["conv1"])
+    frozen = load_option("model", "cnn", "layers.conv1.out_channels=4", "layers.conv2.out_channels=6", "layers.conv1.kernel_size=3", "layers.conv1.padding=1", "layers.conv2.kernel_size=3", "layers.conv2.padding=1", "freeze=[conv1]")
     trainer = _trainer(frozen)
     before = {n: p.data.copy() for n, p in trainer.model.named_parameters()}
     trainer.fit(loaders[0])
@@ -184,9 +185,9 @@ def test_freezing_a_layer_keeps_it_unchanged_and_out_of_optimizer_state(loaders)
 
 def test_freezing_an_unknown_layer_or_everything_is_refused():
     with pytest.raises(ConfigError, match="not a layer of this model: the layers are conv1"):
-        build.build_model(schema.CNNConfig(freeze=["conv7"]), (1, 8, 8), 10)
+        build.build_model(load_option("model", "cnn", "freeze=[conv7]"), (1, 8, 8), 10)
     with pytest.raises(ConfigError, match="every parameter"):
-        build.build_model(schema.MLPConfig(hidden=[], freeze=["out"]), (1, 8, 8), 10)
+        build.build_model(load_option("model", "mlp", "hidden=[]", "freeze=[out]"), (1, 8, 8), 10)
 
 
 def test_memory_report_shows_adadelta_needs_more_than_momentum(loaders):

@@ -9,6 +9,7 @@ import core
 import runner.train.loop
 from runner import build
 from runner.config import schema
+from runner.config.options import load_option
 from runner.train import checkpoint
 from runner.train.events import EndIteration, EndPass
 from runner.train.loop import Trainer
@@ -46,7 +47,7 @@ def scripted(monkeypatch):
 def _trainer(current, seed=0, **options):
     core.seed(seed)
     cfg = schema.TrainerConfig(**({"epochs": 12, "progress": False, "log_every": 3} | options))
-    model = build.build_model(schema.MLPConfig(hidden=[8]), (1, 8, 8), 10)
+    model = build.build_model(load_option("model", "mlp", "hidden=[8]"), (1, 8, 8), 10)
     opt = build.build_optimizer(schema.AdamConfig(lr=0.01), model.parameters(), 0.01)
     trainer = Trainer(model, opt, cfg, sink=ClockFreeSink())
     current["trainer"] = trainer

@@ -14,6 +14,7 @@ import numpy as np
 import core
 from runner import build
 from runner.config import schema
+from runner.config.options import load_option
 from runner.track import tracking
 from runner.train.loop import evaluate
 from tests.runner.subprocesses import runner_env
@@ -31,7 +32,7 @@ def _run(cwd: Path) -> str:
 
 
 def _model(weights: dict):
-    model = build.build_model(schema.MLPConfig(hidden=[32]), (1, 8, 8), 10)
+    model = build.build_model(load_option("model", "mlp", "hidden=[32]"), (1, 8, 8), 10)
     model.set_state_dict(weights)
     return model
 

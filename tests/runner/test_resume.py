@@ -6,6 +6,7 @@ import pytest
 import core
 from runner import build
 from runner.config import schema
+from runner.config.options import load_option
 from runner.errors import ConfigError
 from runner.track import tracking
 from runner.train import checkpoint, resume
@@ -14,7 +15,7 @@ from runner.train.loop import Trainer
 
 def _cfg(resume_value, **trainer):
     return schema.RunConfig(
-        model=schema.MLPConfig(hidden=[16]), optim=schema.AdamConfig(),
+        model=load_option("model", "mlp", "hidden=[16]"), optim=schema.AdamConfig(),
         schedule=schema.ScheduleConfig(), clip=schema.ClipConfig(), data=schema.DataConfig(),
         trainer=schema.TrainerConfig(epochs=3, resume=resume_value, **trainer),
         runtime=schema.RuntimeConfig(), tracking=schema.TrackingConfig(enabled=False))

@@ -9,6 +9,7 @@ from core.sparse import RowSparseGrad
 from runner import build
 from runner.build import sequence_data, sequence_models
 from runner.config import schema
+from runner.config.options import load_option
 from runner.config.validation import validate
 from runner.errors import ConfigError
 
@@ -28,7 +29,7 @@ def test_vowels_data_model_and_loader(shared_dir):
     logits = model((padded, lengths))
     assert logits.shape == [len(labels), 9]
     with pytest.raises(ConfigError, match="variable-length sequences: use model=gru"):
-        build.build_model(schema.MLPConfig(), data.input_shape, data.num_classes, 0, True)
+        build.build_model(load_option("model", "mlp"), data.input_shape, data.num_classes, 0, True)
 
 
 def test_text_data_and_cbow_with_sparse_gradients(tmp_path):
@@ -43,7 +44,7 @@ def test_text_data_and_cbow_with_sparse_gradients(tmp_path):
     core.nn.functional.cross_entropy(model(context), target).backward()
     assert isinstance(model.embedding.weight.grad_data, RowSparseGrad)
     with pytest.raises(ConfigError, match="word ids: use model=cbow"):
-        build.build_model(schema.MLPConfig(), data.input_shape, data.num_classes, 10)
+        build.build_model(load_option("model", "mlp"), data.input_shape, data.num_classes, 10)
     text = sequence_models.nearest_neighbours(model, data.train.vocab, ["the", "cat", "zebra"])
     assert text.startswith("the: ") and "zebra" not in text and len(text.splitlines()) == 2
 

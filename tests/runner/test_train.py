@@ -9,6 +9,7 @@ import pytest
 import core
 from runner import build
 from runner.config import schema
+from runner.config.options import load_option
 from runner.train.events import EndPass
 from runner.train.loop import evaluate, fit
 from runner.train.progress import Progress
@@ -38,7 +39,7 @@ def digits():
 
 def _setup(loaders, lr=0.01, schedule=None):
     core.seed(0)
-    model = build.build_model(schema.MLPConfig(hidden=[32]), (1, 8, 8), 10)
+    model = build.build_model(load_option("model", "mlp", "hidden=[32]"), (1, 8, 8), 10)
     steps = len(loaders[0])
     rate = schedule(steps) if schedule else lr
     opt = build.build_optimizer(schema.AdamConfig(), model.parameters(), rate)
@@ -174,7 +175,7 @@ def _accumulating(batch_size, accumulate, samples=36):
                                  rng.integers(0, 10, size=samples))
     loader = core.io.DataLoader(data, batch_size=batch_size, return_tensors=True)
     core.seed(0)
-    model = build.build_model(schema.MLPConfig(hidden=[16]), (1, 8, 8), 10)
+    model = build.build_model(load_option("model", "mlp", "hidden=[16]"), (1, 8, 8), 10)
     schedule = core.optimizer.lr.StepDecay(0.5, step_size=2, gamma=0.5)
     opt = build.build_optimizer(schema.SGDConfig(), model.parameters(), schedule,
                                 grad_clip=core.nn.ClipGradByGlobalNorm(2.0))  # acts on 6 of 10

@@ -5,7 +5,6 @@ import pytest
 
 from core.optimizer import Adamax, AdamW, Lamb
 from core.tensor import Parameter
-
 from tests.core.optimizer.stepping import GRADS, START, run
 
 

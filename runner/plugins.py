@@ -1,0 +1,192 @@
+"""Your own models, layers, datasets and readers, without editing tomlrun: one registry each and
+one way in (docs/models.md#plugins).
+
+In a module of your own::
+
+    from runner import plugins
+
+    @plugins.model("wide_mlp", defaults={"width": 512})
+    def wide_mlp(input_shape, num_classes, width=512):      # -> a core.nn.Layer
+        ...
+
+    @plugins.layer()                                         # usable as type = "Swish2"
+    class Swish2(core.nn.Layer): ...
+
+    @plugins.dataset("my_data")
+    def my_data(seed, path=""):                              # -> {"train": ..., "test": ...}
+        ...
+
+    @plugins.reader("tsv")                                   # data=files data.reader=tsv
+    def read_tsv(path): ...
+
+tomlrun imports such a module when an installed package names it in the ``tomlrun.plugins``
+entry-point group, or when the config lists it (``plugins=[my_module]``). A name registered
+twice is an error naming both places. No ``_target_`` import strings: configs name things only
+by their registered names.
+"""
+from __future__ import annotations
+
+import importlib
+import inspect
+import sys
+from collections.abc import Callable
+from importlib import metadata
+
+from runner.errors import UserError
+
+ENTRY_POINT_GROUP = "tomlrun.plugins"
+KINDS = ("model", "layer", "dataset", "reader")
+BUILT_IN = "tomlrun itself"
+
+
+class PluginError(UserError):
+    """A plugin that cannot be loaded or registered (a user mistake with a clear message)."""
+
+
+class Registry:
+    """Names to objects of one kind, each remembering where it was registered."""
+
+    def __init__(self, kind: str):
+        self.kind = kind
+        self._items: dict[str, tuple[object, str]] = {}
+
+    def add(self, name: str, item: object, source: str) -> None:
+        if not isinstance(name, str) or not name:
+            raise PluginError(f"a {self.kind} plugin needs a non-empty string name, got "
+                              f"{name!r} from {source}.")
+        known = self._items.get(name)
+        if known is not None and known[0] is not item:
+            raise PluginError(f"the {self.kind} name '{name}' is registered twice: by "
+                              f"{known[1]} and by {source}; rename one of them.")
+        self._items[name] = (item, source)
+
+    def get(self, name: str):
+        found = self._items.get(name)
+        return None if found is None else found[0]
+
+    def source(self, name: str) -> str:
+        return self._items[name][1] if name in self._items else ""
+
+    def names(self) -> list[str]:
+        return sorted(self._items)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._items
+
+
+REGISTRIES = {kind: Registry(kind) for kind in KINDS}
+# Group -> option name -> the option's default keys: entry-point plugins become group options
+# (model=NAME, data=NAME) through Hydra's ConfigStore (runner.config.hydra_setup).
+OPTION_DEFAULTS: dict[str, dict[str, dict]] = {"model": {}, "data": {}}
+
+
+def _caller_module(item) -> str:
+    return f"module {getattr(item, '__module__', '?')}"
+
+
+def model(name: str, defaults: dict | None = None) -> Callable:
+    """Register ``builder(input_shape, num_classes, **options) -> Layer`` as ``model=name``.
+
+    ``defaults`` become the option's keys (``model.width=...`` overrides them); a builder that
+    takes ``vocab_size`` also gets the data's vocabulary size.
+    """
+    def register(builder: Callable) -> Callable:
+        REGISTRIES["model"].add(name, builder, _caller_module(builder))
+        OPTION_DEFAULTS["model"][name] = dict(defaults or {})
+        return builder
+    return register
+
+
+def layer(name: str | None = None) -> Callable:
+    """Register a ``core.nn.Layer`` subclass as a layer type of the TOML spec (its class name by
+    default); its constructor arguments are the keys of its table."""
+    def register(cls):
+        from core.nn import Layer  # noqa: PLC0415 - the plugin module imports core anyway
+
+        if not (inspect.isclass(cls) and issubclass(cls, Layer)):
+            raise PluginError(f"plugins.layer registers core.nn.Layer subclasses; "
+                              f"{cls!r} from {_caller_module(cls)} is not one.")
+        REGISTRIES["layer"].add(name or cls.__name__, cls, _caller_module(cls))
+        return cls
+    return register
+
+
+def dataset(name: str, defaults: dict | None = None) -> Callable:
+    """Register ``builder(seed, **options) -> {"train": ds, "valid": ds or None, "test": ds}``
+    as ``data=name``; its keyword arguments are the option's keys (``defaults`` their values)."""
+    def register(builder: Callable) -> Callable:
+        REGISTRIES["dataset"].add(name, builder, _caller_module(builder))
+        OPTION_DEFAULTS["data"][name] = dict(defaults or {})
+        return builder
+    return register
+
+
+def reader(name: str) -> Callable:
+    """Register ``reader(path) -> iterable of samples`` as ``data.reader=name`` (data=files);
+    the same registry as ``core.data.register_reader``."""
+    def register(function: Callable) -> Callable:
+        from core.data.files import get_reader, register_reader  # noqa: PLC0415
+
+        try:
+            known = get_reader(name)
+        except (KeyError, ValueError):
+            known = None
+        if known is not None and known is not function:
+            raise PluginError(f"the reader name '{name}' is registered twice: by "
+                              f"{_caller_module(known)} and by {_caller_module(function)}; "
+                              "rename one of them.")
+        register_reader(name)(function)
+        REGISTRIES["reader"].add(name, function, _caller_module(function))
+        return function
+    return register
+
+
+def get(kind: str, name: str):
+    """The registered object, or None."""
+    return REGISTRIES[kind].get(name)
+
+
+def load_module(module: str, why: str) -> None:
+    """Import a plugin module (registering what it defines); a clear error if it fails."""
+    if module in sys.modules:
+        return
+    try:
+        importlib.import_module(module)
+    except PluginError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any failure of a user's module is reported whole
+        raise PluginError(f"the plugin module '{module}' ({why}) could not be imported: "
+                          f"{type(exc).__name__}: {exc}. Check that it is installed or on "
+                          "PYTHONPATH and imports without errors.") from exc
+
+
+_entry_points_loaded = False
+
+
+def load_entry_points() -> None:
+    """Import every module named in the ``tomlrun.plugins`` entry-point group (once)."""
+    global _entry_points_loaded
+    if _entry_points_loaded:
+        return
+    _entry_points_loaded = True
+    for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        load_module(entry.value.split(":")[0],
+                    f"entry point '{entry.name}' of {entry.dist.name if entry.dist else '?'}")
+
+
+def load(modules=()) -> None:
+    """The entry-point plugins, then the modules a config lists."""
+    load_entry_points()
+    for module in modules:
+        load_module(str(module), "listed in plugins")
+
+
+def modules_in_argv(argv: list[str]) -> list[str]:
+    """The modules of a ``plugins=[a,b]`` (or ``plugins=a``) command-line override, so that
+    they are imported before Hydra composes (their models are then group options)."""
+    found: list[str] = []
+    for arg in argv:
+        key, sep, value = arg.lstrip("+").partition("=")
+        if sep and key == "plugins":
+            found += [v.strip().strip("'\"") for v in value.strip("[]").split(",") if v.strip()]
+    return found
