@@ -24,7 +24,7 @@ from core.backend import DeviceError
 from core.optimizer.lr import LRScheduler
 from runner import build, instruments, process
 from runner.build import summary
-from runner.config import tomlwrite
+from runner.config import schema, tomlwrite
 from runner.config.schema import RunConfig
 from runner.config.validation import flatten
 from runner.errors import ConfigError, UserError
@@ -43,7 +43,7 @@ CHECKPOINT = "model.pdparams"
 CONFIG_FILE = "config.toml"
 CURVES_FILE = "learning_curves.png"
 SUMMARY_FILE = "model_summary.txt"
-MODEL_FILE = "model.toml"  # the model's resolved config (a spec's tables)
+MODEL_FILE = "model_spec.toml"  # the model option as resolved (a spec: its tables)
 
 
 # Every metric a run logs, hence every valid trainer.objective.
@@ -208,7 +208,7 @@ def _describe_model(cfg: RunConfig, parts: _Parts, tracker, folder: str) -> None
         handle.write(table + "\n")
     tracker.log_artifact(os.path.join(folder, SUMMARY_FILE))
     spec_path = os.path.join(folder, MODEL_FILE)
-    tomlwrite.dump(dataclasses.asdict(cfg.model), spec_path)
+    tomlwrite.dump(schema.to_table(cfg.model), spec_path)
     tracker.log_artifact(spec_path)
     tracker.log_metrics({"model/params": float(sum(r.params for r in rows)),
                          "model/flops_per_sample": float(sum(r.flops for r in rows))}, 0)
@@ -236,7 +236,7 @@ def _save_outputs(cfg: RunConfig, model, recorder, tracker, folder: str) -> None
     """Write the resolved config, checkpoint and curves into ``folder`` and log them."""
     os.makedirs(folder, exist_ok=True)
     config_path = os.path.join(folder, CONFIG_FILE)
-    tomlwrite.dump(dataclasses.asdict(cfg), config_path)
+    tomlwrite.dump(schema.to_table(cfg), config_path)
     tracker.log_artifact(config_path)
     if cfg.trainer.checkpoint:
         checkpoint = os.path.join(folder, CHECKPOINT)

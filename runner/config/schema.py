@@ -8,7 +8,7 @@ that the message can name the key.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
 
@@ -311,3 +311,23 @@ CLIP_SCHEMAS = {"none": ClipConfig, "value": GradClipConfig, "norm": GradClipCon
                 "global_norm": GradClipConfig, "error": ClipConfig}
 DATA_SCHEMAS = {"digits": DataConfig, "mnist": DataConfig, "fashion_mnist": DataConfig,
                 "files": FilesConfig, "text": TextConfig, "vowels": SequenceDataConfig}
+
+
+def to_table(value: Any) -> Any:
+    """A config as the plain table a TOML file would hold: dataclasses as dicts, with inline
+    fields (a spec's knobs, a plugin's options) spread into their parent, so that the table
+    validates back to the same config."""
+    if is_dataclass(value):
+        table: dict[str, Any] = {}
+        for item in fields(value):
+            inner = to_table(getattr(value, item.name))
+            if item.metadata.get("flatten") == "inline":
+                table.update(inner)
+            else:
+                table[item.name] = inner
+        return table
+    if isinstance(value, dict):
+        return {key: to_table(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_table(item) for item in value]
+    return value

@@ -12,6 +12,11 @@ import difflib
 import inspect
 import math
 import typing
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 from dataclasses import fields, is_dataclass
 from typing import Any, Callable, Mapping
 
@@ -21,6 +26,7 @@ from omegaconf.errors import OmegaConfBaseException
 from core.backend import DeviceError, parse_device
 from runner import plugins
 from runner.config import schema
+from runner.config.paths import config_dirs
 from runner.errors import ConfigError
 
 # Option classes by group, each chosen by the group's ``name`` key.
@@ -106,6 +112,8 @@ def validate(cfg: DictConfig | Mapping) -> schema.RunConfig:
     parts: dict[str, Any] = {}
     for group, options in GROUPS.items():
         parts[group] = _group(group, tree.get(group), options)
+    if isinstance(cfg, DictConfig) and isinstance(parts["model"], schema.SpecConfig):
+        _check_knobs_used(parts["model"], cfg.get("model"))
     for section, cls in SECTIONS.items():
         node = tree.get(section)
         parts[section] = _build(cls, {} if node is None else node, section)
@@ -165,8 +173,17 @@ def group_option(group: str, node: Any) -> Any:
     return _group(group, node, GROUPS[group])
 
 
+def _option_names(group: str, options: dict[str, type]) -> list[str]:
+    """Every name a group option may have: schema classes, shipped TOML files, plugins."""
+    files = {path.stem for path in (config_dirs()[0] / group).glob("*.toml")}
+    kind = {"model": "model", "data": "dataset"}.get(group)
+    registered = set(plugins.REGISTRIES[kind].names()) if kind else set()
+    return [*options, *sorted((files | registered) - set(options))]
+
+
 def _group(group: str, node: Any, options: dict[str, type]) -> Any:
-    names = ", ".join(options)
+    names = ", ".join(_option_names(group, options) if group in ("model", "data")
+                      else options)
     if node is None:
         if group in REQUIRED_GROUPS:
             raise ConfigError(f"the config group '{group}' is missing: choose one of {names} "
@@ -178,6 +195,8 @@ def _group(group: str, node: Any, options: dict[str, type]) -> Any:
     name = node.get("name")
     if group == "model" and "layers" in node:  # a network written in TOML
         return _spec(node)
+    if group == "model" and name not in options and _shipped_spec(name) is not None:
+        return _spec(_on_shipped_spec(node))  # {"name": "mlp", "hidden": [8]} from Python
     plugin = plugins.get({"model": "model", "data": "dataset"}.get(group, ""), name) \
         if group in ("model", "data") else None
     if plugin is not None and name not in options:
@@ -205,6 +224,40 @@ def _spec(node: dict) -> schema.SpecConfig:
                           "(docs/models.md).")
     spec.knobs = knobs
     return spec
+
+
+def _check_knobs_used(spec: schema.SpecConfig, raw: DictConfig) -> None:
+    """Every knob of a composed spec is referenced (``${model.KEY}``) by some table: a key that
+    none uses would change nothing (say, a setting of an older model option)."""
+    text = str(OmegaConf.to_container(raw, resolve=False))
+    unused = sorted(key for key in spec.knobs if "${model." + key + "}" not in text)
+    if unused:
+        used = sorted(set(spec.knobs) - set(unused))
+        raise ConfigError(
+            f"model.{unused[0]} = {_show(spec.knobs[unused[0]])} is set, but no layer of the "
+            f"spec '{spec.name}' uses it (as ${{model.{unused[0]}}}), so it would change "
+            f"nothing: its settings are {', '.join(used) or '(none)'}; set a layer's argument "
+            f"as model.layers.NAME.ARG (python -m runner.summary shows the layers).")
+
+
+def _shipped_spec(name: Any) -> dict | None:
+    """The table of the shipped spec option ``name`` (conf/model/NAME.toml), if there is one."""
+    path = config_dirs()[0] / "model" / f"{name}.toml"
+    if not isinstance(name, str) or not path.is_file():
+        return None
+    table = tomllib.loads(path.read_text(encoding="utf-8"))
+    return table if "layers" in table else None
+
+
+def _on_shipped_spec(node: dict) -> dict:
+    """``node``'s keys laid over the shipped spec of its name, interpolations resolved."""
+    base = _shipped_spec(node["name"])
+    for key in node:
+        if key not in base:
+            raise ConfigError(_unknown_key(key, "model", base, f"the keys of model "
+                                           f"({node['name']}) are"))
+    merged = OmegaConf.merge(OmegaConf.create({"model": base}), {"model": node})
+    return OmegaConf.to_container(merged, resolve=True)["model"]
 
 
 def _plugin(group: str, node: dict, builder) -> Any:

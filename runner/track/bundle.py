@@ -7,7 +7,6 @@ checkpoint (every checkpoint carries the same description), or from an MLflow ru
 """
 from __future__ import annotations
 
-import dataclasses
 import os
 
 try:
@@ -16,8 +15,8 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 from core import serialize
-from runner import build
-from runner.config import schema, tomlwrite
+from runner import build, plugins
+from runner.config import schema, tomlwrite, validation
 from runner.errors import ConfigError, UserError
 from runner.track import tracking
 from runner.train import checkpoint
@@ -30,11 +29,27 @@ WEIGHTS_FILE = "model.pdparams"
 def describe(cfg, input_shape, num_classes: int, vocab_size: int = 0,
              variable_length: bool = False) -> dict:
     """The model's description: enough to rebuild it and to prepare inputs like training's."""
-    return {"model": dataclasses.asdict(cfg.model), "input_shape": [int(n) for n in input_shape],
+    return {"model": schema.to_table(cfg.model), "input_shape": [int(n) for n in input_shape],
             "num_classes": int(num_classes), "vocab_size": int(vocab_size),
             "variable_length": bool(variable_length),
             "data": {"name": cfg.data.name, "normalize": cfg.data.normalize,
-                     "valid_size": cfg.data.valid_size}}
+                     "valid_size": cfg.data.valid_size},
+            "plugins": plugin_modules(cfg)}
+
+
+def plugin_modules(cfg) -> list[str]:
+    """The plugin modules a model needs to be rebuilt: the config's own, a plugin model's
+    builder module, and the modules of plugin layer types a spec uses."""
+    modules = set(getattr(cfg, "plugins", []))
+    model = cfg.model
+    if isinstance(model, schema.PluginModelConfig):
+        modules.add(plugins.get("model", model.name).__module__)
+    if isinstance(model, schema.SpecConfig):
+        used = {table.get("type") for tables in (model.layers, *model.blocks.values())
+                for table in tables.values() if isinstance(table, dict)}
+        for name in used & set(plugins.REGISTRIES["layer"].names()):
+            modules.add(plugins.get("layer", name).__module__)
+    return sorted(modules)
 
 
 def save_bundle(description: dict, model, folder) -> str:
@@ -57,14 +72,15 @@ def log_bundle(cfg, parts, tracker, folder) -> None:
 
 def build_from(description: dict):
     """A fresh model as ``description`` says (weights initialised, not loaded)."""
-    model_cfg = dict(description["model"])
-    cls = schema.MODEL_SCHEMAS.get(model_cfg.get("name"))
-    if cls is None:
-        raise ConfigError(f"the bundle's model '{model_cfg.get('name')}' is not known to this "
-                          f"tomlrun: known models are {', '.join(schema.MODEL_SCHEMAS)}.")
-    known = {f.name for f in dataclasses.fields(cls)}
-    model_cfg = {k: v for k, v in model_cfg.items() if k in known and k != "freeze"}
-    return build.build_model(cls(**model_cfg), tuple(description["input_shape"]),
+    plugins.load(description.get("plugins", []))  # a plugin model or layer must be imported
+    table = {key: value for key, value in description["model"].items() if key != "freeze"}
+    try:
+        model_cfg = validation.group_option("model", table)
+    except ConfigError as exc:
+        raise ConfigError(f"the bundle's model cannot be rebuilt by this tomlrun: {exc} (was it "
+                          "trained with another version, or with a plugin that is not "
+                          "installed?)") from None
+    return build.build_model(model_cfg, tuple(description["input_shape"]),
                              int(description["num_classes"]),
                              int(description.get("vocab_size", 0)),
                              bool(description.get("variable_length", False)))

@@ -1,5 +1,6 @@
 """runner.app.run end to end on the digits, checked through what MLflow recorded."""
 import os
+import re
 import signal
 
 import pytest
@@ -17,7 +18,8 @@ from runner.train import memory
 def make_config(uri: str, **trainer) -> schema.RunConfig:
     options = {"epochs": 1, "batch_size": 64, "log_every": 5, "progress": False} | trainer
     return schema.RunConfig(
-        model=load_option("model", "cnn", "layers.conv1.out_channels=4", "layers.conv2.out_channels=8", "layers.conv1.kernel_size=3", "layers.conv1.padding=1", "layers.conv2.kernel_size=3", "layers.conv2.padding=1"),
+        model=load_option("model", "cnn", "layers.conv1.out_channels=4",
+                          "layers.conv2.out_channels=8"),
         optim=schema.AdamConfig(lr=0.01),
         schedule=schema.ScheduleConfig(name="cosine", warmup_epochs=0.2),
         clip=schema.ClipConfig(),
@@ -67,7 +69,8 @@ def test_one_epoch_run_is_recorded_and_returns_the_objective(launch, job_dir):
     assert run.info.run_name == "cnn-adam-lr0.01-epochs1"
     metrics = run.data.metrics
     assert set(metrics) == set(app.METRICS) | {"tracking/overhead_fraction",
-                                               "tracking/setup_sec"} | set(memory.METRICS) \
+                                               "tracking/setup_sec", "model/params",
+                                               "model/flops_per_sample"} | set(memory.METRICS) \
         | {"data/wait_fraction", "data/queue_depth"}  # runner/train/data_report.py
     assert {"train/loss", "valid/acc", "test/acc"} <= set(app.METRICS)
     steps = [m.step for m in client.get_metric_history(run.info.run_id, "train/loss")]
@@ -77,16 +80,21 @@ def test_one_epoch_run_is_recorded_and_returns_the_objective(launch, job_dir):
     assert 0 <= metrics["tracking/overhead_fraction"] <= 1
     params = run.data.params
     assert params["optim.lr"] == "0.01" and params["model.name"] == "cnn"
-    assert params["model.channels"] == "[4, 8]"
+    assert params["model.layers.conv1.out_channels"] == "4"
+    assert params["model.layers.conv2.type"] == "Conv2D"  # the flattened spec
     tags = run.data.tags
     assert tags["device"] == "cpu" and tags["launch_dir"] == str(folder)
     assert "command" in tags
 
     artifacts = {a.path for a in client.list_artifacts(run.info.run_id)}
-    assert artifacts == {app.CONFIG_FILE, app.CHECKPOINT, app.CURVES_FILE, bundle.FOLDER}
+    assert artifacts == {app.CONFIG_FILE, app.CHECKPOINT, app.CURVES_FILE, bundle.FOLDER,
+                         app.SUMMARY_FILE, app.MODEL_FILE}
     local = client.download_artifacts(run.info.run_id, "", str(job_dir / "downloaded"))
     written = tomllib.loads(open(os.path.join(local, app.CONFIG_FILE)).read())
-    assert written["optim"]["lr"] == 0.01 and written["model"]["channels"] == [4, 8]
+    assert written["optim"]["lr"] == 0.01
+    assert written["model"]["layers"]["conv1"]["out_channels"] == 4
+    summary = open(os.path.join(local, app.SUMMARY_FILE)).read()
+    assert re.search(r"conv1 +Conv2D +\[4, 8, 8\] +40 ", summary) and "total" in summary
     state = serialize.load(os.path.join(local, app.CHECKPOINT))
     assert state["conv1.weight"].shape == (4, 1, 3, 3) and state["fc.weight"].shape == (32, 10)
     with open(os.path.join(local, app.CURVES_FILE), "rb") as png:
@@ -132,7 +140,8 @@ def test_tracking_disabled_still_writes_the_outputs(job_dir):
     cfg.data.valid_size = 0
     objective = app.run(cfg, [], str(job_dir))
     assert 0 < objective <= 1
-    assert {p.name for p in job_dir.iterdir()} == {app.CONFIG_FILE, app.CURVES_FILE}
+    assert {p.name for p in job_dir.iterdir()} == {app.CONFIG_FILE, app.CURVES_FILE,
+                                                   app.SUMMARY_FILE, app.MODEL_FILE}
 
 
 def test_a_validation_objective_without_validation_data_fails_before_the_run(job_dir):

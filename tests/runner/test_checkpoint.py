@@ -34,14 +34,14 @@ def _parts(seed=0):
 
 def _guarded_parts(seed=0):
     """Like ``_parts``, with trainer.nan_check=skip (max_skips 4), global-norm clipping, error
-    clipping on fc1, and NaN gradients at five fixed (epoch, batch) places."""
+    clipping on hidden.0.fc, and NaN gradients at five fixed (epoch, batch) places."""
     core.seed(seed)
     cfg = schema.TrainerConfig(epochs=2, batch_size=64, log_every=4, progress=False,
                                nan_check="skip", max_skips=4)
     data = build.build_data(DATA, seed=0)
     train, valid, _ = build.build_loaders(data, DATA, cfg)
     model = build.build_model(load_option("model", "mlp", "hidden=[16]", "dropout=0.2"), (1, 8, 8), 10)
-    model.fc1.error_clip = 0.01
+    model["hidden.0.fc"].error_clip = 0.01
     opt = build.build_optimizer(schema.AdamConfig(lr=0.01), model.parameters(), 0.01,
                                 grad_clip=core.nn.ClipGradByGlobalNorm(0.5))
     sink = ClockFreeSink()
@@ -84,7 +84,7 @@ def test_health_counters_survive_a_resume_sharing_the_skip_budget(tmp_path):
     assert resumed == [p for p in ref_sink.points if p[0] > 15]
     counted = {key: value for step, key, value in resumed}  # the last value of each
     assert counted["health/skipped_steps"] == 4.0 and counted["health/nonfinite_events"] == 4.0
-    assert counted["clip/acted"] > 15 and counted["error_clip/fc1/acted"] > 15
+    assert counted["clip/acted"] > 15 and counted["error_clip/hidden.0.fc/acted"] > 15
 
 
 def test_a_checkpoint_without_health_counters_loads_with_zeros(tmp_path):

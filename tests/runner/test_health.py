@@ -31,7 +31,7 @@ def _trainer(digits, policy="stop", lr=0.1, clip=None, epochs=1, **options):
                                **options)
     loader, _, _ = build.build_loaders(digits, DATA, cfg)
     model = build.build_model(load_option("model", "mlp", "hidden=[16]"), digits.input_shape,
-                              digits.num_classes)  # flatten -> fc1 -> act1 -> out
+                              digits.num_classes)  # flatten -> hidden.0.fc -> hidden.0.act -> hidden.0.drop -> out
     opt = optimizer.SGD(lr, parameters=model.parameters(), grad_clip=clip)
     return Trainer(model, opt, cfg), loader
 
@@ -67,11 +67,11 @@ def _stop(trainer, loader) -> str:
 
 def test_a_nan_in_a_layers_forward_stops_with_a_report_naming_it(digits):
     trainer, loader = _trainer(digits, nan_check_locate=True)
-    poison_forward(trainer.model.fc1, after=3)
+    poison_forward(trainer.model["hidden.0.fc"], after=3)
     report = _stop(trainer, loader)
     assert "at epoch 0, batch 3, step 4 (trainer.nan_check=stop)" in report
     assert "First non-finite quantity: the loss (NaN)" in report
-    assert "layer 'fc1' produced a non-finite output in the forward pass" in report
+    assert "layer 'hidden.0.fc' produced a non-finite output in the forward pass" in report
     assert "Last finite loss: " in report and "at step 3." in report
     assert "Largest gradient norm seen (global L2, before clipping): " in report
     assert "- Turn on gradient clipping: clip=global_norm clip.threshold=" in report
@@ -82,7 +82,7 @@ def test_a_nan_in_a_layers_backward_names_the_gradient_and_the_layer(digits):
     trainer, loader = _trainer(digits, nan_check_locate=True)
     poison_backward(trainer.model.out, after=2)
     report = _stop(trainer, loader)
-    assert "First non-finite quantity: the gradient of parameter 'fc1.weight'" in report
+    assert "First non-finite quantity: the gradient of parameter 'hidden.0.fc.weight'" in report
     assert "layer 'out' received a finite gradient at its output but its backward produced " \
            "a non-finite gradient" in report
     assert "- Check the labels" not in report  # the loss itself was fine
@@ -152,11 +152,11 @@ def test_a_parameter_made_non_finite_by_an_update_is_named_with_that_update(digi
 
     def corrupt(event):
         if event.step == 3:
-            event.model.fc1.bias.data[0] = np.inf
+            event.model["hidden.0.fc"].bias.data[0] = np.inf
 
     trainer.on(events.EndIteration, corrupt)
     report = _stop(trainer, loader)  # a parameter cannot be skipped: the update is done
-    assert "First non-finite quantity: the parameter 'fc1.bias' (+Inf in its sum)" in report
+    assert "First non-finite quantity: the parameter 'hidden.0.fc.bias' (+Inf in its sum)" in report
     assert "It became non-finite in the update of step 3 (epoch 0, batch 2)" in report
 
 
@@ -196,13 +196,13 @@ def test_all_checks_of_a_step_cost_one_device_read(digits, monkeypatch):
 
 def test_metrics_report_clipping_and_error_clipping(digits):
     trainer, loader = _trainer(digits, clip=nn.ClipGradByGlobalNorm(1e-3), log_every=10_000)
-    trainer.model.fc1.error_clip = 1e-6
+    trainer.model["hidden.0.fc"].error_clip = 1e-6
     trainer.fit(loader)
     metrics = trainer.health.metrics()
     assert metrics["health/nonfinite_events"] == 0.0
     assert metrics["clip/acted"] == len(loader)  # the tiny threshold acts on every step
     assert metrics["clip/grad_norm_max"] > 1e-3
-    assert metrics["error_clip/fc1/acted"] == len(loader)
+    assert metrics["error_clip/hidden.0.fc/acted"] == len(loader)
 
 
 def test_remedies_follow_the_facts(digits):

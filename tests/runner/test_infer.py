@@ -58,15 +58,15 @@ def test_a_run_id_rebuilds_the_model_and_reproduces_its_test_accuracy(trained, t
 
 def test_the_run_folder_bundle_and_a_npy_input_give_the_same_outputs(trained, tmp_path):
     folder, _, _ = trained
-    from_run = infer.main([f"run={folder}", "input=test", "outputs=[fc1]",
+    from_run = infer.main([f"run={folder}", "input=test", "outputs=[hidden.0.fc]",
                            f"out={tmp_path / 'a.npz'}"])
     samples, labels = infer.load_input({"input": "test"}, bundle.load_model(str(folder))[1])
     np.save(tmp_path / "x.npy", samples.reshape(len(samples), -1).astype(np.float64))
     np.save(tmp_path / "y.npy", labels)
     from_npy = infer.main([f"run={folder}/inference", f"input={tmp_path / 'x.npy'}",
-                           f"labels={tmp_path / 'y.npy'}", "outputs=fc1",
+                           f"labels={tmp_path / 'y.npy'}", "outputs=hidden.0.fc",
                            f"out={tmp_path / 'b.npz'}"])
-    np.testing.assert_allclose(from_npy["fc1"], from_run["fc1"], rtol=1e-6)
+    np.testing.assert_allclose(from_npy["hidden.0.fc"], from_run["hidden.0.fc"], rtol=1e-6)
     assert np.array_equal(from_npy["predicted"], from_run["predicted"])
 
 

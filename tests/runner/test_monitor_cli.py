@@ -56,7 +56,7 @@ def test_early_stop_and_the_best_weights_for_the_test(tmp_path):
     (folder,) = {p.parent for p in tmp_path.glob("outputs/*/*/best.pdparams")}
     best, last = core.load(folder / "best.pdparams"), core.load(folder / "model.pdparams")
     assert best.keys() == last.keys()
-    assert not np.array_equal(best["fc1.weight"], last["fc1.weight"])
+    assert not np.array_equal(best["hidden.0.fc.weight"], last["hidden.0.fc.weight"])
     data = schema.DataConfig()
     _, valid, test = build.build_loaders(build.build_data(data, seed=0), data,
                                          schema.TrainerConfig(batch_size=256))

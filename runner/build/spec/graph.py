@@ -1,0 +1,198 @@
+"""Nodes -> a ``GraphNet``: each layer made with its input sizes inferred from the shape that
+reaches it, and checked by running it once on a two-sample probe before training starts.
+
+Sizes that a layer's input fixes are filled in when the spec leaves them out (``in_channels``,
+``in_features``, ``num_features``, ...; the output layer's ``out_features`` is the number of
+classes) and must agree when it gives them. The probe runs every layer in eval mode without
+gradients, so a shape that does not fit is reported with both layers and both shapes, before any
+MLflow run or output is made. It is exact for every layer, plugins included, because it is the
+layer's own forward that answers.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+import core
+from core import nn
+from runner.build.spec.layer_types import arguments, takes_lengths
+from runner.build.spec.parse import INPUT, Node
+from runner.errors import ConfigError
+
+# Argument -> which axis of one sample's shape (channels first) sets it.
+_FIRST, _LAST = 0, -1
+SIZE_ARGS = {"in_channels": _FIRST, "num_features": _FIRST, "num_channels": _FIRST,
+             "in_features": _LAST, "input_size": _LAST, "embed_dim": _LAST, "d_model": _LAST,
+             "normalized_shape": _LAST}
+PROBE_BATCH = 2
+PROBE_STEPS = 3  # time steps of the probe for variable-length sequences
+
+
+class _Group(nn.Layer):
+    """The layers of one block copy, so that their names read ``stage1.0.conv1``."""
+
+
+class GraphNet(nn.Layer):
+    """A network built from a spec: runs its nodes in order, each on its inputs' outputs.
+
+    The input is a batch, or ``(padded, lengths)`` for variable-length sequences; the lengths
+    go to every layer whose forward takes ``sequence_length``. A layer that returns several
+    values (an RNN's outputs and final states) passes on the first.
+    """
+
+    def __init__(self, nodes: list[Node], layers: dict[str, nn.Layer], output: str):
+        super().__init__()
+        self._order = [(node.name, tuple(node.inputs), takes_lengths(layers[node.name]))
+                       for node in nodes]
+        self._output = output
+        for name, layer in layers.items():
+            _attach(self, name, layer)
+        self._layers = layers
+        last_use = {}
+        for index, (name, inputs, _) in enumerate(self._order):
+            for source in inputs:
+                last_use[source] = index
+        # Values no later node reads are dropped as soon as possible (lower peak memory).
+        self._release = {index: [s for s, last in last_use.items() if last == index
+                                 and s != output] for index in range(len(self._order))}
+
+    def __getitem__(self, name: str) -> nn.Layer:
+        """The layer called ``name`` (dotted inside blocks: ``model["stage1.0.conv1"]``)."""
+        layers = dict(self.named_sublayers())
+        if name not in layers:
+            raise KeyError(f"'{name}' is not a layer of this network: the layers are "
+                           f"{', '.join(layers)}.")
+        return layers[name]
+
+    def forward(self, inputs):
+        x, lengths = inputs if isinstance(inputs, (tuple, list)) else (inputs, None)
+        values = {INPUT: x}
+        for index, (name, sources, with_lengths) in enumerate(self._order):
+            args = [values[source] for source in sources]
+            if with_lengths and lengths is not None:
+                out = self._layers[name](*args, sequence_length=lengths)
+            else:
+                out = self._layers[name](*args)
+            values[name] = out[0] if isinstance(out, (tuple, list)) else out
+            for source in self._release[index]:
+                values.pop(source, None)
+        return values[self._output]
+
+
+def build_graph(nodes: list[Node], output: str, input_shape, num_classes: int,
+                vocab_size: int = 0, variable_length: bool = False,
+                input_dtype: str = "float32") -> GraphNet:
+    """The ``GraphNet`` of ``nodes`` for samples of ``input_shape``; ConfigError on a misfit."""
+    sample = tuple(input_shape)
+    lengths = None
+    if variable_length:  # (padded, lengths) batches: a few steps of the per-step shape
+        sample = (PROBE_STEPS, *sample)
+        lengths = np.full(PROBE_BATCH, PROBE_STEPS, dtype=np.int64)
+    values = {INPUT: _probe_input(sample, vocab_size, input_dtype)}
+    shapes = {INPUT: sample}
+    layers: dict[str, nn.Layer] = {}
+    with core.no_grad():
+        for node in nodes:
+            in_shapes = [shapes[source] for source in node.inputs]
+            args = _sized_args(node, in_shapes, vocab_size,
+                               num_classes if node.name == output else 0)
+            layer = _make(node, args)
+            layer.eval()
+            out = _run(node, layer, [values[s] for s in node.inputs], in_shapes, lengths)
+            layer.train()
+            layers[node.name] = layer
+            values[node.name] = out
+            shapes[node.name] = tuple(out.shape[1:])
+    _check_output(output, layers[output], shapes[output], num_classes)
+    return GraphNet(nodes, layers, output)
+
+
+def _probe_input(input_shape, vocab_size: int, dtype: str):
+    shape = (PROBE_BATCH, *input_shape)
+    if vocab_size or np.dtype(dtype).kind in "iu":  # word ids: the smallest valid id
+        return core.to_tensor(np.zeros(shape, dtype=np.int64))
+    return core.to_tensor(np.zeros(shape, dtype=np.float32))
+
+
+def _sized_args(node: Node, in_shapes: list, vocab_size: int, classes: int) -> dict:
+    """``node.args`` plus the sizes its input fixes; a given size that disagrees is an error."""
+    args = dict(node.args)
+    allowed = arguments(node.cls)
+    shape = in_shapes[0] if in_shapes else ()
+    for arg, axis in SIZE_ARGS.items():
+        if arg not in allowed or not shape:
+            continue
+        size = int(shape[axis])
+        inferred = [size] if arg == "normalized_shape" else size
+        given = args.get(arg)
+        if given is None:
+            args[arg] = inferred
+        elif given != inferred and not (arg == "normalized_shape" and given == size):
+            source = ", ".join(node.inputs)
+            raise ConfigError(
+                f"{node.where}.{arg} = {given} does not fit its input: '{source}' gives samples "
+                f"of shape {_show(shape)}, so {node.type}'s {arg} must be {size} (or leave "
+                f"{arg} out and it is inferred).")
+    if "num_embeddings" in allowed and args.get("num_embeddings") is None and vocab_size:
+        args["num_embeddings"] = vocab_size
+    if classes and "out_features" in allowed and "out_features" not in args:
+        args["out_features"] = classes  # the output layer predicts the classes
+    return args
+
+
+def _make(node: Node, args: dict) -> nn.Layer:
+    missing = [name for name, p in arguments(node.cls).items()
+               if p.default is p.empty and name not in args]
+    if missing:
+        raise ConfigError(f"{node.where} ({node.type}) needs {', '.join(missing)}: give "
+                          f"{missing[0]} = ... in its table (only input sizes are inferred).")
+    try:
+        return node.cls(**args)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"{node.where} ({node.type}) cannot be made with {_show(args)}: "
+                          f"{exc}") from None
+
+
+def _run(node: Node, layer: nn.Layer, inputs: list, in_shapes: list, lengths):
+    try:
+        if lengths is not None and takes_lengths(layer):
+            out = layer(*inputs, sequence_length=lengths)
+        else:
+            out = layer(*inputs)
+    except Exception as exc:  # noqa: BLE001 - any failure here is the spec's misfit
+        got = " and ".join(f"'{s}' {_show(shape)}" for s, shape in zip(node.inputs, in_shapes))
+        reason = " ".join(str(exc).split())
+        raise ConfigError(f"{node.where} ({node.type}) cannot take its input: {got} (shapes of "
+                          f"one sample): {reason}") from None
+    out = out[0] if isinstance(out, (tuple, list)) else out
+    if not hasattr(out, "shape"):
+        raise ConfigError(f"{node.where} ({node.type}) returned {type(out).__name__}, not a "
+                          "Tensor: a spec layer must return a Tensor (or a tuple whose first "
+                          "item is one).")
+    return out
+
+
+def _check_output(name: str, layer, shape: tuple, num_classes: int) -> None:
+    if num_classes and tuple(shape) != (num_classes,):
+        raise ConfigError(f"the output layer '{name}' ({type(layer).__name__}) gives samples of "
+                          f"shape {_show(shape)}, but the data has {num_classes} classes: end "
+                          f"the network with one value per class (e.g. a Linear with "
+                          f"out_features = {num_classes}, after a Flatten).")
+
+
+def _attach(root: nn.Layer, dotted: str, layer: nn.Layer) -> None:
+    *scopes, last = dotted.split(".")
+    parent = root
+    for scope in scopes:
+        child = parent._sub_layers.get(scope)
+        if child is None:
+            child = parent.add_sublayer(scope, _Group())
+        parent = child
+    parent.add_sublayer(last, layer)
+
+
+def _show(value) -> str:
+    if isinstance(value, tuple):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {v!r}" for k, v in value.items()) + "}"
+    return repr(value)

@@ -1,0 +1,86 @@
+"""The layer types a TOML spec may name: every public ``core.nn`` layer by its Paddle name, read
+from ``core.nn.__all__`` (no list to keep in step by hand), plus the layers plugins register.
+
+A type's arguments are its constructor's parameters, read from the signature, less ``name``;
+``weight_attr`` / ``bias_attr`` take only ``false`` (no such parameter, as in Paddle).
+"""
+from __future__ import annotations
+
+import inspect
+
+from core import nn
+from runner import plugins
+from runner.errors import ConfigError
+
+# Layers that hold other layers rather than computing (a spec builds those from its tables).
+CONTAINERS = ("Layer", "Sequential", "LayerList", "LayerDict", "TransformerEncoder")
+HIDDEN_ARGS = ("self", "name", "name_scope", "dtype")
+ATTR_ARGS = ("weight_attr", "bias_attr")  # ParamAttr objects in Python; a spec may say false
+
+
+def core_layer_types() -> dict[str, type]:
+    """``core.nn``'s computing layers (losses excluded: a spec describes the network)."""
+    found = {}
+    for name in nn.__all__:
+        obj = getattr(nn, name)
+        if (inspect.isclass(obj) and issubclass(obj, nn.Layer) and name not in CONTAINERS
+                and not name.endswith("Loss")):
+            found[name] = obj
+    return found
+
+
+def layer_types() -> dict[str, type]:
+    """Every type a spec may name; a plugin may not take a ``core.nn`` name."""
+    types = core_layer_types()
+    registry = plugins.REGISTRIES["layer"]
+    for name in registry.names():
+        if name in types and types[name] is not registry.get(name):
+            raise ConfigError(f"the layer type '{name}' is registered twice: by core.nn "
+                              f"({plugins.BUILT_IN}) and by {registry.source(name)}; rename "
+                              "the plugin's layer.")
+        types[name] = registry.get(name)
+    return types
+
+
+def arguments(cls: type) -> dict[str, inspect.Parameter]:
+    """The constructor arguments a spec table may set, in signature order."""
+    params = inspect.signature(cls.__init__).parameters
+    return {name: p for name, p in params.items()
+            if name not in HIDDEN_ARGS and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+
+
+def required(cls: type) -> list[str]:
+    """The arguments without a default."""
+    return [name for name, p in arguments(cls).items() if p.default is inspect.Parameter.empty]
+
+
+def takes_lengths(layer) -> bool:
+    """Whether ``layer.forward`` takes ``sequence_length`` (RNNs, sequence pooling)."""
+    try:
+        return "sequence_length" in inspect.signature(layer.forward).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def value_problem(cls: type, arg: str, value) -> str:
+    """Why ``value`` cannot be ``arg`` of ``cls`` by its annotation (empty when it can).
+
+    Only plain annotations are checked (int, float, bool, str and their ``| None`` forms);
+    unannotated arguments such as ``kernel_size`` (an int or a list) take any value.
+    """
+    if arg in ATTR_ARGS:
+        return "" if value is False else "false (no such parameter) in a spec"
+    annotation = arguments(cls)[arg].annotation
+    if annotation is inspect.Parameter.empty:
+        return ""
+    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+    base = text.replace(" | None", "").replace("Optional[", "").rstrip("]").strip()
+    checks = {"int": (lambda v: isinstance(v, int) and not isinstance(v, bool), "an integer"),
+              "float": (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+                        "a number"),
+              "bool": (lambda v: isinstance(v, bool), "true or false"),
+              "str": (lambda v: isinstance(v, str), "a string")}
+    if base not in checks:
+        return ""
+    ok, wanted = checks[base]
+    return "" if ok(value) else wanted

@@ -1,0 +1,255 @@
+"""A spec's tables -> the network's nodes, checked before anything is built.
+
+Each entry of ``layers`` is a layer (``type`` plus that type's arguments) or copies of a block
+(``block``, with ``repeat = N`` identical copies, ``each = {arg = [v1, v2]}`` one copy per value,
+``with = {arg = v}`` the same value in every copy). A block is a table of layers like
+``layers``; inside it ``$arg`` stands for an argument and ``input`` for the copy's input. A layer
+reads the previous layer unless it names its ``inputs``. Nodes come out with dotted names
+(``stage1.0.conv1``), sorted so that each follows its inputs.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from runner.build.spec.layer_types import arguments, layer_types, value_problem
+from runner.errors import ConfigError
+
+INPUT = "input"
+RESERVED = ("type", "inputs", "block", "repeat", "each", "with")
+
+
+@dataclass
+class Node:
+    """One layer of the network: its dotted name, type, arguments and the nodes it reads."""
+
+    name: str
+    type: str
+    cls: type
+    args: dict
+    inputs: list[str]
+    where: str  # the config path that defined it, for messages
+    consumers: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Scope:
+    """Where names resolve while expanding: a copy of a block sees its own layers."""
+
+    prefix: str  # "" at the top, "stage1.0." inside a copy
+    input: str  # what ``input`` means here
+    where: str
+    values: dict  # $arg -> value
+
+
+def parse(spec) -> tuple[list[Node], str]:
+    """(nodes in dependency order, the output node's name) of a ``SpecConfig``."""
+    types = layer_types()
+    nodes: dict[str, Node] = {}
+    aliases: dict[str, str] = {}  # a block entry's name -> its last copy's output node
+    _expand(spec.layers, _Scope("", INPUT, "model.layers", {}), spec.blocks, types, nodes,
+            aliases, depth=0)
+    for node in nodes.values():
+        node.inputs = [_resolve(name, node, nodes, aliases) for name in node.inputs]
+    order = _sorted(nodes)
+    output = _output(spec.output, nodes, aliases)
+    return order, output
+
+
+def _expand(tables: dict, scope: _Scope, blocks: dict, types: dict, nodes: dict, aliases: dict,
+            depth: int) -> str:
+    """Add the nodes of ``tables`` (layers of one scope); return the last one's name."""
+    previous = scope.input
+    for local, table in tables.items():
+        if not isinstance(table, dict):
+            continue  # a block's ``output = "name"`` setting
+        where = f"{scope.where}.{local}"
+        table = _substitute(table, scope, where)
+        inputs = table.get("inputs")
+        inputs = [inputs] if isinstance(inputs, str) else inputs
+        if inputs is not None and not (isinstance(inputs, list)
+                                       and all(isinstance(i, str) for i in inputs)):
+            raise ConfigError(f"{where}.inputs = {inputs!r} is not valid: give a list of layer "
+                              f"names (inputs = [\"a\", \"b\"]) or \"{INPUT}\".")
+        inputs = [_local(name, scope) for name in inputs] if inputs else [previous]
+        name = scope.prefix + local
+        if "block" in table:
+            previous = _copies(name, table, inputs, where, blocks, types, nodes, aliases, depth,
+                               scope)
+        else:
+            nodes[name] = _node(name, table, inputs, where, types)
+            previous = name
+    return previous
+
+
+def _copies(name, table, inputs, where, blocks, types, nodes, aliases, depth, scope) -> str:
+    """Expand ``block = "B"`` into its copies; return the last copy's output node."""
+    block_name = table["block"]
+    extra = sorted(set(table) - set(RESERVED))
+    if extra:
+        raise ConfigError(f"{where} uses block '{block_name}', so it takes only inputs, repeat, "
+                          f"each and with, not {', '.join(extra)}: pass block arguments in "
+                          f"with = {{{extra[0]} = ...}}.")
+    if block_name not in blocks:
+        raise ConfigError(f"{where}.block = '{block_name}' is not a block of this model: "
+                          f"{_known('the blocks are', list(blocks), block_name)}")
+    if depth > 8:
+        raise ConfigError(f"{where}: blocks nest more than 8 deep (a block that uses itself?).")
+    if len(inputs) != 1:
+        raise ConfigError(f"{where} gives a block {len(inputs)} inputs: a block reads one "
+                          f"input (inside it, '{INPUT}').")
+    each = table.get("each", {}) or {}
+    shared = table.get("with", {}) or {}
+    if not isinstance(each, dict) or not isinstance(shared, dict):
+        raise ConfigError(f"{where}: each and with are tables of block arguments "
+                          "(each = {channels = [16, 32]}, with = {stride = 1}).")
+    counts = {len(v) if isinstance(v, list) else -1 for v in each.values()}
+    if -1 in counts or len(counts) > 1:
+        raise ConfigError(f"{where}.each = {each!r} is not valid: every value of each is a "
+                          "list, one entry per copy, and all lists have the same length.")
+    copies = counts.pop() if counts else int(table.get("repeat", 1))
+    if "repeat" in table and each and int(table["repeat"]) != copies:
+        raise ConfigError(f"{where}: repeat = {table['repeat']} but each gives {copies} "
+                          "values per argument; give one of them.")
+    if copies < 0:
+        raise ConfigError(f"{where}: repeat = {copies} is not allowed: use 0 or more copies.")
+    indexed = "repeat" in table or bool(each)
+    body = blocks[block_name]
+    current = inputs[0]
+    for index in range(copies):
+        values = {**shared, **{key: value[index] for key, value in each.items()}}
+        _check_placeholders(body, values, block_name, where)
+        prefix = f"{name}.{index}." if indexed else f"{name}."
+        inner = _Scope(prefix, current, f"model.blocks.{block_name} (in {where})", values)
+        last = _expand(body, inner, blocks, types, nodes, aliases, depth + 1)
+        output = body.get("output")
+        current = prefix + output if isinstance(output, str) else last
+        if indexed:
+            aliases[f"{name}.{index}"] = current
+    aliases[name] = current
+    return current
+
+
+def _node(name: str, table: dict, inputs: list[str], where: str, types: dict) -> Node:
+    kind = table.get("type")
+    if not isinstance(kind, str):
+        raise ConfigError(f"{where} has no type: give type = \"Linear\" (a core.nn layer) or "
+                          "block = \"NAME\" (a block of this model).")
+    if kind not in types:
+        raise ConfigError(f"{where}.type = '{kind}' is not a known layer type: "
+                          f"{_known('the types are', list(types), kind)}")
+    cls = types[kind]
+    args = {key: value for key, value in table.items() if key not in RESERVED}
+    allowed = arguments(cls)
+    for key, value in args.items():
+        if key not in allowed:
+            close = difflib.get_close_matches(key, allowed, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise ConfigError(f"{where}.{key} is not an argument of {kind}{hint}: {kind} takes "
+                              f"{', '.join(allowed) or 'no arguments'}.")
+        wanted = value_problem(cls, key, value)
+        if wanted:
+            raise ConfigError(f"{where}.{key} = {value!r} has the wrong type: {kind}'s {key} "
+                              f"is {wanted}.")
+    return Node(name, kind, cls, args, inputs, where)
+
+
+def _substitute(table: dict, scope: _Scope, where: str) -> dict:
+    """``$arg`` strings (whole values, or items of lists) replaced by the copy's values."""
+    def one(value):
+        if isinstance(value, str) and value.startswith("$"):
+            key = value[1:]
+            if key not in scope.values:
+                raise ConfigError(f"{where} uses ${key}, but no value was given for it: pass "
+                                  f"it with with = {{{key} = ...}} or each = {{{key} = [...]}} "
+                                  "where the block is used.")
+            return scope.values[key]
+        if isinstance(value, list):
+            return [one(item) for item in value]
+        if isinstance(value, dict):
+            return {k: one(v) for k, v in value.items()}
+        return value
+    return {key: (value if key == "block" else one(value)) for key, value in table.items()}
+
+
+def _check_placeholders(body: dict, values: dict, block: str, where: str) -> None:
+    used = set()
+
+    def walk(value):
+        if isinstance(value, str) and value.startswith("$"):
+            used.add(value[1:])
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+    walk(body)
+    unused = sorted(set(values) - used)
+    if unused:
+        raise ConfigError(f"{where} passes {', '.join(unused)} to block '{block}', which does "
+                          f"not use it: its arguments are "
+                          f"{', '.join('$' + u for u in sorted(used)) or '(none)'}.")
+
+
+def _local(name: str, scope: _Scope) -> str:
+    """A name as written in a scope -> a node name (``input`` is the scope's input)."""
+    if name == INPUT:
+        return scope.input
+    return scope.prefix + name if scope.prefix else name
+
+
+def _resolve(name: str, node: Node, nodes: dict, aliases: dict) -> str:
+    if name == INPUT or name in nodes:
+        return name
+    if name in aliases:
+        return aliases[name]
+    raise ConfigError(f"{node.where}.inputs names '{name.split('.')[-1]}', which is not a layer "
+                      f"here: {_known('the layers are', [INPUT, *nodes, *aliases], name)}")
+
+
+def _sorted(nodes: dict) -> list[Node]:
+    """Nodes in dependency order (file order where free); a cycle is an error."""
+    pending = {name: set(n.inputs) - {INPUT} for name, n in nodes.items()}
+    for name, node in nodes.items():
+        for source in node.inputs:
+            if source != INPUT:
+                nodes[source].consumers.append(name)
+    order: list[Node] = []
+    while pending:
+        ready = [name for name, needs in pending.items() if not needs]
+        if not ready:
+            cycle = ", ".join(sorted(pending))
+            raise ConfigError(f"the layers {cycle} read each other in a cycle through their "
+                              "inputs: a network must run from the input to the output.")
+        for name in ready:
+            order.append(nodes[name])
+            del pending[name]
+            for needs in pending.values():
+                needs.discard(name)
+    return order
+
+
+def _output(given: str, nodes: dict, aliases: dict) -> str:
+    sinks = [name for name, node in nodes.items() if not node.consumers]
+    if given:
+        output = aliases.get(given, given)
+        if output not in nodes:
+            raise ConfigError(f"model.output = '{given}' is not a layer: "
+                              f"{_known('the layers are', list(nodes), given)}")
+        sinks = [name for name in sinks if name != output]
+    else:
+        output, sinks = sinks[-1], sinks[:-1]
+    if sinks:
+        raise ConfigError(f"the layers {', '.join(sinks)} are computed but nothing consumes "
+                          f"them (the output is {output}): name them in a later layer's inputs, "
+                          "remove them, or choose the output with model.output.")
+    return output
+
+
+def _known(intro: str, names: list[str], wrong: str) -> str:
+    lowered = {name.lower(): name for name in names}
+    close = difflib.get_close_matches(wrong.lower(), list(lowered), n=3)
+    hint = f"did you mean {', '.join(lowered[c] for c in close)}? " if close else ""
+    shown = ", ".join(sorted(names)) if len(names) <= 60 else f"{len(names)} names"
+    return f"{hint}{intro} {shown}."

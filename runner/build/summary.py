@@ -1,0 +1,113 @@
+"""The model summary: one row per computing layer (name, type, output shape, parameters, FLOPs
+per sample) and the totals, from one probe sample run through the model with forward hooks.
+
+It works for any model (a spec, a built-in or a plugin's), because it reads what the layers do
+rather than how they were described. FLOPs count a multiply-add as two: GEMM layers (Linear,
+convolutions, recurrent cells, attention) by their weights and shapes, any other layer as one
+operation per output value.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+import core
+from core import nn
+
+
+@dataclass
+class Row:
+    name: str
+    type: str
+    shape: tuple  # one sample's output shape
+    params: int
+    flops: int
+
+
+def summarize(model: nn.Layer, input_shape, vocab_size: int = 0, variable_length: bool = False,
+              input_dtype: str = "float32", steps: int = 8) -> list[Row]:
+    """The rows of ``model`` for one sample of ``input_shape`` (``steps`` time steps for
+    variable-length sequences)."""
+    leaves = [(name, layer) for name, layer in model.named_sublayers() if not layer._sub_layers]
+    seen: dict[str, tuple] = {}
+    hooks = []
+    for name, layer in leaves:
+        def record(layer, inputs, output, name=name):
+            out = output[0] if isinstance(output, (tuple, list)) else output
+            first = inputs[0] if inputs else None
+            seen[name] = (tuple(getattr(first, "shape", ())), tuple(getattr(out, "shape", ())))
+        hooks.append(layer.register_forward_post_hook(record))
+    try:
+        was_training = model.training
+        model.eval()
+        with core.no_grad():
+            model(_sample(input_shape, vocab_size, variable_length, input_dtype, steps))
+        if was_training:
+            model.train()
+    finally:
+        for hook in hooks:
+            hook.remove()
+    rows = []
+    for name, layer in leaves:
+        params = sum(int(p.size) for p in layer.parameters(include_sublayers=False))
+        in_shape, out_shape = seen.get(name, ((), ()))
+        rows.append(Row(name, type(layer).__name__, tuple(out_shape[1:]), params,
+                        _flops(layer, in_shape[1:], out_shape[1:])))
+    return rows
+
+
+def format_table(rows: list[Row]) -> str:
+    """The rows as an aligned text table with a total line."""
+    header = ("layer", "type", "output shape", "params", "FLOPs/sample")
+    lines = [(r.name, r.type, "[" + ", ".join(map(str, r.shape)) + "]" if r.shape else "-",
+              f"{r.params:,}", _si(r.flops)) for r in rows]
+    total = ("total", "", "", f"{sum(r.params for r in rows):,}",
+             _si(sum(r.flops for r in rows)))
+    widths = [max(len(str(line[i])) for line in [header, *lines, total]) for i in range(5)]
+
+    def fmt(line):
+        cells = [str(c).ljust(w) if i < 3 else str(c).rjust(w)
+                 for i, (c, w) in enumerate(zip(line, widths))]
+        return "  ".join(cells).rstrip()
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([fmt(header), rule, *map(fmt, lines), rule, fmt(total)])
+
+
+def _sample(input_shape, vocab_size, variable_length, input_dtype, steps):
+    shape = (1, steps, *input_shape) if variable_length else (1, *input_shape)
+    integer = vocab_size or np.dtype(input_dtype).kind in "iu"
+    x = core.to_tensor(np.zeros(shape, dtype=np.int64 if integer else np.float32))
+    return (x, np.array([steps])) if variable_length else x
+
+
+def _flops(layer, in_shape: tuple, out_shape: tuple) -> int:
+    """Floating-point operations of one sample through ``layer`` (a multiply-add is two)."""
+    out_size = math.prod(out_shape) if out_shape else 0
+    weight = getattr(layer, "weight", None)
+    kind = type(layer).__name__
+    if kind == "Embedding":
+        return 0  # a lookup
+    if weight is not None and weight.ndim >= 2 and "Transpose" in kind:
+        # Each input value meets weight.size / in_channels weights.
+        return 2 * math.prod(in_shape) * (weight.size // max(weight.shape[0], 1))
+    if weight is not None and weight.ndim >= 2 and ("Conv" in kind or kind == "Linear"):
+        per_output = weight.size // max(weight.shape[0 if "Conv" in kind else 1], 1)
+        return 2 * out_size * per_output  # each output: a dot product of per_output terms
+    if hasattr(layer, "hidden_size") or kind == "MultiHeadAttention":
+        steps = in_shape[0] if in_shape else 1
+        weights = sum(int(p.size) for p in layer.parameters() if p.ndim >= 2)
+        flops = 2 * weights * steps  # every weight used once per step
+        if kind == "MultiHeadAttention":
+            width = in_shape[-1] if in_shape else 0
+            flops += 4 * steps * steps * width  # scores and their weighted sum
+        return flops
+    return out_size
+
+
+def _si(value: int) -> str:
+    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if value >= scale:
+            return f"{value / scale:.2f}{unit}"
+    return str(value)
