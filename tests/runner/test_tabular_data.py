@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import glob
 import sys
-import tomllib
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 from core.datasets import DatasetError
 from runner import build, infer
@@ -106,8 +110,8 @@ def _error_cases(base: Path) -> dict[str, tuple[list[str], list[str]]]:
                             ["data.features = 'colur'", "did you mean 'colour'?"]),
         "unseen_category": ([*csv, "data.train=good.csv", "data.test=unseen.csv",
                              "data.label=kind", "data.categorical=[colour]"],
-                            ["unseen.csv line 2, column 'colour': category 'purple' was not "
-                             "seen in the training data", "data.unknown_category=zeros"]),
+                            [("unseen.csv line 2, column 'colour': category 'purple' was not "
+                              "seen in the training data"), "data.unknown_category=zeros"]),
         "test_size_rule": ([*csv, "data.test_size=2.5"],
                            ["data.test_size = 2.5 is not allowed"]),
     }
@@ -145,7 +149,7 @@ def test_arrays_keep_each_sample_shape(cli):
 
 
 def test_csv_learns_the_easy_table_and_infers_a_raw_csv(cli, tmp_path, capsys):
-    code, out, err, cwd = cli[0]["csv"]
+    code, _, err, cwd = cli[0]["csv"]
     assert code == 0, err[-3000:]
     import mlflow  # noqa: PLC0415 - heavy, only here
 
@@ -177,7 +181,7 @@ def test_csv_learns_the_easy_table_and_infers_a_raw_csv(cli, tmp_path, capsys):
     "unseen_category", "test_size_rule"])
 def test_bad_files_are_one_paragraph_with_status_2(cli, case):
     results, needles = cli
-    code, out, err, cwd = results[case]
+    code, _, err, cwd = results[case]
     assert code == 2, err[-3000:]
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("tomlrun: error: "), err
