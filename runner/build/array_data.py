@@ -132,9 +132,10 @@ def _finish(sets: dict, num_classes: int, where: dict, preprocessing=None) -> di
                                f"training samples are {list(train_x.shape[1:])}.")
         if int(y.max()) >= classes:
             bad = int(np.argmax(y >= classes))
-            raise DatasetError(
-                f"{where[split]}: label {int(y[bad])} (sample {bad}) is not below "
-                f"num_classes = {classes} ({'data.num_classes' if num_classes else 'one more than the largest training label'}).")
+            why = ("data.num_classes" if num_classes
+                   else "one more than the largest training label")
+            raise DatasetError(f"{where[split]}: label {int(y[bad])} (sample {bad}) is not "
+                               f"below num_classes = {classes} ({why}).")
         dataset.num_classes = classes
     sets["train"].preprocessing = preprocessing
     return sets
@@ -181,7 +182,7 @@ def csv(cfg: schema.CSVConfig, seed: int) -> dict:
     for split, part in tables.items():  # every file has the columns the transform reads
         if part.header != whole.header:
             for name in (transform.label, *transform.columns):
-                part.column(name, f"data.{split} column")
+                part.column(name, f"a column of the training file {whole.path}")
     sets = {split: TensorDataset(*transform.apply(part)) for split, part in tables.items()}
     num_classes = cfg.num_classes or (len(transform.classes) or None)
     return _finish(sets, num_classes or 0, {s: t.path for s, t in tables.items()},

@@ -46,8 +46,9 @@ class Table:
             return self.header.index(name)
         close = difflib.get_close_matches(name, self.header, n=3)
         hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
-        raise DatasetError(f"{what} = '{name}' is not a column of {self.path}{hint}: its header "
-                           f"has the columns {', '.join(self.header)}.")
+        lead = (f"{what} = '{name}' is not a column of {self.path}{hint}" if
+                what.startswith("data.") else f"{self.path} has no column '{name}' ({what}){hint}")
+        raise DatasetError(f"{lead}: its header has the columns {', '.join(self.header)}.")
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -145,7 +146,7 @@ class TabularTransform:
     # --- applying ----------------------------------------------------------------------------
     def _numeric(self, table: Table) -> np.ndarray:
         names = [n for n in self.columns if n not in self.categorical]
-        index = [table.column(n, "feature column") for n in names]
+        index = [table.column(n, "a feature column of the training data") for n in names]
         out = np.empty((len(table), len(names)), np.float64)
         for r, row in enumerate(table.rows):
             for c, (name, i) in enumerate(zip(names, index)):
@@ -179,7 +180,7 @@ class TabularTransform:
     def _one_hot(self, table: Table, name: str) -> np.ndarray:
         cats = self.categorical[name]
         where = {c: j for j, c in enumerate(cats)}
-        i = table.column(name, "categorical column")
+        i = table.column(name, "a categorical column of the training data")
         out = np.zeros((len(table), len(cats)), np.float32)
         for r, row in enumerate(table.rows):
             j = where.get(row[i])
@@ -194,7 +195,7 @@ class TabularTransform:
 
     def labels(self, table: Table) -> np.ndarray:
         """The label ids of ``table``'s rows: int64 [N]."""
-        i = table.column(self.label, "data.label")
+        i = table.column(self.label, "the label column of the training data")
         ids = np.empty(len(table), np.int64)
         where = {c: j for j, c in enumerate(self.classes)}
         for r, row in enumerate(table.rows):

@@ -6,7 +6,6 @@ the error cases stop before any run is opened. The transform is unit-tested in-p
 from __future__ import annotations
 
 import glob
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -279,5 +278,12 @@ def test_text_test_size_stays_a_fraction():
     assert validate({**base, "data": {"name": "csv", "test_size": 5}}).data.test_size == 5.0
 
 
-if __name__ == "__main__":
-    sys.exit(pytest.main([__file__, "-q"]))
+def test_a_file_without_a_training_column_names_it(tmp_path):
+    _table(tmp_path, ["1,x,0", "2,y,1"])
+    _csv(tmp_path / "other.csv", "a,colour,label", ["1,x,0"])
+    cfg = schema.CSVConfig(root=str(tmp_path), train="t.csv", test="other.csv", valid_size=0,
+                           categorical=["c"])
+    with pytest.raises(UserError, match="other.csv has no column 'c' \\(a column of the "
+                                        "training file .*t.csv\\): "
+                                        "its header has the columns a, colour, label"):
+        build.build_data(cfg, 0)
