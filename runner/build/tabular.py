@@ -81,6 +81,10 @@ def read_table(path: str, delimiter: str = ",") -> Table:
     if header is None:
         raise DatasetError(f"{path} is empty: expected a CSV file with a header row naming the "
                            "columns, then one row per sample.")
+    twice = sorted({name for name in header if header.count(name) > 1})
+    if twice:
+        raise DatasetError(f"{path}: the header names column {', '.join(map(repr, twice))} "
+                           f"more than once ({', '.join(header)}): expected unique names.")
     if not rows:
         raise DatasetError(f"{path} has a header ({', '.join(header)}) but no rows: expected "
                            "one row per sample after it.")
@@ -125,6 +129,9 @@ class TabularTransform:
                                "the input columns (or leave data.features empty for all but "
                                "the label).")
         columns = list(features) or [name for name in table.header if name != label]
+        if not columns:
+            raise DatasetError(f"{table.path} has no column but the label '{label}': expected "
+                               "at least one feature column.")
         for name in categorical:
             if name not in columns:
                 raise DatasetError(f"data.categorical names '{name}', which is not a feature "

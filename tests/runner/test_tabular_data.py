@@ -287,3 +287,13 @@ def test_a_file_without_a_training_column_names_it(tmp_path):
                                         "training file .*t.csv\\): "
                                         "its header has the columns a, colour, label"):
         build.build_data(cfg, 0)
+
+
+def test_headers_need_unique_names_and_a_feature(tmp_path):
+    _csv(tmp_path / "twice.csv", "a,b,a,label", ["1,2,3,0"])
+    with pytest.raises(DatasetError, match="names column 'a' more than once"):
+        tabular.read_table(str(tmp_path / "twice.csv"))
+    _csv(tmp_path / "only.csv", "label", ["0"])
+    with pytest.raises(DatasetError, match="no column but the label 'label'"):
+        tabular.TabularTransform.fit(tabular.read_table(str(tmp_path / "only.csv")), "label",
+                                     [], [], True)
