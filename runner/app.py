@@ -65,6 +65,7 @@ class _Parts:
     num_classes: int = 0
     vocab_size: int = 0
     variable_length: bool = False
+    preprocessing: dict | None = None  # the learnt input transform (data=csv), for the bundle
 
 
 def checkpoint_folder(cfg: RunConfig) -> str | None:
@@ -139,7 +140,8 @@ def _build(cfg: RunConfig) -> _Parts:
                                       grad_clip=build.build_clip(cfg.clip, model))
     scheduler = schedule if isinstance(schedule, LRScheduler) else None
     return _Parts(model, optimizer, scheduler, train, valid, test, data.input_shape,
-                  data.num_classes, data.vocab_size, data.variable_length)
+                  data.num_classes, data.vocab_size, data.variable_length,
+                  data.preprocessing)
 
 
 def _summarise(cfg: RunConfig, tracker, objective: float, seconds: float,

@@ -8,7 +8,9 @@ Keys (``key=value``, in any order):
             folder, or a training checkpoint file or folder
   input=    a ``.npy`` file of samples prepared as in training (e.g. pixels in [0, 1] when the
             data was normalized), shaped [N, *input_shape] or [N, features]; or a split of the
-            run's dataset: ``train``, ``valid`` or ``test`` (labels come with it)
+            run's dataset: ``train``, ``valid`` or ``test`` (labels come with it); or, for a
+            run trained with ``data=csv``, a raw ``.csv`` file with the training header, which
+            the saved preprocessing prepares (its label column, when present, gives labels)
   outputs=  layer names (``[conv2,fc]``), plus ``output`` (the model's output) and ``softmax``
             (its softmax); default ``[output]``
   labels=   optional ``.npy`` of integer labels for a ``.npy`` input (accuracy is printed)
@@ -31,6 +33,7 @@ import numpy as np
 from core.atomic import atomic_write
 from core.inference import OUTPUT, Inference
 from runner import build
+from runner.build import array_data, tabular
 from runner.config import schema
 from runner.errors import UserError
 from runner.track import bundle
@@ -66,6 +69,8 @@ def load_input(options: dict, description: dict) -> tuple[np.ndarray, np.ndarray
     source = options["input"]
     if source in SPLITS:
         return _split(source, description, options.get("root", ""))
+    if source.endswith(".csv"):
+        return _csv(source, description)
     if not source.endswith(".npy") or not os.path.isfile(source):
         raise UserError(f"input={source} is neither a .npy file that exists nor a split "
                         f"({', '.join(SPLITS)}).")
@@ -81,8 +86,27 @@ def load_input(options: dict, description: dict) -> tuple[np.ndarray, np.ndarray
     return samples.reshape(len(samples), *shape), labels
 
 
+def _csv(source: str, description: dict):
+    """A raw CSV prepared by the transform the run learnt on its training rows (data=csv)."""
+    saved = description.get("preprocessing")
+    if not saved or saved.get("kind") != tabular.KIND:
+        raise UserError(f"input={source}: this model was not trained on data=csv, so it has no "
+                        "saved CSV preprocessing: pass a .npy file of prepared samples.")
+    transform = tabular.TabularTransform.from_dict(saved)
+    try:
+        table = tabular.read_table(source, transform.delimiter)
+        samples = transform.features(table)
+        labels = transform.labels(table) if transform.label in table.header else None
+    except ValueError as exc:  # DatasetError: the file, line and column
+        raise UserError(f"input={source}: {exc}") from None
+    return samples, labels
+
+
 def _split(split: str, description: dict, root: str):
     data = description["data"]
+    if data["name"] in array_data.DATASETS:
+        raise UserError(f"input={split}: the splits of data={data['name']} are not rebuilt "
+                        "here: pass the file itself (input=file.csv, or a .npy of samples).")
     # The run's own split: the same valid_size and split seed as in training (runner.app).
     cfg = schema.DataConfig(name=data["name"], normalize=data["normalize"], root=root,
                             valid_size=data.get("valid_size", 0.1))
@@ -117,8 +141,10 @@ def main(argv: list[str] | None = None) -> dict:
         predicted = logits.argmax(axis=1)
         arrays["predicted"] = predicted
         counts = np.bincount(predicted, minlength=logits.shape[1])
+        classes = description.get("preprocessing", {}).get("classes") or []
         summary.append("predicted label counts: " + " ".join(
-            f"{label}:{count}" for label, count in enumerate(counts)))
+            f"{classes[label] if label < len(classes) else label}:{count}"
+            for label, count in enumerate(counts)))
         if labels is not None:
             arrays["labels"] = labels
             summary.append(f"accuracy {float((predicted == labels.reshape(-1)).mean()):.4f} "

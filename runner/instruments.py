@@ -27,7 +27,7 @@ class Instruments:
 def attach(trainer, cfg, parts, tracker, resumption, checkpoint_folder) -> Instruments:
     """Attach what ``cfg`` asks for to ``trainer`` (restoring a checkpoint when resuming)."""
     description = bundle.describe(cfg, parts.input_shape, parts.num_classes, parts.vocab_size,
-                                  parts.variable_length)
+                                  parts.variable_length, getattr(parts, "preprocessing", None))
     resume.attach(trainer, cfg, parts.train, resumption, checkpoint_folder, tracker.run_id,
                   description)
     memory = MemoryReport(trainer)

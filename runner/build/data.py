@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from core import datasets, io
 from core import device as core_device
-from runner.build import sequence_data
+from runner.build import array_data, sequence_data
 from runner.build.registry import lookup
 from runner.config import schema
 from runner.errors import ConfigError, UserError
@@ -25,6 +25,7 @@ class DataSplits:
     num_classes: int
     vocab_size: int = 0  # > 0 when the inputs are word ids (data=text)
     variable_length: bool = False  # batches are (padded, lengths, labels) (data=vowels)
+    preprocessing: dict | None = None  # the learnt input transform (data=csv), for the bundle
 
 
 def _digits(cfg: schema.DataConfig, seed: int) -> dict:
@@ -59,6 +60,7 @@ DATASETS = {
     "mnist": _idx_dataset("MNIST"),
     "fashion_mnist": _idx_dataset("FashionMNIST"),
     **sequence_data.DATASETS,  # files, text, vowels
+    **array_data.DATASETS,  # arrays, csv
 }
 
 
@@ -75,7 +77,8 @@ def build_data(cfg: schema.DataConfig, seed: int) -> DataSplits:
     shape, vocab_size, variable = sequence_data.facts(train)  # the first sample's shape, ...
     return DataSplits(train=train, valid=sets.get("valid"), test=sets["test"],
                       input_shape=shape, num_classes=int(train.num_classes),
-                      vocab_size=vocab_size, variable_length=variable)
+                      vocab_size=vocab_size, variable_length=variable,
+                      preprocessing=getattr(train, "preprocessing", None))
 
 
 def build_loaders(data: DataSplits, cfg: schema.DataConfig, trainer: schema.TrainerConfig):

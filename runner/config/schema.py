@@ -217,6 +217,46 @@ class PluginDataConfig(DataConfig):
 
 
 @dataclass
+class ArraysConfig(DataConfig):
+    """Arrays from .npz files (or .npy pairs): x of any per-sample shape, integer labels y."""
+
+    name: str = "arrays"
+    train: str = "train.npz"  # .npz holding x_key and y_key (relative to root)
+    valid: str = ""  # "": valid_size of the training samples
+    test: str = ""  # "": test_size of the training samples
+    x_key: str = "x"
+    y_key: str = "y"
+    x_file: str = ""  # .npy pair used instead of train when set
+    y_file: str = ""
+    valid_x_file: str = ""  # .npy pair used instead of valid when set
+    valid_y_file: str = ""
+    test_x_file: str = ""  # .npy pair used instead of test when set
+    test_y_file: str = ""
+    test_size: float = 0.2  # a fraction (< 1) or a count (>= 1) when there is no test file
+    num_classes: int = 0  # 0: one more than the largest training label
+    normalize: bool = False  # unused: arrays are taken as they are (float32)
+
+
+@dataclass
+class CSVConfig(DataConfig):
+    """A CSV table with a header: numeric and categorical feature columns and a label column."""
+
+    name: str = "csv"
+    train: str = "train.csv"  # relative to root
+    valid: str = ""  # "": valid_size of the training rows
+    test: str = ""  # "": test_size of the training rows
+    label: str = "label"  # the label column: integer ids or class names (sorted -> ids)
+    features: list[str] = field(default_factory=list)  # []: every column but the label
+    categorical: list[str] = field(default_factory=list)  # one-hot encoded columns
+    unknown_category: str = "error"  # error | zeros: a category not seen in training
+    standardize: bool = True  # numeric columns: (x - mean) / std learnt on the training rows
+    delimiter: str = ","
+    test_size: float = 0.2  # a fraction (< 1) or a count (>= 1) when there is no test file
+    num_classes: int = 0  # 0: the number of class names, or one more than the largest id
+    normalize: bool = False  # unused: see standardize
+
+
+@dataclass
 class TrainerConfig:
     epochs: int = 10
     batch_size: int = 64
@@ -310,7 +350,8 @@ SCHEDULE_SCHEMAS = {"constant": ScheduleConfig, "step": ScheduleConfig, "cosine"
 CLIP_SCHEMAS = {"none": ClipConfig, "value": GradClipConfig, "norm": GradClipConfig,
                 "global_norm": GradClipConfig, "error": ClipConfig}
 DATA_SCHEMAS = {"digits": DataConfig, "mnist": DataConfig, "fashion_mnist": DataConfig,
-                "files": FilesConfig, "text": TextConfig, "vowels": SequenceDataConfig}
+                "files": FilesConfig, "text": TextConfig, "vowels": SequenceDataConfig,
+                "arrays": ArraysConfig, "csv": CSVConfig}
 
 
 def to_table(value: Any) -> Any:
@@ -331,3 +372,4 @@ def to_table(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [to_table(item) for item in value]
     return value
+

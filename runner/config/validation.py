@@ -85,9 +85,15 @@ RULES: dict[str, dict[str, Rule]] = {
              "min_pool_size": (lambda v: v >= -1, "an integer >= -1 (-1: pool_size)"),
              "cache": _choice(("none", "memory")), "prefetch": _NON_NEGATIVE,
              "workers": _NON_NEGATIVE, "dict_size": (lambda v: v >= 2, "an integer >= 2"),
-             "window": _COUNT, "test_size": (lambda v: 0 < v < 1, "a fraction in (0, 1)"),
+             "window": _COUNT,
+             "test_size": (lambda v: 0 < v < 1 or (v >= 1 and float(v).is_integer()),
+                           "a fraction in (0, 1) or a whole count of samples >= 1"),
              "max_len": _NON_NEGATIVE, "long_seq": _choice(("truncate", "drop")),
-             "num_classes": _NON_NEGATIVE},
+             "num_classes": _NON_NEGATIVE,
+             # data=arrays and data=csv (runner/build/array_data.py, runner/build/tabular.py)
+             "x_key": _NON_EMPTY, "y_key": _NON_EMPTY, "label": _NON_EMPTY,
+             "unknown_category": _choice(("error", "zeros")),
+             "delimiter": (lambda v: len(v) == 1, "a single character")},
     "trainer": {"epochs": _COUNT, "batch_size": _COUNT, "log_every": _COUNT,
                 "eval_every": _COUNT, "seed": _NON_NEGATIVE, "objective": _NON_EMPTY,
                 "checkpoint_every": _NON_NEGATIVE, "keep_last": _COUNT,
@@ -320,6 +326,15 @@ def _check_together(run_config: schema.RunConfig) -> None:
         raise ConfigError("clip.error_clip = 0.0 is not allowed with clip=error, which clips "
                           "the gradient at every layer's output: use a threshold > 0.")
     _check_monitor(run_config.trainer)
+    _check_text_sizes(run_config.data)
+
+
+def _check_text_sizes(data: schema.DataConfig) -> None:
+    """data=text splits each file by position: its test_size is a fraction, not a count."""
+    if isinstance(data, schema.TextConfig) and data.test_size >= 1:
+        raise ConfigError(f"data.test_size = {_show(data.test_size)} is not allowed with "
+                          "data=text, which holds out the end of each file: use a fraction "
+                          "in (0, 1).")
 
 
 def _check_monitor(trainer: schema.TrainerConfig) -> None:

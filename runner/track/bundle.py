@@ -27,14 +27,19 @@ WEIGHTS_FILE = "model.pdparams"
 
 
 def describe(cfg, input_shape, num_classes: int, vocab_size: int = 0,
-             variable_length: bool = False) -> dict:
-    """The model's description: enough to rebuild it and to prepare inputs like training's."""
-    return {"model": schema.to_table(cfg.model), "input_shape": [int(n) for n in input_shape],
-            "num_classes": int(num_classes), "vocab_size": int(vocab_size),
-            "variable_length": bool(variable_length),
-            "data": {"name": cfg.data.name, "normalize": cfg.data.normalize,
-                     "valid_size": cfg.data.valid_size},
-            "plugins": plugin_modules(cfg)}
+             variable_length: bool = False, preprocessing: dict | None = None) -> dict:
+    """The model's description: enough to rebuild it and to prepare inputs like training's
+    (``preprocessing``: the transform learnt on the training data, e.g. data=csv's)."""
+    description = {"model": schema.to_table(cfg.model),
+                   "input_shape": [int(n) for n in input_shape],
+                   "num_classes": int(num_classes), "vocab_size": int(vocab_size),
+                   "variable_length": bool(variable_length),
+                   "data": {"name": cfg.data.name, "normalize": cfg.data.normalize,
+                            "valid_size": cfg.data.valid_size},
+                   "plugins": plugin_modules(cfg)}
+    if preprocessing:  # TOML has no null: the entry is there only when data learnt one
+        description["preprocessing"] = preprocessing
+    return description
 
 
 def plugin_modules(cfg) -> list[str]:
@@ -64,7 +69,7 @@ def save_bundle(description: dict, model, folder) -> str:
 def log_bundle(cfg, parts, tracker, folder) -> None:
     """Save the bundle of a finished run beside its outputs and log it as ``inference/``."""
     description = describe(cfg, parts.input_shape, parts.num_classes, parts.vocab_size,
-                           parts.variable_length)
+                           parts.variable_length, getattr(parts, "preprocessing", None))
     target = save_bundle(description, parts.model, folder)
     for name in (MODEL_FILE, WEIGHTS_FILE):
         tracker.log_artifact(os.path.join(target, name), FOLDER)

@@ -67,7 +67,7 @@ def test_help_lists_every_group(cli):
     code, out, err, _ = cli["help"]
     assert code == 0, err
     for line in ("clip: error, global_norm, none, norm, value",
-                 "data: digits, fashion_mnist, files, mnist, text, vowels",
+                 "data: arrays, csv, digits, fashion_mnist, files, mnist, text, vowels",
                  "experiment: digits_mlp, diverge, diverge_clipped, mnist_cnn",
                  "model: cbow, cnn, gru, lstm, mlp",
                  "optim: adadelta, adagrad, adam, adamw, momentum, rmsprop, sgd",
@@ -101,7 +101,8 @@ def test_user_searchpath_adds_a_toml_option_and_parses_lazily(cli):
     ("misspelt_key", ["'optim.lrr' is not a key of any optim option (did you mean 'optim.lr'?)"]),
     ("misspelt_section", ["'modle' is not a key (did you mean 'model'?)"]),
     ("key_of_another_option", ["'data.root' is not a key of the selected data option: 'root' "
-                               "belongs to data=fashion_mnist, files, mnist, text, vowels"]),
+                               "belongs to data=arrays, csv, fashion_mnist, files, mnist, "
+                               "text, vowels"]),
     ("missing_option", ["model=nope is not an option of 'model'", "cbow, cnn, gru, lstm, mlp"]),
     ("misspelt_option", ["model=cnnn is not an option of 'model' (did you mean 'model=cnn'?)"]),
     ("syntax", ["TOML syntax error in ", str(Path("model") / "broken.toml"), "line 3, column 1"]),
