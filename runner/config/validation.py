@@ -210,6 +210,11 @@ def _check_together(run_config: schema.RunConfig) -> None:
         raise ConfigError("clip.error_clip = 0.0 is not allowed with clip=error, which clips "
                           "the gradient at every layer's output: use a threshold > 0.")
     _check_monitor(run_config.trainer)
+    if run_config.tracking.register_as and not (run_config.trainer.checkpoint
+                                                and run_config.tracking.enabled):
+        raise ConfigError(f"tracking.register_as = {_show(run_config.tracking.register_as)} "
+                          "registers the run's logged model, which needs tracking.enabled = "
+                          "true and trainer.checkpoint = true: set both, or drop register_as.")
 
 
 def _check_monitor(trainer: schema.TrainerConfig) -> None:
