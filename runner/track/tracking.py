@@ -1,4 +1,5 @@
-"""Experiment tracking: the only module that imports mlflow (lazily: the import costs ~1.5 s).
+"""Experiment tracking: writing runs. mlflow is imported lazily here and in the other modules of
+runner.track (the import costs ~1.5 s).
 
 ``MlflowTracker`` writes one MLflow run through ``MlflowClient``. Metrics are buffered and sent
 with ``log_batch`` (one sqlite ``log_metric`` call costs 5-12 ms, a batched metric ~0.1 ms). A
