@@ -74,7 +74,7 @@ def _digest_samples(dataset) -> str:
 
 def _rows(dataset) -> int:
     try:
-        return int(len(dataset))
+        return len(dataset)
     except TypeError:
         return -1
 

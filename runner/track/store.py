@@ -133,11 +133,11 @@ def _revisions() -> tuple[str | None, set[str]]:
         for script in glob.glob(os.path.join(folder, "*.py")):
             with open(script, encoding="utf-8") as handle:
                 text = handle.read()
-            found = re.search(r"^revision\s*=\s*['\"](\w+)['\"]", text, re.M)
+            found = re.search(r"^revision\s*=\s*['\"](\w+)['\"]", text, re.MULTILINE)
             if found:
                 revisions.add(found[1])
                 parents.update(re.findall(r"['\"](\w+)['\"]", (re.search(
-                    r"^down_revision\s*=\s*(.*)$", text, re.M) or [None, ""])[1]))
+                    r"^down_revision\s*=\s*(.*)$", text, re.MULTILINE) or [None, ""])[1]))
         heads = revisions - parents
         _REVISIONS = (heads.pop() if len(heads) == 1 else None, revisions)
     return _REVISIONS

@@ -193,8 +193,7 @@ class MlflowTracker(_Timed):
             return
         try:
             import psutil  # noqa: F401, PLC0415 - MLflow's sampler needs it
-            from mlflow.system_metrics.system_metrics_monitor import (  # noqa: PLC0415
-                SystemMetricsMonitor)
+            from mlflow.system_metrics.system_metrics_monitor import SystemMetricsMonitor  # noqa: PLC0415
         except ImportError:
             logging.getLogger(__name__).warning(
                 "system metrics are off: psutil is not installed (pip install psutil)")

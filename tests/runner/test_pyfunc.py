@@ -20,7 +20,6 @@ import yaml
 from runner import build, infer
 from runner.config import schema
 from runner.track import bundle, datasets, pyfunc, tracking
-
 from tests.runner.servers import free_port
 from tests.runner.subprocesses import runner_env
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import glob
 import os
 import shutil
-import signal
 import sqlite3
 import subprocess
 import sys
