@@ -89,9 +89,9 @@ def run(cfg: RunConfig, overrides: list[str], launch_dir: str) -> float:
         resumption = resume.find(cfg, tracker)  # None unless trainer.resume is set
         resume.open_run(tracker, resumption, flatten(cfg), run_tags(overrides, launch_dir, cfg),
                         checkpoint_folder(cfg))
-        tracker.log_datasets(datasets.describe(cfg.data, {  # train/valid/test, with digests
+        datasets.log(tracker, cfg.data, {  # train/valid/test as MLflow inputs, with digests
             "train": parts.train.dataset, "valid": getattr(parts.valid, "dataset", None),
-            "test": parts.test.dataset}))
+            "test": parts.test.dataset})
         status = "FAILED"
         begin = time.perf_counter()
         try:

@@ -9,6 +9,7 @@ file-backed set reads, so a changed data file gives a changed digest. Hashing ru
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 from pathlib import Path
 
@@ -19,13 +20,24 @@ DIGEST_CHARS = 16
 _CHUNK = 1 << 20
 
 
+def log(tracker, data_cfg, splits: dict) -> None:
+    """Log the splits as the run's inputs; a set that cannot be described is only a warning."""
+    try:
+        records = describe(data_cfg, splits)
+    except (OSError, TypeError, ValueError, IndexError) as exc:
+        logging.getLogger(__name__).warning("data sets not logged to MLflow: %s", exc)
+        return
+    tracker.log_datasets(records)
+
+
 def describe(data_cfg, splits: dict) -> list[dict]:
     """The records ``tracker.log_datasets`` takes, for ``{"train": dataset, ...}``."""
     records = []
     for split, dataset in splits.items():
         if dataset is None:
             continue
-        files = [str(f) for f in getattr(dataset, "files", None) or ()]
+        files = getattr(dataset, "files", None)  # file-backed sets list theirs (IDX sets: a dict)
+        files = [str(f) for f in files] if isinstance(files, (list, tuple)) else []
         digest = _digest_files(files) if files else _digest_samples(dataset)
         records.append({
             "name": f"{data_cfg.name}-{split}", "digest": digest,
