@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import hashlib
 import logging
 import math
 import os
@@ -29,7 +30,7 @@ from runner.config.schema import RunConfig
 from runner.config.validation import flatten
 from runner.errors import ConfigError, UserError
 from runner.sweep import job
-from runner.track import bundle, tracking
+from runner.track import bundle, datasets, tracking
 from runner.track.curves import plot_learning_curves
 from runner.track.naming import run_name
 from runner.train import data_report, distributed, health, resume
@@ -91,8 +92,11 @@ def run(cfg: RunConfig, overrides: list[str], launch_dir: str) -> float:
         parts = distributed.prepare(_build(cfg))  # same start on every rank; batches sharded
         tracker = make_tracker(cfg, overrides, launch_dir)
         resumption = resume.find(cfg, tracker)  # None unless trainer.resume is set
-        resume.open_run(tracker, resumption, flatten(cfg), run_tags(overrides, launch_dir),
+        resume.open_run(tracker, resumption, flatten(cfg), run_tags(overrides, launch_dir, cfg),
                         checkpoint_folder(cfg))
+        datasets.log(tracker, cfg.data, {  # train/valid/test as MLflow inputs, with digests
+            "train": parts.train.dataset, "valid": getattr(parts.valid, "dataset", None),
+            "test": parts.test.dataset})
         status = "FAILED"
         begin = time.perf_counter()
         try:
@@ -193,8 +197,11 @@ def _train_and_report(cfg: RunConfig, parts: _Parts, tracker,
     data_report.save_text_artifacts(parts.model, parts.train.dataset, tracker, output_dir())
     if data_verdict:  # whether data loading was the bottleneck (runner/train/data_report.py)
         log.info("%s", data_verdict)
-    if cfg.trainer.checkpoint:  # the bundle: rebuild and infer without the training config
+    if cfg.trainer.checkpoint:  # the pyfunc model (bundle inside): model/ (runner.track.pyfunc)
         bundle.log_bundle(cfg, parts, tracker, output_dir())
+        if cfg.tracking.register_as:
+            version = tracker.register_model(cfg.tracking.register_as)
+            log.info("registered the model as models:/%s/%s", cfg.tracking.register_as, version)
     # The LAST value of sweep.objective (by default trainer's), also with early stopping or
     # keep_best: what a sweep compares stays the state training ended in.
     return recorder.last(job.objective_key(cfg)), state.epoch + 1
@@ -292,14 +299,19 @@ def make_tracker(cfg: RunConfig, overrides: list[str], launch_dir: str):
     return tracking.MlflowTracker(uri, cfg.tracking.experiment,
                                   cfg.tracking.run_name or run_name(cfg, overrides),
                                   artifact_location=tracking.default_artifact_location(launch_dir)
-                                  if local else None)
+                                  if local else None, system_metrics=cfg.tracking.system_metrics)
 
 
-def run_tags(overrides: list[str], launch_dir: str) -> dict[str, str]:
+def run_tags(overrides: list[str], launch_dir: str, cfg: RunConfig | None = None) -> dict:
     tags = {"device": core.device.get_device(), "command": shlex.join(sys.argv),
-            "overrides": " ".join(overrides), "launch_dir": launch_dir}
-    commit = tracking.git_commit(launch_dir)
+            "overrides": " ".join(overrides), "launch_dir": launch_dir,
+            "tomlrun.version": tracking.tomlrun_version()}
+    if cfg is not None:  # the resolved config's hash: equal hashes, equal configs
+        tags["tomlrun.config_sha256"] = hashlib.sha256(
+            tomlwrite.dumps(dataclasses.asdict(cfg)).encode()).hexdigest()
+    commit, dirty = tracking.git_state(launch_dir)
     if commit:
         tags["mlflow.source.git.commit"] = commit  # the name MLflow's UI shows
+        tags["tomlrun.git_dirty"] = str(dirty).lower()  # tracked files changed since commit
     tags.update(job.job_tags())  # under -m: the parent run and the job's folder
     return tags

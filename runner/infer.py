@@ -1,11 +1,12 @@
 """``python -m runner.infer run=<run id | path> input=<file.npy | split> outputs=[fc,softmax]``
 
-Rebuilds a trained model from its inference bundle (no training config needed), runs it on the
+Rebuilds a trained model from its logged MLflow model (no training config needed), runs it on the
 input and writes every requested output to an ``.npz`` file, then prints a summary.
 
 Keys (``key=value``, in any order):
-  run=      an MLflow run id (its logged ``inference/`` bundle), a bundle folder, a run's output
-            folder, or a training checkpoint file or folder
+  run=      an MLflow run id (its logged ``model`` artifact), ``runs:/<id>/model``,
+            ``models:/<name>/<version>`` or ``models:/<name>@<alias>`` (the model registry), a
+            run's output folder or its ``model/`` folder, or a training checkpoint file or folder
   input=    a ``.npy`` file of samples prepared as in training (e.g. pixels in [0, 1] when the
             data was normalized), shaped [N, *input_shape] or [N, features]; or a split of the
             run's dataset: ``train``, ``valid`` or ``test`` (labels come with it); or, for a

@@ -295,6 +295,8 @@ class TrackingConfig:
     uri: str = ""  # "" means sqlite:///<launch folder>/mlflow.db
     experiment: str = "tomlrun"
     run_name: str = ""  # "" lets the runner name the run from the overrides
+    system_metrics: bool = True  # MLflow's CPU/memory/GPU sampler (system/* metrics)
+    register_as: str = ""  # register the run's model as a new version of this model name
 
 
 @dataclass
@@ -303,6 +305,7 @@ class SweepConfig:
 
     objective: str = ""  # a metric name (valid/acc ...); "" means trainer.objective
     direction: str = "maximize"  # maximize | minimize: how the best job is chosen
+    register_best: str = ""  # register the best job's model under this name when a sweep ends
 
 
 @dataclass

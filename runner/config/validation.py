@@ -327,6 +327,7 @@ def _check_together(run_config: schema.RunConfig) -> None:
                           "the gradient at every layer's output: use a threshold > 0.")
     _check_monitor(run_config.trainer)
     _check_text_sizes(run_config.data)
+    _check_register(run_config)
 
 
 def _check_text_sizes(data: schema.DataConfig) -> None:
@@ -335,6 +336,15 @@ def _check_text_sizes(data: schema.DataConfig) -> None:
         raise ConfigError(f"data.test_size = {_show(data.test_size)} is not allowed with "
                           "data=text, which holds out the end of each file: use a fraction "
                           "in (0, 1).")
+
+
+def _check_register(run_config: schema.RunConfig) -> None:
+    """Registering a model needs one logged: tracking on and the final checkpoint kept."""
+    if run_config.tracking.register_as and not (run_config.trainer.checkpoint
+                                                and run_config.tracking.enabled):
+        raise ConfigError(f"tracking.register_as = {_show(run_config.tracking.register_as)} "
+                          "registers the run's logged model, which needs tracking.enabled = "
+                          "true and trainer.checkpoint = true: set both, or drop register_as.")
 
 
 def _check_monitor(trainer: schema.TrainerConfig) -> None:

@@ -5,6 +5,8 @@ launcher as params) and writes its id where the jobs find it (``runner.sweep.job
 ``on_multirun_end`` reads every job's record, prints the ranked table and the failures, logs the
 number of jobs, the best job's params and objective, ``sweep_summary.csv`` and
 ``sweep_objective.png`` to the parent, closes it, and exits with status 1 when a job failed.
+With ``sweep.register_best=NAME`` the best finished job's model becomes a new version of the
+registered model NAME (its version is the parent's ``best_model_version`` tag).
 A sweep stopped by Ctrl-C or SIGTERM closes the parent as KILLED with the summary so far.
 
 An Optuna search (``hydra/sweeper=optuna``) that resumes a study with trials continues the
@@ -52,6 +54,7 @@ class SweepCallback(Callback):
         self.folder: Path | None = None
         self.objective = "valid/acc"
         self.direction = "maximize"
+        self.register_best = ""  # sweep.register_best: register the best job's model as this
         self.begin = 0.0
         self.command_id = ""  # tags this command's jobs apart from earlier ones of the parent
         self.previous_sigterm = None  # the SIGTERM handler to put back when the sweep ends
@@ -65,6 +68,7 @@ class SweepCallback(Callback):
         self.objective = _get(config, "sweep.objective", "") or _get(
             config, "trainer.objective", "valid/acc")
         self.direction = _get(config, "sweep.direction", "maximize")
+        self.register_best = _get(config, "sweep.register_best", "")
         info = {"parent_run_id": None}
         if _get(config, "tracking.enabled", True):
             try:
@@ -172,6 +176,11 @@ class SweepCallback(Callback):
                 tracker.set_tag("best_run_id", best.run_id)
             for key in summary.differing_keys(rows):
                 tracker.set_tag(f"best.{key}", best.params.get(key, ""))
+            if self.register_best and best.run_id:
+                version = tracker.register_model(self.register_best, run_id=best.run_id)
+                tracker.set_tag("best_model_version", f"models:/{self.register_best}/{version}")
+                log.info("sweep: registered the best job's model as models:/%s/%s",
+                         self.register_best, version)
         tracker.flush(force=True)
 
 

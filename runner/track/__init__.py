@@ -1,5 +1,6 @@
-"""MLflow: writing a run (the only module that imports mlflow is ``tracking``), reading runs back,
-run names, learning curves, the data-path report and the inference bundle a finished run logs.
+"""MLflow: writing a run (``tracking``), reading runs back, run names, learning curves, the run's
+pyfunc model with the inference bundle inside (``pyfunc``, ``bundle``), its data sets
+(``datasets``) and a sqlite store created whole (``store``). mlflow is imported lazily.
 
 May import ``core``, ``runner.config``, ``runner.build`` and ``runner.train``; never sweeps.
 """

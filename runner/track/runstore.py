@@ -29,12 +29,9 @@ class RunRecord:
 
 
 def client(uri: str):
-    from mlflow.tracking import MlflowClient  # noqa: PLC0415 - slow import
+    from runner.track.tracking import open_client  # noqa: PLC0415
 
-    from runner.track.tracking import quiet_mlflow  # noqa: PLC0415
-
-    quiet_mlflow()
-    return MlflowClient(tracking_uri=uri)
+    return open_client(uri)
 
 
 def _record(run) -> RunRecord:

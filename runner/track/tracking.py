@@ -1,4 +1,5 @@
-"""Experiment tracking: the only module that imports mlflow (lazily: the import costs ~1.5 s).
+"""Experiment tracking: writing runs. mlflow is imported lazily here and in the other modules of
+runner.track (the import costs ~1.5 s).
 
 ``MlflowTracker`` writes one MLflow run through ``MlflowClient``. Metrics are buffered and sent
 with ``log_batch`` (one sqlite ``log_metric`` call costs 5-12 ms, a batched metric ~0.1 ms). A
@@ -7,6 +8,12 @@ send costs 15-50 ms on sqlite whatever its size, so sends happen at most every `
 ``NullTracker`` has the same interface and records nothing, for tracking.enabled=false and tests.
 Both count the seconds spent inside their calls (``overhead_sec``) so the runner can report what
 tracking cost.
+
+A run also gets MLflow's system metrics (``system/cpu_utilization_percentage``,
+``system/system_memory_usage_megabytes``, GPU ones with nvidia-ml-py; a background thread, one
+sample every 10 s, and the samples of the last partial interval when the run ends), its data sets
+as inputs (``log_datasets``) and, with ``register_model``, a version of a registered model. A
+local sqlite store is created and checked by ``runner.track.store`` before MLflow opens it.
 """
 from __future__ import annotations
 
@@ -18,6 +25,7 @@ import time
 from pathlib import Path
 
 from runner.errors import UserError
+from runner.track import store
 
 MAX_METRICS_PER_BATCH = 1000  # MLflow's limit for one log_batch call
 MAX_PARAMS_PER_BATCH = 100
@@ -36,13 +44,44 @@ def default_artifact_location(launch_dir: str | os.PathLike) -> str:
 
 def git_commit(folder: str | os.PathLike) -> str | None:
     """The commit checked out in ``folder``, or None when it is not a git work tree."""
+    return git_state(folder)[0]
+
+
+def git_state(folder: str | os.PathLike) -> tuple[str | None, bool]:
+    """(commit checked out in ``folder`` or None, whether tracked files differ from it): one
+    ``git status`` call; untracked files do not count as changes."""
     try:
-        done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=folder, capture_output=True,
-                              text=True, timeout=5, check=False)
+        done = subprocess.run(["git", "status", "--porcelain=v2", "--branch", "-uno"],
+                              cwd=folder, capture_output=True, text=True, timeout=5, check=False)
     except (OSError, subprocess.SubprocessError):
-        return None
-    commit = done.stdout.strip()
-    return commit if done.returncode == 0 and commit else None
+        return None, False
+    if done.returncode != 0:
+        return None, False
+    lines = done.stdout.splitlines()
+    commit = next((line.split()[2] for line in lines if line.startswith("# branch.oid ")), None)
+    if commit == "(initial)":
+        commit = None
+    return commit, any(not line.startswith("#") for line in lines)
+
+
+def tomlrun_version() -> str:
+    """The installed tomlrun's version ("0+unknown" when it runs from a bare checkout)."""
+    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
+
+    try:
+        return version("tomlrun")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def open_client(uri: str):
+    """An ``MlflowClient`` for ``uri`` (tracking and model registry); a local sqlite store is
+    created whole or checked first (``runner.track.store``)."""
+    store.prepare(uri)
+    from mlflow.tracking import MlflowClient  # noqa: PLC0415 - slow import, only when used
+
+    quiet_mlflow()
+    return MlflowClient(tracking_uri=uri, registry_uri=uri)
 
 
 def quiet_mlflow() -> None:
@@ -89,6 +128,16 @@ class NullTracker(_Timed):
     def log_artifact(self, path: str | os.PathLike, artifact_path: str | None = None) -> None:
         del path, artifact_path
 
+    def log_artifacts(self, folder: str | os.PathLike, artifact_path: str | None = None) -> None:
+        del folder, artifact_path
+
+    def log_datasets(self, datasets: list[dict]) -> None:
+        del datasets
+
+    def register_model(self, name: str, run_id: str | None = None) -> str | None:
+        del name, run_id
+        return None
+
     def set_tag(self, key: str, value: str) -> None:
         del key, value
 
@@ -100,10 +149,13 @@ class MlflowTracker(_Timed):
     """One MLflow run in ``experiment`` of the store at ``uri``."""
 
     def __init__(self, uri: str, experiment: str, run_name: str = "",
-                 artifact_location: str | None = None, flush_seconds: float = 5.0):
+                 artifact_location: str | None = None, flush_seconds: float = 5.0,
+                 system_metrics: bool = False):
         self.uri, self.experiment, self.run_name = uri, experiment, run_name
         self.artifact_location = artifact_location
         self.flush_seconds = flush_seconds
+        self.system_metrics = system_metrics
+        self._monitor = None
         self.overhead_sec = 0.0
         self.setup_sec = 0.0  # import and store creation: paid once, reported separately
         self.run_id: str | None = None
@@ -126,15 +178,41 @@ class MlflowTracker(_Timed):
         for first in range(0, len(items), MAX_PARAMS_PER_BATCH):
             self._client.log_batch(self.run_id, params=items[first:first + MAX_PARAMS_PER_BATCH])
         self._last_flush = time.monotonic()
+        self._start_system_metrics(resume=False)
         self.setup_sec = time.perf_counter() - begin
 
     def _connect(self) -> None:
         from mlflow.entities import Metric  # noqa: PLC0415 - slow import, only when used
-        from mlflow.tracking import MlflowClient  # noqa: PLC0415
 
-        quiet_mlflow()
+        self._client = open_client(self.uri)
         self._metric_cls = Metric
-        self._client = MlflowClient(tracking_uri=self.uri)
+
+    def _start_system_metrics(self, resume: bool) -> None:
+        """MLflow's sampler of CPU, memory, disk, network (and GPU) in a background thread."""
+        if not self.system_metrics:
+            return
+        try:
+            import psutil  # noqa: F401, PLC0415 - MLflow's sampler needs it
+            from mlflow.system_metrics.system_metrics_monitor import SystemMetricsMonitor  # noqa: PLC0415
+        except ImportError:
+            logging.getLogger(__name__).warning(
+                "system metrics are off: psutil is not installed (pip install psutil)")
+            return
+        self._monitor = SystemMetricsMonitor(self.run_id, resume_logging=resume,
+                                             tracking_uri=self.uri)
+        self._monitor.start()
+
+    def _stop_system_metrics(self) -> None:
+        """Stop the sampler and send the samples of the last, partial interval, so that a run
+        shorter than the interval has its point too."""
+        monitor, self._monitor = self._monitor, None
+        if monitor is None:
+            return
+        monitor.finish()
+        if any(getattr(part, "_metrics", None) for part in monitor.monitors):
+            with contextlib.suppress(Exception):
+                monitor.publish_metrics(monitor.aggregate_metrics())
+                monitor.mlflow_logger.flush()
 
     def resume(self, run_id: str, tags: dict[str, str]) -> None:
         """Reopen run ``run_id`` (RUNNING again) and log into it from now on. Its params were
@@ -151,6 +229,7 @@ class MlflowTracker(_Timed):
         for key, value in tags.items():
             self._client.set_tag(run_id, key, _clip(str(value), MAX_TAG_VALUE))
         self._last_flush = time.monotonic()
+        self._start_system_metrics(resume=True)
         self.setup_sec = time.perf_counter() - begin
 
     def get_run(self, run_id: str):
@@ -197,6 +276,45 @@ class MlflowTracker(_Timed):
         with self._timed():
             self._client.log_artifact(self.run_id, os.fspath(path), artifact_path)
 
+    def log_artifacts(self, folder: str | os.PathLike, artifact_path: str | None = None) -> None:
+        with self._timed():
+            self._client.log_artifacts(self.run_id, os.fspath(folder), artifact_path)
+
+    def log_datasets(self, datasets: list[dict]) -> None:
+        """Log data sets as the run's inputs: each a dict of ``name``, ``digest``, ``source``
+        (a path or URI), ``context`` (training, validation, test) and ``profile`` (a dict)."""
+        import json  # noqa: PLC0415
+
+        from mlflow.entities import Dataset, DatasetInput, InputTag  # noqa: PLC0415
+
+        with self._timed():
+            inputs = [DatasetInput(
+                Dataset(name=item["name"], digest=item["digest"], source_type="local",
+                        source=json.dumps({"uri": item["source"]}),
+                        schema=json.dumps(item.get("schema", {})),
+                        profile=json.dumps(item.get("profile", {}))),
+                tags=[InputTag("mlflow.data.context", item["context"])]) for item in datasets]
+            if inputs:
+                self._client.log_inputs(self.run_id, datasets=inputs)
+
+    def register_model(self, name: str, run_id: str | None = None) -> str:
+        """Register the ``model`` artifact of ``run_id`` (this run by default) as a new version
+        of the registered model ``name`` (created when missing); returns the version."""
+        from mlflow.exceptions import MlflowException  # noqa: PLC0415
+
+        run_id = run_id or self.run_id
+        with self._timed():
+            try:
+                self._client.create_registered_model(name)
+            except MlflowException as exc:
+                if exc.error_code != "RESOURCE_ALREADY_EXISTS":
+                    raise TrackingError(f"cannot register a model as '{name}' in {self.uri}: "
+                                        f"{exc.message.splitlines()[0]}") from None
+            source = self._client.get_run(run_id).info.artifact_uri.rstrip("/") + "/model"
+            version = self._client.create_model_version(name, source, run_id=run_id,
+                                                        await_creation_for=0)
+        return str(version.version)
+
     def set_tag(self, key: str, value: str) -> None:
         with self._timed():
             self._client.set_tag(self.run_id, key, _clip(str(value), MAX_TAG_VALUE))
@@ -207,6 +325,7 @@ class MlflowTracker(_Timed):
             return
         with self._timed():
             try:
+                self._stop_system_metrics()
                 self._send()
             finally:
                 self._client.set_terminated(self.run_id, status)

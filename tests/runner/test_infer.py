@@ -63,7 +63,7 @@ def test_the_run_folder_bundle_and_a_npy_input_give_the_same_outputs(trained, tm
     samples, labels = infer.load_input({"input": "test"}, bundle.load_model(str(folder))[1])
     np.save(tmp_path / "x.npy", samples.reshape(len(samples), -1).astype(np.float64))
     np.save(tmp_path / "y.npy", labels)
-    from_npy = infer.main([f"run={folder}/inference", f"input={tmp_path / 'x.npy'}",
+    from_npy = infer.main([f"run={folder}/model", f"input={tmp_path / 'x.npy'}",
                            f"labels={tmp_path / 'y.npy'}", "outputs=hidden.0.fc",
                            f"out={tmp_path / 'b.npz'}"])
     np.testing.assert_allclose(from_npy["hidden.0.fc"], from_run["hidden.0.fc"], rtol=1e-6)

@@ -25,7 +25,8 @@ ARGS = ["model=mlp", "model.hidden=[64]", "model.dropout=0.1", "schedule=cosine"
         "trainer.checkpoint_every=10", "trainer.keep_last=2", "trainer.progress=false",
         "runtime.threads=1", "tracking.experiment=resume"]
 # Per-point values that depend on the clock, or are logged once per process.
-UNREPEATABLE = ("time/", "train/samples_per_sec", "tracking/", "memory/", "data/")
+UNREPEATABLE = ("time/", "train/samples_per_sec", "tracking/", "memory/", "data/",
+                "system/")  # MLflow's CPU/memory sampler
 
 
 def _start(cwd: Path, *extra: str) -> subprocess.Popen:

@@ -1,0 +1,195 @@
+"""The run's MLflow model (pyfunc), serving it over HTTP, and what else a run logs: data sets with
+digests, system metrics, provenance tags. One small CLI run in a git repository serves the module.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from runner import build, infer
+from runner.config import schema
+from runner.track import bundle, datasets, pyfunc, tracking
+from tests.runner.servers import free_port
+from tests.runner.subprocesses import runner_env
+
+SMALL = ["trainer.epochs=1", "model=mlp", "model.hidden=[8]", "runtime.threads=1",
+         "trainer.progress=false"]
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    """(launch folder, tracking uri, run id) of one CLI run launched from a dirty git repo."""
+    folder = tmp_path_factory.mktemp("launch")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+    (folder / "notes.txt").write_text("a\n")
+    for command in (["init", "-q"], ["add", "notes.txt"], ["commit", "-q", "-m", "x"]):
+        subprocess.run(git + command, cwd=folder, check=True, capture_output=True)
+    (folder / "notes.txt").write_text("b\n")  # a tracked file changed: dirty
+    done = subprocess.run([sys.executable, "-m", "runner", *SMALL], cwd=folder, text=True,
+                          capture_output=True, timeout=300,
+                          env=runner_env(MLFLOW_SYSTEM_METRICS_SAMPLING_INTERVAL="0.5"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    uri = tracking.default_uri(folder)
+    client = tracking.open_client(uri)
+    found = client.search_runs([client.get_experiment_by_name("tomlrun").experiment_id])
+    return folder, uri, found[0].info.run_id
+
+
+@pytest.fixture(scope="module")
+def test_split(run):
+    model_dir = next(Path(run[0], "outputs").glob("*/*/model"))
+    description = bundle.from_bundle(str(model_dir))[1]
+    samples, labels = infer.load_input({"input": "test"}, description)
+    return samples.astype(np.float32), labels
+
+
+def test_pyfunc_model_predicts_the_probabilities_runner_infer_gives(run, test_split, tmp_path,
+                                                                      monkeypatch):
+    import mlflow.pyfunc
+
+    folder, uri, run_id = run
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", uri)
+    model = mlflow.pyfunc.load_model(f"runs:/{run_id}/model")
+    samples, _ = test_split
+    probabilities = model.predict(samples)
+    expected = infer.main([f"run={run_id}", "input=test", "outputs=[softmax,hidden.0.fc]",
+                           f"out={tmp_path / 'p.npz'}", f"uri={uri}"])
+    np.testing.assert_allclose(probabilities, expected["softmax"], rtol=1e-5, atol=1e-7)
+    named = model.predict(samples[:4], params={"outputs": ["hidden.0.fc", "softmax"]})
+    assert set(named) == {"hidden.0.fc", "softmax"} and named["hidden.0.fc"].shape == (4, 8)
+    np.testing.assert_allclose(named["hidden.0.fc"], expected["hidden.0.fc"][:4], rtol=1e-5, atol=1e-6)
+
+
+def test_the_model_folder_has_signature_example_weights_and_only_tomlrun_to_install(run):
+    folder = next(Path(run[0], "outputs").glob("*/*/model"))
+    mlmodel = yaml.safe_load((folder / "MLmodel").read_text())
+    flavor = mlmodel["flavors"]["python_function"]
+    assert flavor["loader_module"] == "runner.track.bundle"
+    assert (folder / flavor["data"] / "model.pdparams").is_file()
+    assert json.loads(mlmodel["signature"]["inputs"])[0]["tensor-spec"]["shape"] == [-1, 1, 8, 8]
+    assert json.loads(mlmodel["signature"]["outputs"])[0]["tensor-spec"]["shape"] == [-1, 10]
+    assert (folder / "input_example.json").is_file()
+    requirements = (folder / "requirements.txt").read_text().split()
+    assert f"tomlrun=={tracking.tomlrun_version()}" in requirements
+    assert all(r.split("==")[0] in ("tomlrun", "mlflow") for r in requirements), requirements
+    assert not list(folder.rglob("*.pkl"))  # no pickled code: weights are npz, code is imported
+    # The logged artifact is the same folder: one format.
+    client = tracking.open_client(run[1])
+    assert {a.path for a in client.list_artifacts(run[2], "model")} >= {"model/MLmodel",
+                                                                        "model/data"}
+
+
+def test_mlflow_models_serve_answers_invocations_like_runner_infer(run, test_split, tmp_path):
+    folder, uri, run_id = run
+    samples, _ = test_split
+    expected = infer.main([f"run={run_id}", "input=test", "outputs=[softmax]",
+                           f"out={tmp_path / 'p.npz'}", f"uri={uri}"])["softmax"]
+    port = free_port()
+    log = open(tmp_path / "serve.log", "w")  # noqa: SIM115 - closed in finally
+    server = subprocess.Popen(
+        [sys.executable, "-m", "mlflow", "models", "serve", "-m", f"runs:/{run_id}/model",
+         "--env-manager", "local", "-h", "127.0.0.1", "-p", str(port), "-w", "1"],
+        # --env-manager local runs uvicorn from PATH: the test's environment's bin/ first
+        cwd=folder, env=runner_env(MLFLOW_TRACKING_URI=uri, PATH=os.pathsep.join(
+            [os.path.dirname(sys.executable), os.environ.get("PATH", "")])), stdout=log,
+        stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 120
+        while True:
+            assert server.poll() is None, (tmp_path / "serve.log").read_text()[-3000:]
+            with contextlib.suppress(OSError):
+                with urllib.request.urlopen(base + "/ping", timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            assert time.monotonic() < deadline, "mlflow models serve not up after 120 s"
+            time.sleep(0.25)
+        request = urllib.request.Request(
+            base + "/invocations", data=json.dumps({"inputs": samples[:16].tolist()}).encode(),
+            headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            predictions = np.asarray(json.loads(answer.read())["predictions"])
+        np.testing.assert_allclose(predictions, expected[:16], rtol=1e-5, atol=1e-7)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(timeout=20)
+        log.close()
+
+
+def test_the_run_logs_datasets_system_metrics_and_provenance(run):
+    folder, uri, run_id = run
+    logged = tracking.open_client(uri).get_run(run_id)
+    inputs = {d.dataset.name: d for d in logged.inputs.dataset_inputs}
+    assert set(inputs) == {"digits-train", "digits-valid", "digits-test"}
+    assert [t.value for t in inputs["digits-valid"].tags] == ["validation"]
+    assert json.loads(inputs["digits-test"].dataset.profile)["sample_shape"] == [1, 8, 8]
+    assert json.loads(inputs["digits-train"].dataset.source)["uri"].endswith("digits.csv.gz")
+    metrics = logged.data.metrics
+    assert "system/cpu_utilization_percentage" in metrics
+    assert metrics["system/system_memory_usage_megabytes"] > 0
+    tags = logged.data.tags
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=folder, text=True,
+                          capture_output=True, check=True).stdout.strip()
+    assert tags["mlflow.source.git.commit"] == head and tags["tomlrun.git_dirty"] == "true"
+    assert tags["tomlrun.version"] == tracking.tomlrun_version()
+    assert len(tags["tomlrun.config_sha256"]) == 64 and "model=mlp" in tags["command"]
+
+
+def test_system_metrics_can_be_turned_off(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "runner", *SMALL, "tracking.system_metrics=false",
+                           "trainer.checkpoint=false"], cwd=tmp_path, text=True,
+                          capture_output=True, timeout=300, env=runner_env())
+    assert done.returncode == 0, done.stderr[-3000:]
+    client = tracking.open_client(tracking.default_uri(tmp_path))
+    logged = client.search_runs([client.get_experiment_by_name("tomlrun").experiment_id])[0]
+    assert not [k for k in logged.data.metrics if k.startswith("system/")]
+
+
+def test_a_changed_data_file_changes_the_digest(tmp_path):
+    for split in ("train", "test"):
+        (tmp_path / split).mkdir()
+        (tmp_path / split / "a.csv").write_text("0.1,0.2,0\n0.3,0.4,1\n")
+    cfg = schema.FilesConfig(root=str(tmp_path), valid_size=0.0)
+    data = build.build_data(cfg, seed=0)
+    before = datasets.describe(cfg, {"train": data.train, "test": data.test})
+    assert [r["context"] for r in before] == ["training", "test"]
+    assert before[0]["source"] == str(tmp_path / "train" / "a.csv")
+    (tmp_path / "train" / "a.csv").write_text("0.1,0.2,0\n0.3,0.5,1\n")
+    after = datasets.describe(cfg, {"train": build.build_data(cfg, seed=0).train})
+    assert after[0]["digest"] != before[0]["digest"]
+    again = datasets.describe(cfg, {"train": build.build_data(cfg, seed=0).train})
+    assert again[0]["digest"] == after[0]["digest"]
+    # In-memory sets hash their arrays: a changed sample changes the digest too.
+    digits = build.build_data(schema.DataConfig(), seed=0).test
+    first = datasets.describe(schema.DataConfig(), {"test": digits})[0]["digest"]
+    digits.arrays[0][0, 0, 0, 0] += 1
+    assert datasets.describe(schema.DataConfig(), {"test": digits})[0]["digest"] != first
+
+
+def test_a_model_of_a_newer_bundle_format_is_a_clear_error(run, tmp_path):
+    import shutil
+
+    source = next(Path(run[0], "outputs").glob("*/*/model"))
+    copy = tmp_path / "model"
+    shutil.copytree(source, copy)
+    toml = copy / "data" / "inference" / "model.toml"
+    toml.write_text(toml.read_text().replace("format = 1", "format = 99"))
+    with pytest.raises(infer.UserError, match="bundle format 99.*reads formats up to 1"):
+        bundle.load_model(str(copy))
+    assert pyfunc.bundle_in(str(source)).endswith("data/inference")
