@@ -1,0 +1,256 @@
+"""Networks written in TOML (runner.build.spec): shipped specs, blocks, graphs, inferred sizes,
+overrides and sweeps through the CLI, and every mistake as one paragraph with exit 2."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import core
+from runner import build
+from runner.build import summary
+from runner.config import validation
+from runner.config.options import load_option
+from runner.errors import ConfigError
+from tests.gradcheck import check_grad
+from tests.runner.subprocesses import run_all
+
+DIGITS = (1, 8, 8)
+
+
+def _spec(layers: dict, blocks: dict | None = None, **knobs):
+    node = {"name": "net", "layers": layers, "blocks": blocks or {}, **knobs}
+    return validation.group_option("model", node)
+
+
+def _build(layers, shape=DIGITS, classes=10, blocks=None):
+    return build.build_model(_spec(layers, blocks), shape, classes)
+
+
+def _forward(model, shape=DIGITS, batch=3):
+    x = core.to_tensor(np.random.default_rng(0).random((batch, *shape), dtype=np.float32))
+    with core.no_grad():
+        return model(x)
+
+
+# ----- shipped specs --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["cnn", "mlp", "resnet"])
+def test_each_shipped_image_spec_builds_and_takes_a_training_step(name):
+    core.seed(0)
+    model = build.build_model(load_option("model", name), (1, 28, 28), 10)
+    opt = core.optimizer.Adam(learning_rate=0.01, parameters=model.parameters())
+    x = core.to_tensor(np.random.default_rng(1).random((4, 1, 28, 28), dtype=np.float32))
+    y = core.to_tensor(np.array([0, 1, 2, 3]))
+    before = [p.numpy().copy() for p in model.parameters()]
+    loss = core.nn.functional.cross_entropy(model(x), y)
+    loss.backward()
+    opt.step()
+    assert np.isfinite(float(loss))
+    assert any(not np.array_equal(b, p.numpy()) for b, p in zip(before, model.parameters()))
+
+
+def test_spec_cnn_has_the_tutorial_networks_parameters():
+    model = build.build_model(load_option("model", "cnn"), (1, 28, 28), 10)
+    assert sum(p.size for p in model.parameters()) == 20 * 25 + 20 + 20 * 20 * 25 + 20 + 9810
+
+
+# ----- blocks, graphs, inferred sizes ---------------------------------------------------------
+
+def test_blocks_repeat_and_each_name_their_layers_and_set_their_arguments():
+    blocks = {"dense": {"fc": {"type": "Linear", "out_features": "$width"},
+                        "act": {"type": "$act"}}}
+    layers = {"flat": {"type": "Flatten"},
+              "body": {"block": "dense", "each": {"width": [12, 6]}, "with": {"act": "Tanh"}},
+              "same": {"block": "dense", "repeat": 2, "with": {"width": 6, "act": "ReLU"}},
+              "head": {"type": "Linear"}}
+    model = _build(layers, blocks=blocks)
+    shapes = {name: p.shape for name, p in model.named_parameters()}
+    assert shapes["body.0.fc.weight"] == [64, 12] and shapes["body.1.fc.weight"] == [12, 6]
+    assert shapes["same.1.fc.weight"] == [6, 6] and shapes["head.weight"] == [6, 10]
+    assert type(model["body.1.act"]).__name__ == "Tanh"
+    assert _forward(model).shape == [3, 10]
+
+
+def test_residual_and_branches_with_merges_and_sizes_inferred_everywhere():
+    layers = {"conv": {"type": "Conv2D", "out_channels": 4, "kernel_size": 3, "padding": 1},
+              "bn": {"type": "BatchNorm2D"},
+              "branch": {"type": "Conv2D", "inputs": ["input"], "out_channels": 4,
+                         "kernel_size": 1},
+              "sum": {"type": "Add", "inputs": ["bn", "branch"]},
+              "gate": {"type": "Sigmoid", "inputs": ["branch"]},
+              "gated": {"type": "Multiply", "inputs": ["sum", "gate"]},
+              "both": {"type": "Concat", "inputs": ["gated", "conv"], "axis": 1},
+              "flat": {"type": "Flatten"}, "out": {"type": "Linear"}}
+    model = _build(layers)
+    assert dict(model.named_parameters())["out.weight"].shape == [8 * 8 * 8, 10]
+    assert _forward(model).shape == [3, 10]
+
+
+def test_a_residual_graphs_input_gradient_matches_finite_differences():
+    layers = {"fc1": {"type": "Linear", "out_features": 5},
+              "act": {"type": "Tanh"},
+              "fc2": {"type": "Linear", "out_features": 5},
+              "res": {"type": "Add", "inputs": ["fc2", "input"]},
+              "gate": {"type": "Sigmoid", "inputs": ["fc1"]},
+              "mix": {"type": "Multiply", "inputs": ["res", "gate"]},
+              "cat": {"type": "Concat", "inputs": ["mix", "res"], "axis": 1},
+              "out": {"type": "Linear"}}
+    core.seed(3)
+    model = _build(layers, shape=(5,), classes=3)
+    for param in model.parameters():  # float64 for the finite differences
+        param.data = param.data.astype(np.float64)
+    x = np.random.default_rng(2).standard_normal((4, 5))
+    check_grad(lambda t: model(t), x, rtol=1e-5, atol=1e-7)
+
+
+def test_sequence_lengths_reach_the_rnn_and_the_pooling(shared_dir):
+    data = build.build_data(validation.group_option(
+        "data", {"name": "vowels", "root": str(shared_dir("japanese-vowels"))}), 0)
+    layers = {"rnn": {"type": "GRU", "hidden_size": 8},
+              "pool": {"type": "SequencePool", "pool_type": "last"},
+              "out": {"type": "Linear"}}
+    model = build.build_model(_spec(layers), data.input_shape, data.num_classes,
+                              data.vocab_size, data.variable_length)
+    train, _, _ = build.build_loaders(data, validation.group_option("data", {
+        "name": "vowels", "root": str(shared_dir("japanese-vowels"))}),
+        validation.SECTIONS["trainer"](batch_size=4))
+    padded, lengths, labels = next(iter(train))
+    logits = model((padded, lengths))
+    assert logits.shape == [len(labels), 9]
+    # The last real step: a row's output does not change when padding is appended.
+    longer = core.to_tensor(np.concatenate([padded.numpy(), np.zeros_like(padded.numpy())], 1))
+    with core.no_grad():
+        np.testing.assert_allclose(model((longer, lengths)).numpy(),
+                                   model((padded, lengths)).numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_summary_rows_count_parameters_and_flops():
+    model = build.build_model(load_option("model", "cnn"), (1, 28, 28), 10)
+    rows = {row.name: row for row in summary.summarize(model, (1, 28, 28))}
+    assert rows["conv1"].shape == (20, 28, 28) and rows["conv1"].params == 520
+    assert rows["conv1"].flops == 2 * 25 * 20 * 28 * 28  # one 25-term dot product per output
+    assert rows["fc"].flops == 2 * 980 * 10 and rows["flatten"].shape == (980,)
+    table = summary.format_table(list(rows.values()))
+    assert table.splitlines()[-1].split()[:2] == ["total", "20,350"]
+
+
+# ----- errors before anything runs (Python API) -----------------------------------------------
+
+@pytest.mark.parametrize("layers, blocks, message", [
+    ({"a": {"type": "Lineer"}}, None, "'Lineer' is not a known layer type: did you mean Linear"),
+    ({"a": {"type": "Linear", "out_feature": 3}}, None,
+     "model.layers.a.out_feature is not an argument of Linear (did you mean 'out_features'?)"),
+    ({"a": {"type": "Flatten"}, "b": {"type": "Conv2D", "kernel_size": 3}}, None,
+     "model.layers.b (Conv2D) needs out_channels"),
+    ({"a": {"type": "Linear", "out_features": "ten"}}, None,
+     "model.layers.a.out_features = 'ten' has the wrong type: Linear's out_features is an "
+     "integer"),
+    ({"a": {"type": "Flatten"}, "b": {"type": "Linear", "in_features": 10}}, None,
+     "'a' gives samples of shape [64], so Linear's in_features must be 64"),
+    ({"a": {"type": "Linear", "inputs": ["nope"]}}, None, "inputs names 'nope'"),
+    ({"a": {"type": "ReLU", "inputs": ["b"]}, "b": {"type": "ReLU", "inputs": ["a"]}}, None,
+     "read each other in a cycle"),
+    ({"a": {"type": "Flatten"}, "side": {"type": "ReLU", "inputs": ["a"]},
+      "out": {"type": "Linear", "inputs": ["a"]}}, None,
+     "the layers side are computed but nothing consumes them"),
+    ({"a": {"type": "Flatten"}, "out": {"type": "Linear", "out_features": 4}}, None,
+     "gives samples of shape [4], but the data has 10 classes"),
+    ({"a": {"block": "nope"}}, {"b": {"x": {"type": "ReLU"}}}, "is not a block of this model"),
+    ({"a": {"block": "b", "with": {"k": 1}}}, {"b": {"x": {"type": "ReLU"}}},
+     "passes k to block 'b', which does not use it"),
+    ({"a": {"block": "b"}}, {"b": {"x": {"type": "Linear", "out_features": "$w"}}},
+     "uses $w, but no value was given for it"),
+])
+def test_spec_mistakes_name_the_layer_and_what_is_allowed(layers, blocks, message):
+    with pytest.raises(ConfigError) as info:
+        _build(layers, blocks=blocks)
+    assert message in str(info.value)
+
+
+def test_word_ids_need_an_embedding_and_sequences_a_length_free_output():
+    with pytest.raises(ConfigError, match="no Embedding layer"):
+        build.build_model(_spec({"a": {"type": "Flatten"}, "o": {"type": "Linear"}}), (4,), 3,
+                          vocab_size=50)
+    with pytest.raises(ConfigError, match="output shape depends on the sequence length"):
+        build.build_model(_spec({"a": {"type": "Flatten"}, "o": {"type": "Linear"}}), (2,), 3,
+                          variable_length=True)
+
+
+# ----- the command line -----------------------------------------------------------------------
+
+TINY = ["trainer.epochs=1", "trainer.progress=false", "runtime.threads=1",
+        "trainer.checkpoint=false"]
+CLI_ERRORS = {
+    "type": (["model.layers.fc.type=Lineer"], "did you mean Linear"),
+    "argument": (["+model.layers.conv1.out_chanels=3"],
+                 "out_chanels is not an argument of Conv2D (did you mean 'out_channels'?)"),
+    "value": (["model.layers.conv1.out_channels=abc"], "out_channels is an integer"),
+    "shape": (["+model.layers.fc.in_features=100"], "in_features must be 80"),
+    "inputs": (["+model.layers.fc.inputs=[nowhere]"], "inputs names 'nowhere'"),
+    "unused": (["+model.layers.extra={type: ReLU, inputs: [conv1]}"],
+               "the layers fc are computed but nothing consumes them (the output is extra)"),
+    "classes": (["+model.layers.fc.out_features=7"], "but the data has 10 classes"),
+    "knob": (["+model.channels=[3]"], "no layer of the spec 'cnn' uses it"),
+    "missing_plus": (["model.layers.fc.in_features=3"], "prefix the override with +"),
+}
+
+
+@pytest.fixture(scope="module")
+def cli_runs(tmp_path_factory):
+    jobs = {}
+    for name, (args, _) in CLI_ERRORS.items():
+        folder = tmp_path_factory.mktemp(name)
+        jobs[name] = (folder, [*TINY, *args])
+    folder = tmp_path_factory.mktemp("sweep")
+    jobs["sweep"] = (folder, ["-m", *TINY, "model.layers.conv1.out_channels=4,8",
+                              "model.layers.conv2.out_channels=4,8", "hydra.sweep.dir=sweep",
+                              "tracking.experiment=spec-sweep"])
+    folder = tmp_path_factory.mktemp("edit")
+    jobs["edit"] = (folder, [*TINY, "model=mlp", "model.hidden=[16]", "~model.layers.flatten",
+                             "+model.layers.hidden.inputs=[input]",
+                             "+model.layers.flat={type: Flatten, inputs: [hidden]}",
+                             "+model.layers.out.inputs=[flat]", "tracking.enabled=false"])
+    return run_all(jobs, timeout=600)
+
+
+@pytest.mark.parametrize("case", sorted(CLI_ERRORS))
+def test_spec_mistakes_on_the_command_line_are_one_paragraph_exit_2(cli_runs, case):
+    code, stdout, stderr, folder = cli_runs[case]
+    assert code == 2, stderr[-2000:]
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("tomlrun: error: ")
+    assert CLI_ERRORS[case][1] in lines[0]
+    assert "Traceback" not in stderr
+    assert not (folder / "mlflow.db").exists() and not (folder / "outputs").exists()
+
+
+def test_a_2x2_sweep_over_layer_arguments_logs_the_flattened_spec(cli_runs):
+    code, stdout, stderr, folder = cli_runs["sweep"]
+    assert code == 0, stderr[-3000:]
+    from runner.track import runstore, tracking
+
+    uri = tracking.default_uri(folder)
+    runs = runstore.experiment_runs(uri, runstore.experiment_id(uri, "spec-sweep"))
+    children = [run for run in runs if "model.layers.conv1.out_channels" in run.params]
+    pairs = sorted((run.params["model.layers.conv1.out_channels"],
+                    run.params["model.layers.conv2.out_channels"]) for run in children)
+    assert pairs == [("4", "4"), ("4", "8"), ("8", "4"), ("8", "8")]
+    assert all(run.params["model.layers.conv1.type"] == "Conv2D" for run in children)
+
+
+def test_layers_are_removed_added_and_rewired_from_the_command_line(cli_runs):
+    code, stdout, stderr, folder = cli_runs["edit"]
+    assert code == 0, stderr[-3000:]
+    assert "flat " in stderr + stdout and "test loss" in stderr + stdout
+
+
+def test_the_summary_command_prints_the_table_without_training(tmp_path, monkeypatch, capsys):
+    from runner import summary as summary_cli
+
+    monkeypatch.chdir(tmp_path)
+    assert summary_cli.main(["model=mlp", "model.hidden=[32,16]"]) == 0
+    printed = capsys.readouterr().out
+    assert "hidden.1.fc" in printed and "2,778" in printed  # 64*32+32 + 32*16+16 + 16*10+10
+    assert not (tmp_path / "mlflow.db").exists()
+    assert summary_cli.main(["model.layers.fc.type=Lineer"]) == 2
+    assert "did you mean Linear" in capsys.readouterr().err
