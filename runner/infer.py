@@ -33,7 +33,7 @@ import numpy as np
 
 from core.atomic import atomic_write
 from core.inference import OUTPUT, Inference
-from runner import build
+from runner import build, plugins
 from runner.build import array_data, tabular
 from runner.config import schema
 from runner.errors import UserError
@@ -109,8 +109,11 @@ def _split(split: str, description: dict, root: str):
         raise UserError(f"input={split}: the splits of data={data['name']} are not rebuilt "
                         "here: pass the file itself (input=file.csv, or a .npy of samples).")
     # The run's own split: the same valid_size and split seed as in training (runner.app).
-    cfg = schema.DataConfig(name=data["name"], normalize=data["normalize"], root=root,
-                            valid_size=data.get("valid_size", 0.1))
+    if plugins.get("dataset", data["name"]) is not None:  # a plugin's data, with its keys
+        cfg = schema.PluginDataConfig(name=data["name"], options=data.get("options", {}))
+    else:
+        cfg = schema.DataConfig(name=data["name"], normalize=data["normalize"], root=root,
+                                valid_size=data.get("valid_size", 0.1))
     sets = build.build_data(cfg, seed=build.SPLIT_SEED)
     if split == "valid" and sets.valid is None:
         raise UserError("input=valid: the run's data has no validation split (valid_size 0).")

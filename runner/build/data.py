@@ -3,8 +3,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from core import datasets, io
 from core import device as core_device
+from runner import plugins
 from runner.build import array_data, sequence_data
 from runner.build.registry import lookup
 from runner.config import schema
@@ -66,7 +69,8 @@ DATASETS = {
 
 def build_data(cfg: schema.DataConfig, seed: int) -> DataSplits:
     """The train/valid/test datasets of ``cfg``; a missing or broken file is a UserError."""
-    builder = lookup(DATASETS, cfg.name, "data")
+    builder = _plugin_sets if isinstance(cfg, schema.PluginDataConfig) \
+        else lookup(DATASETS, cfg.name, "data")
     try:
         sets = builder(cfg, seed)
     except datasets.DatasetError as exc:  # a missing or damaged file: the user can fix it
@@ -75,10 +79,29 @@ def build_data(cfg: schema.DataConfig, seed: int) -> DataSplits:
         raise ConfigError(f"data={cfg.name}: {exc}") from exc
     train = sets["train"]
     shape, vocab_size, variable = sequence_data.facts(train)  # the first sample's shape, ...
+    classes = sets.get("num_classes") or getattr(train, "num_classes", None) or _count(train)
     return DataSplits(train=train, valid=sets.get("valid"), test=sets["test"],
-                      input_shape=shape, num_classes=int(train.num_classes),
+                      input_shape=shape, num_classes=int(classes),
                       vocab_size=vocab_size, variable_length=variable,
                       preprocessing=getattr(train, "preprocessing", None))
+
+
+def _plugin_sets(cfg: schema.PluginDataConfig, seed: int) -> dict:
+    """A registered dataset builder's splits (runner.plugins.dataset), checked."""
+    sets = plugins.get("dataset", cfg.name)(seed=seed, **cfg.options)
+    source = plugins.REGISTRIES["dataset"].source(cfg.name)
+    if not isinstance(sets, dict) or "train" not in sets or "test" not in sets:
+        raise ConfigError(f"the plugin dataset '{cfg.name}' ({source}) must return a dict with "
+                          f"'train' and 'test' datasets (and optionally 'valid', "
+                          f"'num_classes'); it returned {type(sets).__name__}.")
+    return sets
+
+
+def _count(dataset) -> int:
+    """The number of classes of a dataset without ``num_classes``: its largest label + 1."""
+    arrays = io.dataset_arrays(dataset)
+    labels = arrays[-1] if arrays else [dataset[i][-1] for i in range(len(dataset))]
+    return int(np.max(np.asarray(labels))) + 1
 
 
 def build_loaders(data: DataSplits, cfg: schema.DataConfig, trainer: schema.TrainerConfig):

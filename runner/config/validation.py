@@ -205,7 +205,12 @@ def _group(group: str, node: Any, options: dict[str, type]) -> Any:
         return _spec(_on_shipped_spec(node))  # {"name": "mlp", "hidden": [8]} from Python
     plugin = plugins.get({"model": "model", "data": "dataset"}.get(group, ""), name) \
         if group in ("model", "data") else None
-    if plugin is not None and name not in options:
+    if plugin is not None and (name in options or _shipped_spec(name) is not None):
+        kind = "model" if group == "model" else "dataset"
+        raise ConfigError(f"the {kind} name '{name}' is registered twice: by "
+                          f"{plugins.BUILT_IN} and by {plugins.REGISTRIES[kind].source(name)}; "
+                          "rename the plugin's.")
+    if plugin is not None:
         return _plugin(group, node, plugin)
     if name not in options:
         shown = "is missing" if name is None else f"= {_show(name)} is not a known {group}"

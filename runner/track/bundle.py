@@ -49,6 +49,8 @@ def describe(cfg, input_shape, num_classes: int, vocab_size: int = 0,
                    "data": {"name": cfg.data.name, "normalize": cfg.data.normalize,
                             "valid_size": cfg.data.valid_size},
                    "plugins": plugin_modules(cfg)}
+    if isinstance(cfg.data, schema.PluginDataConfig):  # a plugin's data: rebuilt with its keys
+        description["data"]["options"] = dict(cfg.data.options)
     if preprocessing:  # TOML has no null: the entry is there only when data learnt one
         description["preprocessing"] = preprocessing
     return description
@@ -61,6 +63,8 @@ def plugin_modules(cfg) -> list[str]:
     model = cfg.model
     if isinstance(model, schema.PluginModelConfig):
         modules.add(plugins.get("model", model.name).__module__)
+    if isinstance(cfg.data, schema.PluginDataConfig):
+        modules.add(plugins.get("dataset", cfg.data.name).__module__)
     if isinstance(model, schema.SpecConfig):
         used = {table.get("type") for tables in (model.layers, *model.blocks.values())
                 for table in tables.values() if isinstance(table, dict)}

@@ -1,0 +1,108 @@
+"""Your own code without editing tomlrun: the example plugin package (examples/plugin) installed,
+then its model, layer type, dataset and reader used by name from the command line."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from runner import plugins
+from runner.errors import UserError
+from tests.runner.subprocesses import ROOT, runner_env
+
+TINY = ["trainer.progress=false", "runtime.threads=1"]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    """The example plugin installed (pip, entry points and all) into a folder of its own."""
+    target = tmp_path_factory.mktemp("site")
+    command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+               "--target", str(target), str(ROOT / "examples" / "plugin")]
+    done = subprocess.run([*command, "--no-build-isolation"], capture_output=True, text=True,
+                          timeout=300)
+    if done.returncode != 0:  # no setuptools in this environment: let pip fetch one
+        done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert list(target.glob("tomlrun_example_plugin-*.dist-info"))
+    return target
+
+
+def _run(site: Path, cwd: Path, *args: str, module: str = "runner"):
+    env = runner_env()
+    env["PYTHONPATH"] = os.pathsep.join([str(site), env["PYTHONPATH"]])
+    return subprocess.run([sys.executable, "-m", module, *args], cwd=cwd, env=env, text=True,
+                          capture_output=True, timeout=600)
+
+
+def test_a_plugin_model_trains_on_a_plugin_dataset(site, tmp_path):
+    done = _run(site, tmp_path, *TINY, "model=probe", "data=blobs", "trainer.epochs=4",
+                "model.hidden=16", "data.samples=400")
+    assert done.returncode == 0, done.stderr[-3000:]
+    printed = done.stdout + done.stderr
+    accuracy = float(printed.split("test loss")[1].split("acc")[1].split()[0])
+    assert accuracy > 0.8  # well-separated blobs
+
+
+def test_a_plugin_layer_type_in_a_spec_and_its_bundle_names_the_plugin(site, tmp_path):
+    done = _run(site, tmp_path, *TINY, "data=blobs", "model=mlp", "model.hidden=[16]",
+                "trainer.epochs=2",
+                "+model.layers.noise={type: GaussianNoise, stddev: 0.1, inputs: [flatten]}",
+                "+model.layers.hidden.inputs=[noise]")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "GaussianNoise" in done.stdout + done.stderr  # the model summary
+    [bundle] = list(tmp_path.glob("outputs/*/*/model/data/inference/model.toml")) or \
+        list(tmp_path.glob("outputs/**/model.toml"))
+    assert "tomlrun_example" in bundle.read_text()
+    infer = _run(site, tmp_path, f"run={bundle.parent}", "input=test",
+                 f"out={tmp_path / 'pred.npz'}", module="runner.infer")
+    assert infer.returncode == 0, infer.stderr[-3000:]
+    assert np.load(tmp_path / "pred.npz")["predicted"].shape[0] > 0
+
+
+def test_a_plugin_reader_feeds_data_files(site, tmp_path):
+    rng = np.random.default_rng(0)
+    for split, count in (("train", 120), ("test", 40)):
+        (tmp_path / split).mkdir()
+        labels = rng.integers(0, 2, count)
+        rows = [(rng.normal(label * 3.0, 1.0, 4), label) for label in labels]
+        (tmp_path / split / "part.tsv").write_text(
+            "".join("\t".join(f"{v:.4f}" for v in x) + f"\t{y}\n" for x, y in rows))
+    done = _run(site, tmp_path, *TINY, "data=files", f"data.root={tmp_path}",
+                "data.reader=tsv", "model=probe", "trainer.epochs=3",
+                "trainer.objective=test/acc")
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["plugins=[no_such_plugin_module]"], "the plugin module 'no_such_plugin_module'"),
+    (["model=probe", "+model.hiden=3"], "did you mean 'model.hidden'"),
+])
+def test_plugin_mistakes_are_one_paragraph_with_status_2(site, tmp_path, args, message):
+    done = _run(site, tmp_path, *TINY, "data=blobs", *args)
+    assert done.returncode == 2, done.stderr[-3000:]
+    assert message in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "mlflow.db").exists()
+
+
+def test_a_name_registered_twice_names_both_places(site, tmp_path):
+    (tmp_path / "clash_plugin.py").write_text(
+        "from runner import plugins\n\n@plugins.dataset('blobs')\ndef blobs(seed):\n"
+        "    return {}\n")
+    done = _run(site, tmp_path, *TINY, "plugins=[clash_plugin]")
+    assert done.returncode == 2
+    assert "'blobs' is registered twice: by module tomlrun_example and by module " \
+           "clash_plugin" in done.stderr
+
+
+def test_the_registry_refuses_a_second_object_under_one_name():
+    registry = plugins.Registry("model")
+    registry.add("net", len, "module a")
+    registry.add("net", len, "module a")  # the same object again (a re-import) is fine
+    with pytest.raises(UserError, match="registered twice: by module a and by module b"):
+        registry.add("net", max, "module b")
+    assert plugins.modules_in_argv(["plugins=[a, b]", "+plugins=c", "x=1"]) == ["a", "b", "c"]
