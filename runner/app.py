@@ -213,6 +213,7 @@ def _describe_model(cfg: RunConfig, parts: _Parts, tracker, folder: str) -> None
                              parts.variable_length)
     table = summary.format_table(rows)
     log.info("model %s:\n%s", cfg.model.name, table)
+    os.makedirs(folder, exist_ok=True)  # a data-parallel rank's own folder may not exist yet
     with atomic_write(os.path.join(folder, SUMMARY_FILE), "w") as handle:
         handle.write(table + "\n")
     tracker.log_artifact(os.path.join(folder, SUMMARY_FILE))

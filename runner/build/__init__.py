@@ -5,8 +5,16 @@ May import ``core`` and ``runner.config``; never the training loop, tracking or 
 """
 from runner.build.data import DATASETS, SPLIT_SEED, DataSplits, build_data, build_loaders
 from runner.build.models import MODELS, build_model, check_model_config, freeze
-from runner.build.optim import (CLIPS, OPTIMIZERS, REGULARIZERS, SCHEDULES, apply_error_clips,
-                                build_clip, build_optimizer, build_schedule)
+from runner.build.optim import (
+                                CLIPS,
+                                OPTIMIZERS,
+                                REGULARIZERS,
+                                SCHEDULES,
+                                apply_error_clips,
+                                build_clip,
+                                build_optimizer,
+                                build_schedule,
+)
 
 __all__ = ["CLIPS", "DATASETS", "MODELS", "OPTIMIZERS", "REGULARIZERS", "SCHEDULES",
            "SPLIT_SEED", "DataSplits", "apply_error_clips", "build_clip", "build_data",

@@ -9,10 +9,11 @@ import core
 from core import nn
 from runner import plugins
 from runner.build import sequence_models, spec
-from runner.build.spec.layer_types import arguments
 from runner.build.optim import apply_error_clips
+from runner.build.spec.layer_types import arguments
 from runner.config import schema
 from runner.errors import ConfigError
+
 
 def _spec(cfg: schema.SpecConfig, input_shape, num_classes: int, vocab_size: int,
           variable_length: bool, input_dtype: str) -> nn.Layer:

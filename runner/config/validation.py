@@ -118,8 +118,9 @@ def validate(cfg: DictConfig | Mapping) -> schema.RunConfig:
     parts: dict[str, Any] = {}
     for group, options in GROUPS.items():
         parts[group] = _group(group, tree.get(group), options)
-    if isinstance(cfg, DictConfig) and isinstance(parts["model"], schema.SpecConfig):
-        _check_knobs_used(parts["model"], cfg.get("model"))
+    raw_model = cfg.get("model") if isinstance(cfg, DictConfig) else None
+    if isinstance(raw_model, DictConfig) and "layers" in raw_model:  # a spec as composed
+        _check_knobs_used(parts["model"], raw_model)
     for section, cls in SECTIONS.items():
         node = tree.get(section)
         parts[section] = _build(cls, {} if node is None else node, section)

@@ -130,7 +130,8 @@ def cli(tmp_path_factory):
 
 
 def _bundle(cwd: Path) -> dict:
-    (path,) = glob.glob(str(cwd / "outputs" / "*" / "*" / "inference" / "model.toml"))
+    (path,) = glob.glob(str(cwd / "outputs" / "*" / "*" / "model" / "data" / "inference" /
+                            "model.toml"))
     return tomllib.loads(Path(path).read_text())
 
 
@@ -164,7 +165,7 @@ def test_csv_learns_the_easy_table_and_infers_a_raw_csv(cli, tmp_path, capsys):
     _csv(tmp_path / "new.csv", "x1,colour,x2,kind", rows)
     _csv(tmp_path / "raw.csv", "colour,x2,x1", [",".join([r.split(",")[i] for i in (1, 2, 0)])
                                                 for r in rows])
-    bundle_dir = glob.glob(str(cwd / "outputs" / "*" / "*" / "inference"))[0]
+    bundle_dir = glob.glob(str(cwd / "outputs" / "*" / "*" / "model"))[0]
     labelled = infer.main([f"run={bundle_dir}", f"input={tmp_path / 'new.csv'}",
                            f"out={tmp_path / 'a.npz'}"])
     assert (labelled["predicted"] == labelled["labels"]).mean() >= 0.9
