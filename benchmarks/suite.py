@@ -29,6 +29,7 @@ import numpy as np  # noqa: E402
 import suite_measure as M  # noqa: E402
 from workloads import MLP, ConvBN, Tutorial  # noqa: E402
 from workloads_seq import EmbeddingBag, Recurrent, Transformer  # noqa: E402
+from workloads_spec import ResNetSpec  # noqa: E402
 
 import core  # noqa: E402
 
@@ -43,6 +44,7 @@ WORKLOADS = {
     "lstm_b64": lambda quick: Recurrent(64, quick, "lstm"),
     "embed_bag_b128": lambda quick: EmbeddingBag(128, quick),
     "transformer_b32": lambda quick: Transformer(32, quick),
+    "resnet_spec_b64": lambda quick: ResNetSpec(64, quick),  # conf/model/resnet.toml
 }
 FRAMEWORKS = ("core", "torch")
 

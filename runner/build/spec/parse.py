@@ -216,17 +216,16 @@ def _sorted(nodes: dict) -> list[Node]:
             if source != INPUT:
                 nodes[source].consumers.append(name)
     order: list[Node] = []
-    while pending:
-        ready = [name for name, needs in pending.items() if not needs]
-        if not ready:
+    while pending:  # the first node in file order whose inputs are all computed, each time
+        ready = next((name for name, needs in pending.items() if not needs), None)
+        if ready is None:
             cycle = ", ".join(sorted(pending))
             raise ConfigError(f"the layers {cycle} read each other in a cycle through their "
                               "inputs: a network must run from the input to the output.")
-        for name in ready:
-            order.append(nodes[name])
-            del pending[name]
-            for needs in pending.values():
-                needs.discard(name)
+        order.append(nodes[ready])
+        del pending[ready]
+        for needs in pending.values():
+            needs.discard(ready)
     return order
 
 
