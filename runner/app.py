@@ -1,8 +1,8 @@
 """One run: a validated ``RunConfig`` in, the objective metric out.
 
 ``run`` selects the device, BLAS threads and seed, builds data, model, optimizer and schedule
-(``runner.build``), opens the tracked run, trains (``runner.train.loop``), evaluates on the test set,
-saves the final checkpoint, logs the artifacts and closes the run as FINISHED, FAILED (with the
+(``runner.build``), opens the tracked run, trains (``runner.train.loop``), evaluates on the test
+set, saves the final checkpoint, logs the artifacts and closes the run as FINISHED, FAILED (with the
 error as the ``error`` tag) or KILLED (Ctrl-C or SIGTERM). Building happens before the tracked
 run is opened, so a config or data mistake fails fast and leaves no empty run behind.
 """

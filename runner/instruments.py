@@ -1,8 +1,8 @@
 """What a run attaches to its Trainer besides training itself: checkpoints and resume
 (``runner.train.resume``), the memory report (``runner.train.memory``), config-driven inspection
-(``runner.train.inspection``) and the profiler (``runner.train.profiling``). Each listens to the Trainer's
-events or hooks the model, so none of them changes the training loop, and what is off costs
-nothing.
+(``runner.train.inspection``) and the profiler (``runner.train.profiling``). Each listens to the
+Trainer's events or hooks the model, so none of them changes the training loop, and what is off
+costs nothing.
 """
 from __future__ import annotations
 

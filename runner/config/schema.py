@@ -1,10 +1,10 @@
 """Typed schemas for every config group: what a composed config may contain.
 
 Each group option (``optim=adam``, ``model=cnn`` ...) has its own dataclass, chosen by the
-``name`` key of the group. ``runner.config.validation.validate`` turns a composed Hydra config into a
-``RunConfig`` of these dataclasses and refuses unknown keys, wrong types and out-of-range values
-with a one-paragraph error. Ranges live in ``runner.config.validation.RULES``, keyed by the dotted name, so
-that the message can name the key.
+``name`` key of the group. ``runner.config.validation.validate`` turns a composed Hydra config
+into a ``RunConfig`` of these dataclasses and refuses unknown keys, wrong types and out-of-range
+values with a one-paragraph error. Ranges live in ``runner.config.validation.RULES``, keyed by
+the dotted name, so that the message can name the key.
 """
 from __future__ import annotations
 
@@ -273,7 +273,7 @@ class TrainerConfig:
     nan_check: str = "stop"  # stop | skip | warn | off: what a NaN/Inf loss, grad or param does
     max_skips: int = 10  # nan_check=skip: updates dropped before training stops anyway
     nan_check_locate: bool = False  # on a NaN/Inf, replay the batch to name the layer
-    distributed: bool = False  # data parallel under mpirun (runner/train/distributed.py, docs/gpu.md)
+    distributed: bool = False  # data parallel under mpirun (runner/train/distributed.py)
     accumulate: int = 1  # batches whose gradients are summed into one optimizer step
     # The monitored metric is ``objective`` (runner/train/monitor.py, docs/checkpoints.md).
     objective_direction: str = "auto"  # maximize | minimize | auto (loss metrics: minimize)

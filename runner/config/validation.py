@@ -1,5 +1,5 @@
-"""From a composed Hydra config to the typed ``RunConfig`` of ``runner/config/schema.py``, and back to
-MLflow params.
+"""From a composed Hydra config to the typed ``RunConfig`` of ``runner/config/schema.py``, and
+back to MLflow params.
 
 ``validate`` is the boundary: after it, every value has its schema type and lies in its range.
 Each group option's class is chosen by the group's ``name`` key, so a user's own

@@ -186,7 +186,8 @@ def _select(cfg, key: str):
 
 
 def _name(cfg, overrides: list[str]) -> str:
-    """The child run's name, as ``runner.track.naming.run_name`` spells it, from the unvalidated config."""
+    """The child run's name, as ``runner.track.naming.run_name`` spells it, from the unvalidated
+    config."""
     from types import SimpleNamespace  # noqa: PLC0415
 
     names = {group: SimpleNamespace(name=str(_select(cfg, f"{group}.name")))
@@ -195,7 +196,8 @@ def _name(cfg, overrides: list[str]) -> str:
 
 
 def raw_params(cfg) -> dict[str, str]:
-    """Dotted keys to strings, like ``runner.config.validation.flatten``, for a config that may be invalid."""
+    """Dotted keys to strings, like ``runner.config.validation.flatten``, for a config that may
+    be invalid."""
     from omegaconf import OmegaConf  # noqa: PLC0415
 
     try:

@@ -224,8 +224,8 @@ class HealthMonitor:
 
     # ----- counters carried by a checkpoint ---------------------------------------------
     def state_dict(self) -> dict:
-        """Every count and record of this run (``runner.train.checkpoint`` saves it), so a resumed run
-        shares the skip budget and logs counts that go on from the saved ones."""
+        """Every count and record of this run (``runner.train.checkpoint`` saves it), so a resumed
+        run shares the skip budget and logs counts that go on from the saved ones."""
         clip = getattr(self.optimizer, "_grad_clip", None)
         return {"events": self.events, "skipped": self.skipped,
                 "last_loss": None if self.last_loss is None else list(self.last_loss),
