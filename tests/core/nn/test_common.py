@@ -148,3 +148,16 @@ def test_dropout_positional_arguments_follow_paddle_3():
     x = core.to_tensor(np.ones((2, 3), np.float32))
     out = F.dropout(x, 0.5, None, False, False, "downscale_in_infer")
     np.testing.assert_allclose(out.numpy(), 0.5)
+
+
+def test_dropout2d_gradient_matches_finite_differences_under_a_fixed_mask():
+    x = np.random.default_rng(5).standard_normal((2, 4, 3, 3))
+
+    def dropped(t):
+        core.seed(11)  # the same channel mask on every evaluation
+        return F.dropout2d(t, p=0.5, training=True)
+
+    check_grad(dropped, x)
+    out = dropped(core.to_tensor(x)).numpy()
+    zeroed = np.all(out == 0, axis=(2, 3))
+    assert zeroed.any() and not zeroed.all()  # whole channels dropped, others kept
