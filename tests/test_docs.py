@@ -71,6 +71,9 @@ def _overrides(line: str) -> list[str]:
     args = shlex.split(line)[3:]
     kept = []
     for arg in args:
+        if arg.startswith("~"):  # a deletion
+            kept.append(arg)
+            continue
         if arg.startswith("-") or arg.startswith(("hydra", "+hydra")) or "=" not in arg:
             continue  # -m, --cfg, --help; Hydra's own settings (launchers, sweepers, paths)
         key, _, value = arg.partition("=")

@@ -18,7 +18,7 @@ def batch_norm(x: Tensor, running_mean: Tensor, running_var: Tensor,
     In training the running statistics are updated in place, Paddle's way:
     ``running = momentum * running + (1 - momentum) * batch``. Both the variance that normalises
     and the one folded into ``running_var`` are the biased batch variance (divided by n), as
-    Paddle's batch_norm kernel does (PyTorch folds in the unbiased one; docs/paddle-layers.md).
+    Paddle's batch_norm kernel does (PyTorch folds in the unbiased one; docs/paddle.md).
     ``use_global_stats`` forces the running statistics (True) or the batch statistics (False);
     None picks by ``training``.
     """
