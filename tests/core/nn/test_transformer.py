@@ -28,6 +28,33 @@ def test_multi_head_attention_gradient_wrt_input_and_projection():
     check_grad(run, RNG.standard_normal((2, 3, 4)), RNG.standard_normal((4, 4)))
 
 
+def _float64(layer):
+    for p in layer.parameters():
+        p.data = p.data.astype(np.float64)
+    return layer
+
+
+@pytest.mark.parametrize("normalize_before", [False, True])
+def test_encoder_layer_gradient_wrt_input_and_feed_forward_weight(normalize_before):
+    core.seed(1)
+    layer = _float64(nn.TransformerEncoderLayer(4, 2, 6, dropout=0.0,
+                                                normalize_before=normalize_before))
+    mask = np.array([[True, True, False]] * 3)  # the last step is not attended to
+
+    def run(x, w1):
+        layer.linear1.weight = w1
+        return layer(x, src_mask=mask)
+
+    check_grad(run, RNG.standard_normal((2, 3, 4)), layer.linear1.weight.numpy().copy())
+
+
+def test_encoder_gradient_through_two_layers_and_the_final_norm():
+    core.seed(2)
+    encoder = _float64(nn.TransformerEncoder(
+        nn.TransformerEncoderLayer(4, 2, 6, dropout=0.0, activation="gelu"), 2, nn.LayerNorm(4)))
+    check_grad(encoder, RNG.standard_normal((2, 3, 4)))
+
+
 def _copy_mha_to_torch(mine, theirs):
     import torch  # noqa: PLC0415
 
