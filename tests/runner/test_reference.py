@@ -21,3 +21,15 @@ def test_every_spec_layer_type_has_a_section_with_its_arguments():
         assert f"\n## {name}\n" in text
         for arg in arguments(cls):
             assert f"| `{arg}` |" in text
+
+
+def test_inferred_sizes_defaults_and_inputs_are_marked():
+    text = reference.render()
+    conv = text.split("\n## Conv2D\n")[1].split("\n## ")[0]
+    assert "| `in_channels` | required | inferred from the input's shape |" in conv
+    assert "| `data_format` | `\"NCHW\"` |" in conv and "| `bias_attr` | `none` |" in conv
+    linear = text.split("\n## Linear\n")[1].split("\n## ")[0]
+    assert "inferred on the output layer: the number of classes" in linear
+    assert "inferred from the data's vocabulary" in text.split("\n## Embedding\n")[1]
+    assert "two or more inputs" in text.split("\n## Add\n")[1].split("\n## ")[0]
+    assert "length" in text.split("\n## SequencePool\n")[1]

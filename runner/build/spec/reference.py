@@ -7,38 +7,65 @@ and its signature. ``docs/layers.md`` is this module's output (a test keeps it s
 from __future__ import annotations
 
 import inspect
+import json
 
 from runner.build.spec.graph import SIZE_ARGS
 from runner.build.spec.layer_types import arguments, core_layer_types
 
-INFERRED = {**{name: "from the input's shape" for name in SIZE_ARGS},
-            "num_embeddings": "from the data's vocabulary",
-            "out_features": "the number of classes, on the output layer"}
+INFERRED = {**{name: "inferred from the input's shape" for name in SIZE_ARGS},
+            "num_embeddings": "inferred from the data's vocabulary",
+            "out_features": "inferred on the output layer: the number of classes"}
 
 
 def render() -> str:
     """The Markdown reference of every spec layer type."""
     types = core_layer_types()
     lines = ["# Layer reference", "",
-             "Every layer type a network spec can name (`type = \"NAME\"`, docs/models.md), "
-             "generated from `core.nn` by `python -m runner.build.spec.reference`. Arguments "
-             "are the constructor's, by name; *inferred* ones may be left out.", "",
+             "Every layer type a network spec can name (`type = \"NAME\"`, "
+             "[models.md](models.md)), generated from `core.nn` by "
+             "`python -m runner.build.spec.reference`. Arguments are the constructor's, by "
+             "name, with their defaults as TOML values (`none`: unset); *inferred* ones may be "
+             "left out. A layer reads the previous layer, or the layers its `inputs` names.",
+             "",
              f"{len(types)} types: " + ", ".join(f"[{n}](#{n.lower()})" for n in types), ""]
     for name, cls in types.items():
         lines += [f"## {name}", "", _summary(cls), ""]
+        reads = _reads(cls)
+        if reads:
+            lines += [reads, ""]
         args = arguments(cls)
         if not args:
             lines += ["No arguments.", ""]
             continue
         lines += ["| argument | default | note |", "| --- | --- | --- |"]
         for arg, param in args.items():
-            default = "required" if param.default is param.empty else f"`{param.default!r}`"
-            note = f"inferred {INFERRED[arg]}" if arg in INFERRED else ""
+            default = "required" if param.default is param.empty else _toml(param.default)
+            note = INFERRED.get(arg, "")
             if arg in ("weight_attr", "bias_attr"):
                 note = "`false`: no such parameter"
             lines.append(f"| `{arg}` | {default} | {note} |")
         lines.append("")
     return "\n".join(lines)
+
+
+def _reads(cls) -> str:
+    """What the layer's forward takes beyond one input, for spec writers."""
+    params = inspect.signature(cls.forward).parameters.values()
+    if any(p.kind is p.VAR_POSITIONAL for p in params):
+        return "Reads two or more inputs: name them in `inputs = [\"a\", \"b\"]`."
+    if any(p.name == "sequence_length" for p in params):
+        return "Receives each sequence's length on variable-length data (padded batches)."
+    return ""
+
+
+def _toml(value) -> str:
+    if value is None:
+        return "`none`"
+    if isinstance(value, (bool, str)):
+        return f"`{json.dumps(value)}`"
+    if isinstance(value, (list, tuple)):
+        return f"`[{', '.join(_toml(v).strip('`') for v in value)}]`"
+    return f"`{value!r}`"
 
 
 def _summary(cls) -> str:
