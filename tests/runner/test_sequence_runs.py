@@ -1,4 +1,4 @@
-"""End to end through ``python -m runner``: the vowels GRU, word2vec, and a files reader."""
+"""End to end through ``python -m runner``: the vowels GRU and Transformer, word2vec, and a files reader."""
 from __future__ import annotations
 
 import math
@@ -37,6 +37,16 @@ def test_vowels_gru_experiment_learns_the_speakers(tmp_path, shared_dir):
     assert 0 <= metrics["data/wait_fraction"] <= 1
     assert 0 < metrics["data/padding_fraction"] < 0.5  # sort_by_length keeps padding low
     assert "data loading was" in out
+
+
+def test_vowels_transformer_experiment_learns_the_speakers(tmp_path, shared_dir):
+    """conf/model/transformer.toml: a spec with a repeated TransformerEncoderLayer block."""
+    _, run, out = _train(tmp_path, "+experiment=vowels_transformer",
+                         f"data.root={shared_dir('japanese-vowels')}", "trainer.epochs=8",
+                         "trainer.checkpoint=false")
+    assert run.data.metrics["test/acc"] >= 0.9  # 96.5% after 8 epochs; 97.8% after 30
+    assert "encoder.1.layer.self_attn.q_proj" in out  # the model summary: two copies
+    assert run.data.params["model.depth"] == "2"
 
 
 def test_bidirectional_gru_trains_on_vowels(tmp_path, shared_dir):
