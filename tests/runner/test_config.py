@@ -184,7 +184,8 @@ def test_unknown_option_names_list_the_valid_ones(edit, group, name, valid):
 
 
 def test_missing_groups_and_values(make):
-    assert "choose one of cbow, gru, lstm, cnn, mlp, resnet with model=NAME" in _error(make, "~model")
+    assert ("choose one of cbow, gru, lstm, cnn, mlp, resnet, transformer with model=NAME"
+            in _error(make, "~model"))
     run_config = validate(make("~clip", "~schedule", "~runtime"))  # these have safe defaults
     assert (run_config.clip.name, run_config.schedule.name) == ("none", "constant")
     assert run_config.runtime == schema.RuntimeConfig()

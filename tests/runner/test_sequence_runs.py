@@ -1,4 +1,5 @@
-"""End to end through ``python -m runner``: the vowels GRU and Transformer, word2vec, and a files reader."""
+"""End to end through ``python -m runner``: the vowels GRU and Transformer, word2vec, and a files
+reader."""
 from __future__ import annotations
 
 import math

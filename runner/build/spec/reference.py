@@ -21,11 +21,11 @@ def render() -> str:
     """The Markdown reference of every spec layer type."""
     types = core_layer_types()
     lines = ["# Layer reference", "",
-             "Every layer type a network spec can name (`type = \"NAME\"`, "
+             ("Every layer type a network spec can name (`type = \"NAME\"`, "
              "[models.md](models.md)), generated from `core.nn` by "
              "`python -m runner.build.spec.reference`. Arguments are the constructor's, by "
              "name, with their defaults as TOML values (`none`: unset); *inferred* ones may be "
-             "left out. A layer reads the previous layer, or the layers its `inputs` names.",
+             "left out. A layer reads the previous layer, or the layers its `inputs` names."),
              "",
              f"{len(types)} types: " + ", ".join(f"[{n}](#{n.lower()})" for n in types), ""]
     for name, cls in types.items():

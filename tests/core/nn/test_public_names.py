@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-import core.nn as nn
-import core.nn.functional as F
+from core import nn
+from core.nn import functional as F
 from runner.build.spec.layer_types import core_layer_types
 from runner.build.spec.reference import render
 
