@@ -47,21 +47,21 @@ def run(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def test_split(run):
+def split_samples(run):
     model_dir = next(Path(run[0], "outputs").glob("*/*/model"))
     description = bundle.from_bundle(str(model_dir))[1]
     samples, labels = infer.load_input({"input": "test"}, description)
     return samples.astype(np.float32), labels
 
 
-def test_pyfunc_model_predicts_the_probabilities_runner_infer_gives(run, test_split, tmp_path,
+def test_pyfunc_model_predicts_the_probabilities_runner_infer_gives(run, split_samples, tmp_path,
                                                                       monkeypatch):
     import mlflow.pyfunc
 
     folder, uri, run_id = run
     monkeypatch.setenv("MLFLOW_TRACKING_URI", uri)
     model = mlflow.pyfunc.load_model(f"runs:/{run_id}/model")
-    samples, _ = test_split
+    samples, _ = split_samples
     probabilities = model.predict(samples)
     expected = infer.main([f"run={run_id}", "input=test", "outputs=[softmax,hidden.0.fc]",
                            f"out={tmp_path / 'p.npz'}", f"uri={uri}"])
@@ -90,9 +90,9 @@ def test_the_model_folder_has_signature_example_weights_and_only_tomlrun_to_inst
                                                                         "model/data"}
 
 
-def test_mlflow_models_serve_answers_invocations_like_runner_infer(run, test_split, tmp_path):
+def test_mlflow_models_serve_answers_invocations_like_runner_infer(run, split_samples, tmp_path):
     folder, uri, run_id = run
-    samples, _ = test_split
+    samples, _ = split_samples
     expected = infer.main([f"run={run_id}", "input=test", "outputs=[softmax]",
                            f"out={tmp_path / 'p.npz'}", f"uri={uri}"])["softmax"]
     port = free_port()

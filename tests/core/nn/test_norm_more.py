@@ -24,7 +24,9 @@ def test_group_and_instance_norm_gradients():
     check_grad(lambda t, ww, bb: F.instance_norm(t, weight=ww, bias=bb), x, w, b)
 
 
-def _torch_compare(layer, ref, x, params):
+def _with_torch(layer, ref, x, params) -> list[tuple[str, np.ndarray, np.ndarray, float]]:
+    """(what, core's, torch's, tolerance) for the output, the input gradient and each
+    parameter's gradient, both layers run from the same weights on ``x``."""
     torch = pytest.importorskip("torch")
     for mine, theirs in params:
         theirs.data = torch.tensor(getattr(layer, mine).numpy())
@@ -35,11 +37,11 @@ def _torch_compare(layer, ref, x, params):
     t = torch.tensor(x, requires_grad=True)
     want = ref(t)
     want.backward(torch.tensor(g))
-    np.testing.assert_allclose(out.numpy(), want.detach().numpy(), rtol=1e-4, atol=1e-5)
-    np.testing.assert_allclose(xt.gradient(), t.grad.numpy(), rtol=1e-3, atol=1e-4)
-    for mine, theirs in params:
-        np.testing.assert_allclose(getattr(layer, mine).gradient(), theirs.grad.numpy(),
-                                   rtol=1e-3, atol=1e-4)
+    pairs = [("output", out.numpy(), want.detach().numpy(), 1e-4),
+             ("input gradient", xt.gradient(), t.grad.numpy(), 1e-3)]
+    pairs += [(f"{mine} gradient", getattr(layer, mine).gradient(), theirs.grad.numpy(), 1e-3)
+              for mine, theirs in params]
+    return pairs
 
 
 def test_layers_match_torch_with_paddle_defaults():
@@ -47,12 +49,15 @@ def test_layers_match_torch_with_paddle_defaults():
     x = RNG.standard_normal((3, 4, 5, 6)).astype(np.float32)
     ln, tln = nn.LayerNorm([5, 6]), torch.nn.LayerNorm([5, 6], eps=1e-5)
     ln.weight.set_value(RNG.standard_normal((5, 6)).astype(np.float32))
-    _torch_compare(ln, tln, x, [("weight", tln.weight), ("bias", tln.bias)])
     gn, tgn = nn.GroupNorm(2, 4), torch.nn.GroupNorm(2, 4, eps=1e-5)
     gn.bias.set_value(RNG.standard_normal(4).astype(np.float32))
-    _torch_compare(gn, tgn, x, [("weight", tgn.weight), ("bias", tgn.bias)])
     inn, tin = nn.InstanceNorm2D(4), torch.nn.InstanceNorm2d(4, eps=1e-5, affine=True)
-    _torch_compare(inn, tin, x, [("scale", tin.weight), ("bias", tin.bias)])
+    checks = (_with_torch(ln, tln, x, [("weight", tln.weight), ("bias", tln.bias)])
+              + _with_torch(gn, tgn, x, [("weight", tgn.weight), ("bias", tgn.bias)])
+              + _with_torch(inn, tin, x, [("scale", tin.weight), ("bias", tin.bias)]))
+    assert len(checks) == 12
+    for what, mine, theirs, rtol in checks:
+        np.testing.assert_allclose(mine, theirs, rtol=rtol, atol=rtol / 10, err_msg=what)
 
 
 def test_paddle_specifics_defaults_names_and_no_affine():
