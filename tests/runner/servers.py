@@ -110,11 +110,16 @@ def mlflow_server(backend_uri: str, folder: Path, timeout: float = 120.0):
             time.sleep(0.25)
         yield uri
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)  # the server and its workers
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=30)
+        stop_group(process, grace=30)  # the server and its workers
         log.close()
+
+
+def stop_group(process, grace: float) -> None:
+    """SIGTERM ``process``'s process group, SIGKILL it if it has not ended after ``grace`` s."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=grace)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -20,7 +19,7 @@ import yaml
 from runner import build, infer
 from runner.config import schema
 from runner.track import bundle, datasets, pyfunc, tracking
-from tests.runner.servers import free_port
+from tests.runner.servers import free_port, stop_group
 from tests.runner.subprocesses import runner_env
 
 SMALL = ["trainer.epochs=1", "model=mlp", "model.hidden=[8]", "runtime.threads=1",
@@ -68,7 +67,8 @@ def test_pyfunc_model_predicts_the_probabilities_runner_infer_gives(run, split_s
     np.testing.assert_allclose(probabilities, expected["softmax"], rtol=1e-5, atol=1e-7)
     named = model.predict(samples[:4], params={"outputs": ["hidden.0.fc", "softmax"]})
     assert set(named) == {"hidden.0.fc", "softmax"} and named["hidden.0.fc"].shape == (4, 8)
-    np.testing.assert_allclose(named["hidden.0.fc"], expected["hidden.0.fc"][:4], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(named["hidden.0.fc"], expected["hidden.0.fc"][:4], rtol=1e-5,
+                               atol=1e-6)
 
 
 def test_the_model_folder_has_signature_example_weights_and_only_tomlrun_to_install(run):
@@ -122,13 +122,7 @@ def test_mlflow_models_serve_answers_invocations_like_runner_infer(run, split_sa
             predictions = np.asarray(json.loads(answer.read())["predictions"])
         np.testing.assert_allclose(predictions, expected[:16], rtol=1e-5, atol=1e-7)
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait(timeout=20)
+        stop_group(server, grace=20)
         log.close()
 
 

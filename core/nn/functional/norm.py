@@ -72,12 +72,7 @@ def batch_norm(x: Tensor, running_mean: Tensor, running_var: Tensor,
             else:  # the batch mean and variance depend on x too
                 gx = (g - (g_bias / count).reshape(bshape)
                       - x_hat * (g_weight / count).reshape(bshape)) * gain.reshape(bshape)
-        grads = [gx]
-        if weight is not None:
-            grads.append(g_weight if not weight.stop_gradient else None)
-        if bias is not None:
-            grads.append(g_bias if not bias.stop_gradient else None)
-        return tuple(grads)
+        return _with_affine_grads(gx, weight, bias, g_weight, g_bias)
 
     return apply(out, parents, backward, "batch_norm")
 
@@ -126,14 +121,20 @@ def _rows_batch_norm(x, order, back, running_mean, running_var, weight, bias, tr
             gx2 = kern.channel_affine2(g2, a, x2, b.astype(data.dtype), c.astype(data.dtype),
                                        xp.empty_like(g2))
             gx = gx2.reshape(xm.shape).transpose(back)
-        grads = [gx]
-        if weight is not None:
-            grads.append(g_weight if not weight.stop_gradient else None)
-        if bias is not None:
-            grads.append(g_bias if not bias.stop_gradient else None)
-        return tuple(grads)
+        return _with_affine_grads(gx, weight, bias, g_weight, g_bias)
 
     return apply(out, parents, backward, "batch_norm")
+
+
+def _with_affine_grads(gx, weight, bias, g_weight, g_bias) -> tuple:
+    """The input gradient, then the weight's and bias's (None when frozen), as ``apply``
+    expects them for the parents (x, [weight], [bias])."""
+    grads = [gx]
+    if weight is not None:
+        grads.append(g_weight if not weight.stop_gradient else None)
+    if bias is not None:
+        grads.append(g_bias if not bias.stop_gradient else None)
+    return tuple(grads)
 
 
 def _channel_axis(ndim: int, data_format: str) -> int:

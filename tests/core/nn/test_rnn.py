@@ -38,19 +38,28 @@ def test_lstm_scan_gradients():
                RNG.normal(size=(4 * h, h)), RNG.normal(size=4 * h), RNG.normal(size=4 * h))
 
 
+def run_beside_torch(layer, reference, shape=(2, 6, 3)):
+    """((outputs, final), torch's (outputs, final)) of ``layer`` and a batch-first torch RNN
+    given the same weights (Paddle's and torch's parameter names agree) and the same input."""
+    import torch  # noqa: PLC0415 - the callers skip without it
+
+    with torch.no_grad():
+        for name, param in layer.named_parameters():
+            getattr(reference, name).copy_(torch.from_numpy(param.numpy()))
+    x = RNG.normal(size=shape).astype(np.float32)
+    ours = layer(core.to_tensor(x))
+    with torch.no_grad():
+        theirs = reference(torch.from_numpy(x))
+    return ours, theirs
+
+
 @pytest.mark.parametrize("cls", [nn.GRU, nn.LSTM])
 def test_layers_match_torch(cls):
     torch = pytest.importorskip("torch")
     core.seed(1)
     layer = cls(3, 5, num_layers=2)
     reference = getattr(torch.nn, cls.__name__)(3, 5, num_layers=2, batch_first=True)
-    with torch.no_grad():
-        for name, param in layer.named_parameters():
-            getattr(reference, name).copy_(torch.from_numpy(param.numpy()))
-    x = RNG.normal(size=(2, 6, 3)).astype(np.float32)
-    out, final = layer(core.to_tensor(x))
-    with torch.no_grad():
-        want_out, want_final = reference(torch.from_numpy(x))
+    (out, final), (want_out, want_final) = run_beside_torch(layer, reference)
     np.testing.assert_allclose(out.numpy(), want_out.numpy(), atol=1e-5)
     if cls is nn.LSTM:
         final, want_final = final[1], want_final[1]  # the cell state

@@ -4,6 +4,7 @@ import pytest
 
 import core
 from core import nn
+from tests.core.nn.test_rnn import run_beside_torch
 from tests.gradcheck import check_grad
 
 RNG = np.random.default_rng(0)
@@ -16,13 +17,7 @@ def test_simple_rnn_matches_torch(activation, direction):
     layer = nn.SimpleRNN(3, 5, 2, activation, direction)
     reference = torch.nn.RNN(3, 5, 2, nonlinearity=activation, batch_first=True,
                              bidirectional=direction == "bidirect")
-    with torch.no_grad():
-        for name, param in layer.named_parameters():
-            getattr(reference, name).copy_(torch.from_numpy(param.numpy()))
-    x = RNG.normal(size=(2, 6, 3)).astype(np.float32)
-    out, final = layer(core.to_tensor(x))
-    with torch.no_grad():
-        want_out, want_final = reference(torch.from_numpy(x))
+    (out, final), (want_out, want_final) = run_beside_torch(layer, reference)
     np.testing.assert_allclose(out.numpy(), want_out.numpy(), atol=1e-5)
     np.testing.assert_allclose(final.numpy(), want_final.numpy(), atol=1e-5)
 

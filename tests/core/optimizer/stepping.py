@@ -1,4 +1,5 @@
-"""Stepping one small float64 parameter through given gradients: shared by the optimizer tests."""
+"""Stepping one small float64 parameter through given gradients, and a schedule through its
+steps: shared by the optimizer and learning-rate tests."""
 import numpy as np
 
 from core.tensor import Parameter
@@ -17,3 +18,12 @@ def run(make_opt, grads=GRADS, start=START, name=None):
         opt.step()
         history.append(param.numpy().copy())
     return history, opt
+
+
+def values(scheduler, n):
+    """The rate at steps 0..n-1 (a scheduler is at step 0 right after construction)."""
+    out = [scheduler()]
+    for _ in range(n - 1):
+        scheduler.step()
+        out.append(scheduler())
+    return out

@@ -8,15 +8,7 @@ import pytest
 import core
 from core.optimizer import SGD, lr
 from core.tensor import Parameter
-
-
-def values(scheduler, n):
-    """The rate at steps 0..n-1 (a scheduler is at step 0 right after construction)."""
-    out = [scheduler()]
-    for _ in range(n - 1):
-        scheduler.step()
-        out.append(scheduler())
-    return out
+from tests.core.optimizer.stepping import values
 
 
 def test_piecewise_decay():
