@@ -164,12 +164,12 @@ def main(argv=None) -> None:
     times = {(r.name, kind): [] for r in runners for kind in ("train", "infer")}
     losses = {}
     for runner in runners:  # warm-up: first-call allocations, thread pools, caches
-        runner.train.loop(xs[:2], ys[:2])
+        runner.train(xs[:2], ys[:2])
         runner.infer(xs[:2])
     for _ in range(args.repeats):
         for runner in runners:
             start = time.perf_counter()
-            losses[runner.name] = runner.train.loop(xs, ys)
+            losses[runner.name] = runner.train(xs, ys)
             times[runner.name, "train"].append(time.perf_counter() - start)
             start = time.perf_counter()
             runner.infer(xs)
