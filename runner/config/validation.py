@@ -155,7 +155,7 @@ def flatten(run_config: schema.RunConfig) -> dict[str, str]:
             for key, item in value.items():  # model.layers.conv1.out_channels
                 walk(f"{prefix}.{key}", item)
         else:
-            flat[prefix] = _show(value, quote=False)
+            flat[prefix] = show(value, quote=False)
 
     walk("", run_config)
     return flat
@@ -197,7 +197,7 @@ def _group(group: str, node: Any, options: dict[str, type]) -> Any:
                               f"with {group}=NAME.")
         node = {"name": next(iter(options))}
     if not isinstance(node, dict):
-        raise ConfigError(f"{group} = {_show(node)} is not valid: {group} must be a table of "
+        raise ConfigError(f"{group} = {show(node)} is not valid: {group} must be a table of "
                           f"keys; choose one of {names} with {group}=NAME.")
     name = node.get("name")
     if group == "model" and "layers" in node:  # a network written in TOML
@@ -214,7 +214,7 @@ def _group(group: str, node: Any, options: dict[str, type]) -> Any:
     if plugin is not None:
         return _plugin(group, node, plugin)
     if name not in options:
-        shown = "is missing" if name is None else f"= {_show(name)} is not a known {group}"
+        shown = "is missing" if name is None else f"= {show(name)} is not a known {group}"
         raise ConfigError(f"{group}.name {shown}: the valid {group} names are {names}; choose "
                           f"an option with {group}=NAME (a TOML file names its class by 'name').")
     return _build(options[name], node, group, siblings=options)
@@ -229,7 +229,7 @@ def _spec(node: dict) -> schema.SpecConfig:
     for key in ("layers", "blocks"):
         for name, table in getattr(spec, key).items():
             if not isinstance(table, dict):
-                raise ConfigError(f"model.{key}.{name} = {_show(table)} is not valid: each entry "
+                raise ConfigError(f"model.{key}.{name} = {show(table)} is not valid: each entry "
                                   f"of model.{key} is a table (type = \"Linear\", ...).")
     if not spec.layers:
         raise ConfigError("model.layers is empty: a network spec needs at least one layer "
@@ -246,7 +246,7 @@ def _check_knobs_used(spec: schema.SpecConfig, raw: DictConfig) -> None:
     if unused:
         used = sorted(set(spec.knobs) - set(unused))
         raise ConfigError(
-            f"model.{unused[0]} = {_show(spec.knobs[unused[0]])} is set, but no layer of the "
+            f"model.{unused[0]} = {show(spec.knobs[unused[0]])} is set, but no layer of the "
             f"spec '{spec.name}' uses it (as ${{model.{unused[0]}}}), so it would change "
             f"nothing: its settings are {', '.join(used) or '(none)'}; set a layer's argument "
             f"as model.layers.NAME.ARG (python -m runner.summary shows the layers).")
@@ -294,7 +294,7 @@ def _plugin(group: str, node: dict, builder) -> Any:
 def _build(cls: type, node: Any, path: str, siblings: dict[str, type] | None = None) -> Any:
     """``cls(**node)`` with every key known, typed and in range."""
     if not isinstance(node, dict):
-        raise ConfigError(f"{path} = {_show(node)} is not valid: {path} must be a table of keys.")
+        raise ConfigError(f"{path} = {show(node)} is not valid: {path} must be a table of keys.")
     hints = typing.get_type_hints(cls)
     names = [field.name for field in fields(cls)]
     for key in node:
@@ -308,7 +308,7 @@ def _build(cls: type, node: Any, path: str, siblings: dict[str, type] | None = N
     rules = RULES.get(path, {})
     for key, value in values.items():
         if key in rules and not rules[key][0](value):
-            raise ConfigError(f"{path}.{key} = {_show(node[key])} is not allowed: use "
+            raise ConfigError(f"{path}.{key} = {show(node[key])} is not allowed: use "
                               f"{rules[key][1]}.")
     return cls(**values)
 
@@ -325,8 +325,8 @@ def _check_together(run_config: schema.RunConfig) -> None:
     """Rules that involve two keys."""
     schedule, lr = run_config.schedule, run_config.optim.lr
     if schedule.name == "cosine" and schedule.min_lr > lr:
-        raise ConfigError(f"schedule.min_lr = {_show(schedule.min_lr)} is not allowed: the "
-                          f"cosine schedule decays from optim.lr = {_show(lr)} down to min_lr, "
+        raise ConfigError(f"schedule.min_lr = {show(schedule.min_lr)} is not allowed: the "
+                          f"cosine schedule decays from optim.lr = {show(lr)} down to min_lr, "
                           "so use a min_lr <= optim.lr.")
     if run_config.clip.name == "error" and run_config.clip.error_clip <= 0:
         raise ConfigError("clip.error_clip = 0.0 is not allowed with clip=error, which clips "
@@ -339,7 +339,7 @@ def _check_together(run_config: schema.RunConfig) -> None:
 def _check_text_sizes(data: schema.DataConfig) -> None:
     """data=text splits each file by position: its test_size is a fraction, not a count."""
     if isinstance(data, schema.TextConfig) and data.test_size >= 1:
-        raise ConfigError(f"data.test_size = {_show(data.test_size)} is not allowed with "
+        raise ConfigError(f"data.test_size = {show(data.test_size)} is not allowed with "
                           "data=text, which holds out the end of each file: use a fraction "
                           "in (0, 1).")
 
@@ -348,7 +348,7 @@ def _check_register(run_config: schema.RunConfig) -> None:
     """Registering a model needs one logged: tracking on and the final checkpoint kept."""
     if run_config.tracking.register_as and not (run_config.trainer.checkpoint
                                                 and run_config.tracking.enabled):
-        raise ConfigError(f"tracking.register_as = {_show(run_config.tracking.register_as)} "
+        raise ConfigError(f"tracking.register_as = {show(run_config.tracking.register_as)} "
                           "registers the run's logged model, which needs tracking.enabled = "
                           "true and trainer.checkpoint = true: set both, or drop register_as.")
 
@@ -359,10 +359,10 @@ def _check_monitor(trainer: schema.TrainerConfig) -> None:
         raise ConfigError("trainer.test_on = 'best' needs trainer.keep_best = true, which keeps "
                           "the weights of the best validation pass: set trainer.keep_best=true "
                           "or test the last weights (trainer.test_on=last).")
-    users = [f"trainer.{key} = {_show(getattr(trainer, key))}"
+    users = [f"trainer.{key} = {show(getattr(trainer, key))}"
              for key in ("early_stop", "keep_best") if getattr(trainer, key)]
     if users and not trainer.objective.startswith("valid/"):
-        raise ConfigError(f"trainer.objective = {_show(trainer.objective)} cannot be monitored "
+        raise ConfigError(f"trainer.objective = {show(trainer.objective)} cannot be monitored "
                           f"by {' and '.join(users)}: early stopping and the best checkpoint "
                           "watch a validation metric measured after each validation pass; "
                           "use trainer.objective=valid/acc or valid/loss.")
@@ -407,8 +407,8 @@ def _typed(value: Any, hint: Any, path: str) -> Any:
         wanted = "a finite number"
     tip = ""
     if hint is str and isinstance(value, (int, float, bool)):
-        tip = f" (quote it on the command line: {path}='\"{_show(value, quote=False)}\"')"
-    raise ConfigError(f"{path} = {_show(value)} has the wrong type: expected {wanted}{tip}.")
+        tip = f" (quote it on the command line: {path}='\"{show(value, quote=False)}\"')"
+    raise ConfigError(f"{path} = {show(value)} has the wrong type: expected {wanted}{tip}.")
 
 
 def _unknown_key(key: str, path: str, valid: typing.Iterable[str], intro: str,
@@ -420,7 +420,7 @@ def _unknown_key(key: str, path: str, valid: typing.Iterable[str], intro: str,
     return f"'{full}' is not a known key{hint}{also}: {intro} {', '.join(valid)}."
 
 
-def _show(value: Any, quote: bool = True) -> str:
+def show(value: Any, quote: bool = True) -> str:
     """``value`` spelled as in a TOML file or on the command line."""
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -429,7 +429,7 @@ def _show(value: Any, quote: bool = True) -> str:
     if isinstance(value, str):
         return f"'{value}'" if quote else value
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_show(item) for item in value) + "]"
+        return "[" + ", ".join(show(item) for item in value) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_show(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{k}: {show(v)}" for k, v in value.items()) + "}"
     return repr(value)

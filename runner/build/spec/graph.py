@@ -16,6 +16,7 @@ import core
 from core import nn
 from runner.build.spec.layer_types import arguments, takes_lengths
 from runner.build.spec.parse import INPUT, Node
+from runner.config.validation import show
 from runner.errors import ConfigError
 
 # Argument -> which axis of one sample's shape (channels first) sets it.
@@ -130,7 +131,7 @@ def _sized_args(node: Node, in_shapes: list, vocab_size: int, classes: int) -> d
             source = ", ".join(node.inputs)
             raise ConfigError(
                 f"{node.where}.{arg} = {given} does not fit its input: '{source}' gives samples "
-                f"of shape {_show(shape)}, so {node.type}'s {arg} must be {size} (or leave "
+                f"of shape {show(shape)}, so {node.type}'s {arg} must be {size} (or leave "
                 f"{arg} out and it is inferred).")
     if "num_embeddings" in allowed and args.get("num_embeddings") is None and vocab_size:
         args["num_embeddings"] = vocab_size
@@ -148,7 +149,7 @@ def _make(node: Node, args: dict) -> nn.Layer:
     try:
         return node.cls(**args)
     except (TypeError, ValueError) as exc:
-        raise ConfigError(f"{node.where} ({node.type}) cannot be made with {_show(args)}: "
+        raise ConfigError(f"{node.where} ({node.type}) cannot be made with {show(args)}: "
                           f"{exc}") from None
 
 
@@ -159,7 +160,7 @@ def _run(node: Node, layer: nn.Layer, inputs: list, in_shapes: list, lengths):
         else:
             out = layer(*inputs)
     except Exception as exc:  # noqa: BLE001 - any failure here is the spec's misfit
-        got = " and ".join(f"'{s}' {_show(shape)}" for s, shape in zip(node.inputs, in_shapes))
+        got = " and ".join(f"'{s}' {show(shape)}" for s, shape in zip(node.inputs, in_shapes))
         reason = " ".join(str(exc).split())
         raise ConfigError(f"{node.where} ({node.type}) cannot take its input: {got} (shapes of "
                           f"one sample): {reason}") from None
@@ -174,7 +175,7 @@ def _run(node: Node, layer: nn.Layer, inputs: list, in_shapes: list, lengths):
 def _check_output(name: str, layer, shape: tuple, num_classes: int) -> None:
     if num_classes and tuple(shape) != (num_classes,):
         raise ConfigError(f"the output layer '{name}' ({type(layer).__name__}) gives samples of "
-                          f"shape {_show(shape)}, but the data has {num_classes} classes: end "
+                          f"shape {show(shape)}, but the data has {num_classes} classes: end "
                           f"the network with one value per class (e.g. a Linear with "
                           f"out_features = {num_classes}, after a Flatten).")
 
@@ -188,11 +189,3 @@ def _attach(root: nn.Layer, dotted: str, layer: nn.Layer) -> None:
             child = parent.add_sublayer(scope, _Group())
         parent = child
     parent.add_sublayer(last, layer)
-
-
-def _show(value) -> str:
-    if isinstance(value, tuple):
-        return "[" + ", ".join(str(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k} = {v!r}" for k, v in value.items()) + "}"
-    return repr(value)
