@@ -145,6 +145,18 @@ class NullTracker(_Timed):
         del status
 
 
+def _is_duplicate_row(exc: BaseException) -> bool:
+    """Whether a store error was caused by a unique-constraint violation (any SQL backend)."""
+    from sqlalchemy.exc import IntegrityError  # noqa: PLC0415
+
+    seen = exc
+    while seen is not None:
+        if isinstance(seen, IntegrityError) or "UNIQUE constraint" in str(seen):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 class MlflowTracker(_Timed):
     """One MLflow run in ``experiment`` of the store at ``uri``."""
 
@@ -295,7 +307,26 @@ class MlflowTracker(_Timed):
                         profile=json.dumps(item.get("profile", {}))),
                 tags=[InputTag("mlflow.data.context", item["context"])]) for item in datasets]
             if inputs:
+                self._log_inputs(inputs)
+
+    def _log_inputs(self, inputs: list, attempts: int = 3) -> None:
+        """``log_inputs``, tried again when a parallel run of the same experiment created the
+        same data set (name and digest) between MLflow's lookup and its insert: the store then
+        refuses the second row as a duplicate, and the next try finds the first one's row."""
+        from mlflow.exceptions import MlflowException  # noqa: PLC0415
+
+        for attempt in range(attempts):
+            try:
                 self._client.log_inputs(self.run_id, datasets=inputs)
+                return
+            except MlflowException as exc:
+                if not _is_duplicate_row(exc):
+                    raise
+                if attempt == attempts - 1:
+                    logging.getLogger(__name__).warning(
+                        "data sets not logged to MLflow: %s", str(exc).splitlines()[0])
+                    return
+                time.sleep(0.05 * (attempt + 1))
 
     def register_model(self, name: str, run_id: str | None = None) -> str:
         """Register the ``model`` artifact of ``run_id`` (this run by default) as a new version

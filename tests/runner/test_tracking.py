@@ -168,3 +168,69 @@ def test_epoch_end_flushes_are_merged_until_flush_seconds_pass(store, monkeypatc
     tracker.flush_seconds = 0.0
     tracker.log_metrics({"valid/acc": 0.5}, 4)
     assert calls == [3, 1]
+
+
+def _store_error(cause: Exception):
+    """The exception MLflow's SQL store raises for ``cause`` (it wraps it while handling it)."""
+    from mlflow.exceptions import MlflowException
+    from mlflow.protos.databricks_pb2 import INTERNAL_ERROR
+
+    try:
+        raise cause
+    except Exception as exc:  # noqa: BLE001 - re-raised wrapped, as the store does
+        return MlflowException(exc, INTERNAL_ERROR)
+
+
+DATASET = {"name": "digits-train", "digest": "0123456789abcdef", "source": "/data/digits.csv",
+           "context": "training", "profile": {"num_rows": 10}}
+
+
+def test_a_data_set_created_by_a_parallel_run_meanwhile_is_logged_on_a_second_try(
+        store, monkeypatch):
+    """Two sweep jobs may both look the data set up, find nothing and insert it: the second
+    insert breaks the store's unique constraint. The tracker tries again and finds the row."""
+    import sqlite3
+
+    from sqlalchemy.exc import IntegrityError
+
+    first, second = _tracker(store), _tracker(store)
+    first.start({}, {})
+    second.start({}, {})
+    real = second._client.log_inputs
+    calls = []
+
+    def racing(run_id, datasets):
+        calls.append(run_id)
+        if len(calls) == 1:  # the other job inserts the same data set first
+            first.log_datasets([DATASET])
+            raise _store_error(IntegrityError("INSERT INTO datasets", {}, sqlite3.IntegrityError(
+                "UNIQUE constraint failed: datasets.experiment_id, datasets.name, "
+                "datasets.digest")))
+        return real(run_id, datasets=datasets)
+
+    monkeypatch.setattr(second._client, "log_inputs", racing)
+    second.log_datasets([DATASET])
+    for tracker in (first, second):
+        tracker.end("FINISHED")
+        inputs = _client(store[1]).get_run(tracker.run_id).inputs.dataset_inputs
+        assert [(i.dataset.name, i.dataset.digest) for i in inputs] == [
+            ("digits-train", "0123456789abcdef")]
+    assert len(calls) == 2
+
+
+def test_other_store_errors_while_logging_data_sets_are_not_retried(store, monkeypatch):
+    from mlflow.exceptions import MlflowException
+
+    tracker = _tracker(store)
+    tracker.start({}, {})
+    calls = []
+
+    def broken(run_id, datasets):
+        calls.append(run_id)
+        raise _store_error(RuntimeError("disk I/O error"))
+
+    monkeypatch.setattr(tracker._client, "log_inputs", broken)
+    with pytest.raises(MlflowException, match="disk I/O error"):
+        tracker.log_datasets([DATASET])
+    tracker.end("FAILED")
+    assert len(calls) == 1
