@@ -7,10 +7,10 @@ The torch twin is written by hand with the same layer names, and weights are cop
 from __future__ import annotations
 
 import numpy as np
+from workloads import Workload
 
 from runner import build
 from runner.config.options import load_option
-from workloads import Workload
 
 
 class ResNetSpec(Workload):

@@ -1,29 +1,90 @@
 """tomlrun's core: a PaddlePaddle-2-style dynamic-graph library on numpy (and cupy on GPUs)."""
-from core import device
+# Sub-packages, reachable as attributes as in Paddle (``core.nn.Conv2D``, ``core.optimizer.Adam``).
+# Modules the docs use by their full name (``core.inference.Inference``, ``core.debug``, ...).
+from core import (  # noqa: E402  # noqa: E402
+                             backend,
+                             data,
+                             datasets,
+                             debug,
+                             device,
+                             inference,
+                             io,
+                             metric,
+                             nn,
+                             optimizer,
+                             regularizer,
+                             serialize,
+                             sparse,
+)
+from core.arithmetic import add, divide, matmul, maximum, minimum, multiply, pow, subtract  # noqa: A004
 from core.backend import seed
-from core.tensor import Parameter, Tensor, is_grad_enabled, no_grad, to_tensor
-from core.arithmetic import (add, divide, matmul, maximum, minimum, multiply, pow,  # noqa: A004
-                             subtract)
+from core.contraction import einsum
+from core.creation import (
+                             arange,
+                             eye,
+                             full,
+                             full_like,
+                             linspace,
+                             ones,
+                             ones_like,
+                             rand,
+                             randint,
+                             randn,
+                             zeros,
+                             zeros_like,
+)
+from core.logic import (  # noqa: A004
+                             all,
+                             any,
+                             equal,
+                             greater_equal,
+                             greater_than,
+                             isfinite,
+                             isinf,
+                             isnan,
+                             less_equal,
+                             less_than,
+                             logical_and,
+                             logical_not,
+                             logical_or,
+                             not_equal,
+)
+from core.manipulation import (
+                             cast,
+                             chunk,
+                             concat,
+                             expand,
+                             flatten,
+                             gather,
+                             reshape,
+                             split,
+                             squeeze,
+                             stack,
+                             tile,
+                             transpose,
+                             unsqueeze,
+)
 
 # Tensor functions (importing these modules also attaches their Tensor methods).
-from core.ops import (abs, argmax, argmin, clip, cumsum, exp, log, max, mean,  # noqa: A004
-                      min, sqrt, square, sum, tanh)
-from core.manipulation import (cast, chunk, concat, expand, flatten, gather, reshape, split,
-                               squeeze, stack, tile, transpose, unsqueeze)
-from core.search import (argsort, index_select, masked_select, nonzero, sort, topk, unique,
-                         where)
-from core.contraction import einsum
-from core.creation import (arange, eye, full, full_like, linspace, ones, ones_like, rand,
-                           randint, randn, zeros, zeros_like)
-from core.logic import (all, any, equal, greater_equal, greater_than, isfinite,  # noqa: A004
-                        isinf, isnan, less_equal, less_than, logical_and, logical_not,
-                        logical_or, not_equal)
-
-# Sub-packages, reachable as attributes as in Paddle (``core.nn.Conv2D``, ``core.optimizer.Adam``).
-from core import datasets, io, metric, nn, optimizer, regularizer  # noqa: E402
-# Modules the docs use by their full name (``core.inference.Inference``, ``core.debug``, ...).
-from core import backend, data, debug, inference, serialize, sparse  # noqa: E402
+from core.ops import (  # noqa: A004
+                             abs,
+                             argmax,
+                             argmin,
+                             clip,
+                             cumsum,
+                             exp,
+                             log,
+                             max,
+                             mean,
+                             min,
+                             sqrt,
+                             square,
+                             sum,
+                             tanh,
+)
+from core.search import argsort, index_select, masked_select, nonzero, sort, topk, unique, where
 from core.serialize import load, save  # noqa: E402
+from core.tensor import Parameter, Tensor, is_grad_enabled, no_grad, to_tensor
 
 __all__ = [
     "datasets", "io", "load", "metric", "nn", "optimizer", "regularizer", "save",

@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 
 from core import backend
-from core.ops import as_input, normalize_axes, normalize_axis
 from core.arithmetic import getitem
+from core.ops import as_input, normalize_axes, normalize_axis
 from core.tensor import Tensor, apply, unbroadcast
 
 __all__ = ["cast", "chunk", "concat", "expand", "flatten", "gather", "reshape", "split", "squeeze",

@@ -6,8 +6,16 @@ from core.nn.common import Dropout, Flatten, Identity, Linear
 from core.nn.container import LayerList, Sequential
 from core.nn.conv import Conv2D
 from core.nn.layer import Layer
-from core.nn.loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, KLDivLoss, L1Loss,
-                          MSELoss, NLLLoss, SmoothL1Loss)
+from core.nn.loss import (
+                          BCELoss,
+                          BCEWithLogitsLoss,
+                          CrossEntropyLoss,
+                          KLDivLoss,
+                          L1Loss,
+                          MSELoss,
+                          NLLLoss,
+                          SmoothL1Loss,
+)
 from core.nn.norm import BatchNorm1D, BatchNorm2D
 from core.nn.pooling import AvgPool2D, MaxPool2D
 
@@ -28,8 +36,7 @@ from core.nn.norm import GroupNorm, InstanceNorm2D, LayerNorm  # noqa: E402
 
 __all__ += ["GroupNorm", "InstanceNorm2D", "LayerNorm"]
 from core.nn.container import LayerDict  # noqa: E402
-from core.nn.transformer import (MultiHeadAttention, TransformerEncoder,  # noqa: E402
-                                 TransformerEncoderLayer)
+from core.nn.transformer import MultiHeadAttention, TransformerEncoder, TransformerEncoderLayer  # noqa: E402
 
 __all__ += ["LayerDict", "MultiHeadAttention", "TransformerEncoder", "TransformerEncoderLayer"]
 from core.nn.pooling import AdaptiveAvgPool2D, AdaptiveMaxPool2D, MaxPool1D  # noqa: E402

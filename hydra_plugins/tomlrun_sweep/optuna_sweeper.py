@@ -24,7 +24,7 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from hydra.core.config_store import ConfigStore
 from hydra.core.override_parser.overrides_parser import OverridesParser
@@ -47,11 +47,11 @@ SAMPLERS = ("tpe", "random")
 class OptunaSweeperConf:
     _target_: str = "hydra_plugins.tomlrun_sweep.optuna_sweeper.OptunaSweeper"
     direction: str = "${sweep.direction}"  # maximize | minimize; tomlrun's sweep.direction
-    storage: Optional[str] = None  # e.g. sqlite:///optuna.db (relative to the launch folder)
-    study_name: Optional[str] = None  # needed to resume a study kept in storage
+    storage: str | None = None  # e.g. sqlite:///optuna.db (relative to the launch folder)
+    study_name: str | None = None  # needed to resume a study kept in storage
     n_trials: int = 20  # trials in the study in all, counting those of earlier runs
     n_jobs: int = 1  # trials launched at once
-    seed: Optional[int] = None  # the sampler's seed
+    seed: int | None = None  # the sampler's seed
     sampler: str = "tpe"  # tpe | random
     params: dict[str, str] = field(default_factory=dict)  # key -> override-grammar sweep
 
@@ -133,9 +133,9 @@ def resume(study, n_trials: int) -> int:
 class OptunaSweeper(Sweeper):
     """Asks Optuna for ``n_jobs`` points at a time, launches them, tells it the objectives."""
 
-    def __init__(self, direction: str, storage: Optional[str], study_name: Optional[str],
-                 n_trials: int, n_jobs: int, seed: Optional[int], sampler: str,
-                 params: Optional[dict]) -> None:
+    def __init__(self, direction: str, storage: str | None, study_name: str | None,
+                 n_trials: int, n_jobs: int, seed: int | None, sampler: str,
+                 params: dict | None) -> None:
         if direction not in ("maximize", "minimize"):
             raise SearchSpaceError(f"hydra.sweeper.direction = '{direction}' is not valid: use "
                                    "maximize or minimize.")
@@ -176,7 +176,7 @@ class OptunaSweeper(Sweeper):
             remaining -= len(trials)
         self._report(study)
 
-    def _sampler(self, optuna, seed: Optional[int]):
+    def _sampler(self, optuna, seed: int | None):
         if self.sampler == "random":
             return optuna.samplers.RandomSampler(seed=seed)
         return optuna.samplers.TPESampler(seed=seed)

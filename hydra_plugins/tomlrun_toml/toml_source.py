@@ -16,11 +16,12 @@ TOML has no null and OmegaConf has no dates: TOML dates and times become ISO 860
 """
 from __future__ import annotations
 
+import builtins
 import datetime
 import os
 import re
 import sys
-from typing import Any, List, Optional
+from typing import Any
 
 from hydra.core.object_type import ObjectType
 from hydra.errors import CompactHydraException
@@ -98,7 +99,7 @@ class TomlConfigSource(ConfigSource):
         return "toml"
 
     # --- mapping Hydra config paths to files --------------------------------------------------
-    def _relative(self, config_path: str) -> Optional[str]:
+    def _relative(self, config_path: str) -> str | None:
         """The folder-relative path of ``config_path``, or None when it lies outside the mount."""
         config_path = config_path.strip("/")
         if not self.mount:
@@ -115,7 +116,7 @@ class TomlConfigSource(ConfigSource):
         return bool(self.mount) and (config_path == "" or
                                      self.mount.startswith(config_path + "/"))
 
-    def _file(self, config_path: str) -> Optional[str]:
+    def _file(self, config_path: str) -> str | None:
         relative = self._relative(config_path)
         if not relative:
             return None
@@ -139,7 +140,7 @@ class TomlConfigSource(ConfigSource):
         full_path = self._file(config_path)
         return full_path is not None and os.path.isfile(full_path)
 
-    def list(self, config_path: str, results_filter: Optional[ObjectType]) -> List[str]:
+    def list(self, config_path: str, results_filter: ObjectType | None) -> builtins.list[str]:
         wants_groups = results_filter in (None, ObjectType.GROUP)
         wants_configs = results_filter in (None, ObjectType.CONFIG)
         if self._above_mount(config_path):

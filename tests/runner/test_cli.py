@@ -16,8 +16,8 @@ import yaml
 
 import runner.__main__ as entry
 from runner.config import schema
-from runner.config.paths import config_dirs
 from runner.config.options import load_option
+from runner.config.paths import config_dirs
 from runner.errors import UserError
 from tests.runner.subprocesses import run_all
 

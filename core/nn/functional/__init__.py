@@ -3,9 +3,13 @@ from core.nn.functional.activation import log_softmax, relu, sigmoid, softmax, t
 from core.nn.functional.common import dropout, flatten, linear, one_hot
 from core.nn.functional.conv import conv2d
 from core.nn.functional.loss import cross_entropy, mse_loss, nll_loss
-from core.nn.functional.loss_elementwise import (binary_cross_entropy,
-                                                 binary_cross_entropy_with_logits, kl_div,
-                                                 l1_loss, smooth_l1_loss)
+from core.nn.functional.loss_elementwise import (
+                                                 binary_cross_entropy,
+                                                 binary_cross_entropy_with_logits,
+                                                 kl_div,
+                                                 l1_loss,
+                                                 smooth_l1_loss,
+)
 from core.nn.functional.norm import batch_norm, normalize
 from core.nn.functional.pooling import avg_pool2d, max_pool2d
 
@@ -19,8 +23,7 @@ __all__ += ["binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div"
 __all__ += ["normalize", "one_hot"]
 
 
-from core.nn.functional.activation import (elu, gelu, hardswish, leaky_relu,  # noqa: E402
-                                           relu6, silu)
+from core.nn.functional.activation import elu, gelu, hardswish, leaky_relu, relu6, silu  # noqa: E402
 
 __all__ += ["elu", "gelu", "hardswish", "leaky_relu", "relu6", "silu"]
 from core.nn.functional.norm import group_norm, instance_norm, layer_norm  # noqa: E402
@@ -29,8 +32,7 @@ __all__ += ["group_norm", "instance_norm", "layer_norm"]
 from core.nn.functional.attention import scaled_dot_product_attention  # noqa: E402
 
 __all__ += ["scaled_dot_product_attention"]
-from core.nn.functional.adaptive_pool import (adaptive_avg_pool2d,  # noqa: E402
-                                              adaptive_max_pool2d)
+from core.nn.functional.adaptive_pool import adaptive_avg_pool2d, adaptive_max_pool2d  # noqa: E402
 from core.nn.functional.pooling import max_pool1d  # noqa: E402
 
 __all__ += ["adaptive_avg_pool2d", "adaptive_max_pool2d", "max_pool1d"]

@@ -3,10 +3,22 @@
 ``decay`` holds the base class and the closed-form decays; ``schedules`` the ones with more
 state or arguments (piecewise, Noam, polynomial, lambda, one-cycle, reduce-on-plateau).
 """
-from core.optimizer.lr.decay import (CosineAnnealingDecay, ExponentialDecay, LinearWarmup,
-                                     LRScheduler, MultiStepDecay, StepDecay)
-from core.optimizer.lr.schedules import (LambdaDecay, NoamDecay, OneCycleLR, PiecewiseDecay,
-                                         PolynomialDecay, ReduceOnPlateau)
+from core.optimizer.lr.decay import (
+                                     CosineAnnealingDecay,
+                                     ExponentialDecay,
+                                     LinearWarmup,
+                                     LRScheduler,
+                                     MultiStepDecay,
+                                     StepDecay,
+)
+from core.optimizer.lr.schedules import (
+                                     LambdaDecay,
+                                     NoamDecay,
+                                     OneCycleLR,
+                                     PiecewiseDecay,
+                                     PolynomialDecay,
+                                     ReduceOnPlateau,
+)
 
 __all__ = ["CosineAnnealingDecay", "ExponentialDecay", "LRScheduler", "LambdaDecay",
            "LinearWarmup", "MultiStepDecay", "NoamDecay", "OneCycleLR", "PiecewiseDecay",
