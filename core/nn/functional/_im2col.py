@@ -58,6 +58,18 @@ class Unfold:
         return self.xp.lib.stride_tricks.as_strided(matrix, first[1] + second[1],
                                                     first[0] + second[0])
 
+    def fold(self, group: int = 0) -> None:
+        """col2im, the adjoint of ``__call__``: add each entry of the plan's matrix into the
+        source position its window read (the caller zeroes the source first). One strided add
+        per kernel offset: the windows of one offset never overlap, those of two offsets may."""
+        kernel_h, kernel_w = self._offset_dims[:2]
+        for a in range(kernel_h):
+            for b in range(kernel_w):
+                if self.window_major:
+                    self._windows[group][:, :, :, a, b] += self._target[:, :, :, a, b]
+                else:
+                    self._windows[group][a, b] += self._target[a, b]
+
     def __call__(self, group: int = 0, into=None):
         """The im2col matrix [b*Ho*Wo, kh*kw*C/groups] of the source's channel group: the
         plan's own, or ``into`` (a block of a ``new_matrix``) when given."""

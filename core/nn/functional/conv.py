@@ -177,8 +177,16 @@ class _Layer:
         # = g^T @ unfold(x), from the matrix the forward pass kept or a rebuilt one (that
         # orientation runs 1.2x faster than unfold^T @ g here); its last column is the bias
         # gradient when the bias is folded in.
-        folded = self.fold_bias and not need_x
-        dw_shape = (groups, back_k, per_group) if need_x else (groups, og, k + folded)
+        # A strided conv's spread gradient is mostly holes (3/4 of it at stride 2), and its
+        # GEMMs would multiply them all: there dx is col2im(g @ w^T) instead (the forward GEMM's
+        # size) and dw comes from the input's im2col matrix, rebuilt.
+        scatter = need_x and (rows.stride > 1 or cols.stride > 1)
+        spread_dw = need_x and not scatter
+        folded = self.fold_bias and not spread_dw
+        dw_shape = (groups, back_k, per_group) if spread_dw else (groups, og, k + folded)
+        if scatter:
+            block = self._block(2 * k * pixels * xh.dtype.itemsize)
+            wmats = [self._group(w, g).transpose(0, 2, 3, 1).reshape(og, k) for g in range(groups)]
 
         kept = kept if need_w and not need_x else None
 
@@ -190,13 +198,15 @@ class _Layer:
                 return dw
             for b0 in range(start, stop, block):
                 b1 = min(b0 + block, stop)
-                if need_w and not need_x:
-                    gb = g2d[b0 * pixels:b1 * pixels]
+                gb = g2d[b0 * pixels:b1 * pixels]
+                if need_w and not spread_dw:
                     unfold = self._unfold("x", b1 - b0, channels, rows, cols)
                     unfold.source[self.interior] = xh[b0:b1]
                     for g in range(groups):
                         dw[g] += gb[:, self._slice(g, out_c)].T @ unfold(g)
-                if need_x:
+                if scatter:
+                    self._fold_input_grad(gb, wmats, channels, dx[b0:b1])
+                elif need_x:
                     spread = self._unfold("g", b1 - b0, out_c, back_rows, back_cols)
                     spread.source[:, to_r, to_c] = gh[b0:b1, from_r, from_c]
                     target = dx2d[b0 * in_pixels:b1 * in_pixels]
@@ -219,7 +229,7 @@ class _Layer:
                 total += part  # fixed order: deterministic for a given thread count
             if folded:
                 total, db_folded = total[..., :k], total[0, :, k]
-            dw = _weight_from_spread(total, rows, cols, og) if need_x else \
+            dw = _weight_from_spread(total, rows, cols, og) if spread_dw else \
                 _weight_from_unfold(total, rows, cols, per_group, og)
         # A matrix-vector product sums the rows ~10x faster than g2d.sum(axis=0) here.
         db = None
@@ -230,6 +240,18 @@ class _Layer:
                                  lambda: xp.ones(g2d.shape[0], dtype=g2d.dtype))
             db = ones @ g2d
         return dx, dw, db
+
+    def _fold_input_grad(self, gb, wmats, channels: int, target) -> None:
+        """``target`` (a block's dx, NHWC) = col2im(gb @ w^T) per group: each output
+        position's gradient spread back over the input window it read."""
+        images = target.shape[0]
+        plan = self._unfold("dx", images, channels, self.rows, self.cols)
+        plan.source[...] = 0
+        out_c = gb.shape[1]
+        for g, wmat in enumerate(wmats):
+            self.xp.matmul(gb[:, self._slice(g, out_c)], wmat, out=plan.matrix)
+            plan.fold(g)
+        target[...] = plan.source[self.interior]
 
     # ----- pieces ----------------------------------------------------------------------------
     def _block(self, bytes_per_image: int) -> int:

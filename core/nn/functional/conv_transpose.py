@@ -28,11 +28,10 @@ def conv1d(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padd
     else:
         pads = list(padding) if isinstance(padding, (list, tuple)) else [padding]
         pad = [0, 0, pads[0], pads[-1]]
-    one = (lambda v: v[0] if isinstance(v, (list, tuple)) else v)
     channels_last = data_format == "NLC"
     x4 = core.unsqueeze(x, 1 if channels_last else 2)
-    out = conv2d(x4, core.unsqueeze(weight, 2), bias, (1, one(stride)), pad,
-                 (1, one(dilation)), groups, "NHWC" if channels_last else "NCHW")
+    out = conv2d(x4, core.unsqueeze(weight, 2), bias, (1, _first(stride)), pad,
+                 (1, _first(dilation)), groups, "NHWC" if channels_last else "NCHW")
     return core.squeeze(out, 1 if channels_last else 2)
 
 
@@ -117,3 +116,8 @@ def _spread(x: Tensor, strides, pads) -> Tensor:
         return (whole[(slice(None), slice(None)) + place],)
 
     return apply(out[(slice(None), slice(None)) + crop], (x,), backward, "spread")
+
+
+def _first(value):
+    """An int, or the first of a one-element list (conv1d's stride and dilation)."""
+    return value[0] if isinstance(value, (list, tuple)) else value

@@ -104,7 +104,8 @@ def test_recycled_arrays_are_reused_only_when_unreferenced():
     assert id(fourth) in (first_id, second_id)  # reused: nothing references those any more
 
 
-def test_conv2d_threaded_and_single_thread_agree():
+@pytest.mark.parametrize("stride", [1, 2])  # dx from the spread gradient, and by col2im
+def test_conv2d_threaded_and_single_thread_agree(stride):
     """The batch split over core's threads gives the same values as one thread, run after run
     (and the same bits for a given thread count)."""
     x, w, b = (RNG.standard_normal(s).astype(np.float32) for s in ((9, 3, 10, 10), (4, 3, 3, 3),
@@ -115,7 +116,7 @@ def test_conv2d_threaded_and_single_thread_agree():
         try:
             xt, wt = core.to_tensor(x, stop_gradient=False), core.to_tensor(w, stop_gradient=False)
             bt = core.to_tensor(b, stop_gradient=False)
-            out = conv2d(xt, wt, bt, padding=1)
+            out = conv2d(xt, wt, bt, padding=1, stride=stride)
             out.backward(core.to_tensor(np.sin(np.arange(out.size)).reshape(out.shape)
                                         .astype(np.float32)))
             results.append([out.numpy(), xt.gradient(), wt.gradient(), bt.gradient()])
@@ -132,7 +133,11 @@ def test_conv2d_matches_torch():
     torch = pytest.importorskip("torch")
     cases = [((4, 3, 12, 11), (6, 3, 3, 5), 1, 2, 1, 1), ((5, 4, 13, 10), (6, 2, 3, 3), 2, 1, 1, 2),
              ((3, 2, 14, 14), (4, 2, 5, 5), (1, 2), (2, 0), 2, 1),
-             ((100, 20, 14, 14), (20, 20, 5, 5), 1, 2, 1, 1)]
+             ((100, 20, 14, 14), (20, 20, 5, 5), 1, 2, 1, 1),
+             # strided: dx by col2im, over several blocks of images; a 1x1 projection
+             ((40, 16, 28, 28), (32, 16, 3, 3), 2, 1, 1, 1),
+             ((8, 16, 14, 14), (32, 16, 1, 1), 2, 0, 1, 1),
+             ((6, 4, 17, 16), (6, 2, 3, 3), (3, 2), 2, 2, 2)]
     for x_shape, w_shape, stride, padding, dilation, groups in cases:
         x, w = RNG.standard_normal(x_shape), RNG.standard_normal(w_shape)
         b, g = RNG.standard_normal(w_shape[0]), None
