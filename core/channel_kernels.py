@@ -19,10 +19,36 @@ import numpy as np
 from core import threads
 
 _BLOCK_BYTES = 1 << 18
+# Element-wise passes see a block [n, C] as [n / f, C * f] with per-channel vectors tiled f
+# times, rows of about this many numbers: numpy's inner loop then runs over ~1024 numbers
+# instead of C (16 channels: a multiply 1.7x faster; 64: 1.25x). Sums stay on [n, C] (GEMVs).
+_WIDE = 1024
+
+
+def _fold(channels: int) -> int:
+    return max(1, _WIDE // max(1, channels))
 
 
 def _block_rows(channels: int, itemsize: int) -> int:
-    return max(8, _BLOCK_BYTES // max(1, channels * itemsize))
+    """Rows per block: about _BLOCK_BYTES, a multiple of the widening factor."""
+    fold = _fold(channels)
+    return max(fold, _BLOCK_BYTES // max(1, channels * itemsize) // fold * fold, 8)
+
+
+class _Widened:
+    """Per-channel vectors tiled for the widened view, and that view of contiguous blocks
+    (a block whose row count the factor does not divide, the last one, stays [n, C])."""
+
+    def __init__(self, channels: int, *vectors):
+        self.fold = _fold(channels)
+        self.narrow = vectors
+        self.wide = tuple(np.tile(v, self.fold) for v in vectors)
+
+    def __call__(self, rows: int, *blocks):
+        """(the blocks as seen for element-wise work, the vectors that match them)."""
+        if self.fold == 1 or rows % self.fold:
+            return blocks, self.narrow
+        return tuple(b.reshape(rows // self.fold, -1) for b in blocks), self.wide
 
 
 def _sweep(x2, fn, combine: bool):
@@ -56,11 +82,15 @@ def moments(x2):
     shift32 = x2[0].copy()
     ones = np.ones(min(rows, _block_rows(x2.shape[1], x2.itemsize)), x2.dtype)
 
+    widened = _Widened(x2.shape[1], shift32)
+
     def part(start, stop):
-        d = x2[start:stop] - shift32
-        s1 = ones[:stop - start] @ d
+        n = stop - start
+        (block,), (shift_v,) = widened(n, x2[start:stop])
+        d = block - shift_v
+        s1 = ones[:n] @ d.reshape(n, -1)
         d *= d
-        return s1.astype(np.float64), (ones[:stop - start] @ d).astype(np.float64)
+        return s1.astype(np.float64), (ones[:n] @ d.reshape(n, -1)).astype(np.float64)
 
     s1, s2 = _sweep(x2, part, combine=True)
     mean_d = s1 / rows
@@ -70,9 +100,12 @@ def moments(x2):
 
 def affine(x2, scale, shift, out2):
     """``out2 = x2 * scale + shift`` per column (``out2`` [rows, channels], may be new)."""
+    widened = _Widened(x2.shape[1], scale, shift)
+
     def part(start, stop):
-        np.multiply(x2[start:stop], scale, out=out2[start:stop])
-        out2[start:stop] += shift
+        (x, out), (scale_v, shift_v) = widened(stop - start, x2[start:stop], out2[start:stop])
+        np.multiply(x, scale_v, out=out)
+        out += shift_v
 
     _sweep(x2, part, combine=False)
     return out2
@@ -83,23 +116,29 @@ def grad_sums(g2, x2, mean, inv_std):
     block instead of kept from the forward pass (less memory held between the passes)."""
     ones = np.ones(min(g2.shape[0], _block_rows(g2.shape[1], g2.itemsize)), g2.dtype)
 
+    widened = _Widened(g2.shape[1], mean, inv_std)
+
     def part(start, stop):
-        xh = x2[start:stop] - mean
-        xh *= inv_std
-        xh *= g2[start:stop]
         n = stop - start
-        return ones[:n] @ g2[start:stop], ones[:n] @ xh
+        (x, g), (mean_v, inv_std_v) = widened(n, x2[start:stop], g2[start:stop])
+        xh = x - mean_v
+        xh *= inv_std_v
+        xh *= g
+        return ones[:n] @ g2[start:stop], ones[:n] @ xh.reshape(n, -1)
 
     return _sweep(g2, part, combine=True)
 
 
 def affine2(g2, a, x2, b, c, out2):
     """``out2 = g2 * a + x2 * b + c`` per column: batch norm's input gradient in one sweep."""
+    widened = _Widened(g2.shape[1], a, b, c)
+
     def part(start, stop):
-        target = out2[start:stop]
-        np.multiply(g2[start:stop], a, out=target)
-        target += x2[start:stop] * b
-        target += c
+        (g, x, target), (a_v, b_v, c_v) = widened(stop - start, g2[start:stop], x2[start:stop],
+                                                  out2[start:stop])
+        np.multiply(g, a_v, out=target)
+        target += x * b_v
+        target += c_v
 
     _sweep(g2, part, combine=False)
     return out2
