@@ -113,33 +113,12 @@ class EmbeddingBag(Workload):
         return model["fc"](pooled)
 
 
-class _LayerNorm(nn.Layer):
-    """LayerNorm from core's primitive ops, for a branch whose core.nn has none."""
-
-    def __init__(self, dim: int, epsilon: float = 1e-5):
-        super().__init__()
-        self.weight = self.create_parameter([dim], default_initializer=nn.initializer.Constant(1))
-        self.bias = self.create_parameter([dim], is_bias=True)
-        self.epsilon = epsilon
-
-    def forward(self, x):
-        centered = x - core.mean(x, axis=-1, keepdim=True)
-        var = core.mean(centered * centered, axis=-1, keepdim=True)
-        return centered / core.sqrt(var + self.epsilon) * self.weight + self.bias
-
-
-def _gelu_tanh(x):
-    """GELU's tanh approximation from primitive ops (torch's ``approximate="tanh"``)."""
-    inner = (x + 0.044715 * x * x * x) * math.sqrt(2.0 / math.pi)
-    return 0.5 * x * (1.0 + core.tanh(inner))
-
-
 class _Block(nn.Layer):
     def __init__(self, dim: int, heads: int, ffn: int):
         super().__init__()
-        norm = getattr(nn, "LayerNorm", _LayerNorm)  # core's fused one where the branch has it
-        self.ln1, self.qkv, self.proj = norm(dim), nn.Linear(dim, 3 * dim), nn.Linear(dim, dim)
-        self.ln2, self.fc1, self.fc2 = norm(dim), nn.Linear(dim, ffn), nn.Linear(ffn, dim)
+        self.ln1, self.qkv = nn.LayerNorm(dim), nn.Linear(dim, 3 * dim)
+        self.proj = nn.Linear(dim, dim)
+        self.ln2, self.fc1, self.fc2 = nn.LayerNorm(dim), nn.Linear(dim, ffn), nn.Linear(ffn, dim)
         self.head = nn.Linear(dim, 10)
         self.heads = heads
 
@@ -151,7 +130,7 @@ class _Block(nn.Layer):
         scores = core.matmul(qkv[0], qkv[1], transpose_y=True) * (1.0 / math.sqrt(dh))
         att = core.matmul(F.softmax(scores, axis=-1), qkv[2])
         x = x + self.proj(core.reshape(core.transpose(att, [0, 2, 1, 3]), [b, t, d]))
-        x = x + self.fc2(_gelu_tanh(self.fc1(self.ln2(x))))
+        x = x + self.fc2(F.gelu(self.fc1(self.ln2(x)), approximate=True))
         return self.head(core.mean(x, axis=1))
 
 
