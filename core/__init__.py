@@ -1,20 +1,21 @@
 """tomlrun's core: a PaddlePaddle-2-style dynamic-graph library on numpy (and cupy on GPUs)."""
 # Sub-packages, reachable as attributes as in Paddle (``core.nn.Conv2D``, ``core.optimizer.Adam``).
 # Modules the docs use by their full name (``core.inference.Inference``, ``core.debug``, ...).
-from core import (  # noqa: E402  # noqa: E402
-                             backend,
-                             data,
-                             datasets,
-                             debug,
-                             device,
-                             inference,
-                             io,
-                             metric,
-                             nn,
-                             optimizer,
-                             regularizer,
-                             serialize,
-                             sparse,
+from core import (
+    backend,
+    data,
+    datasets,
+    debug,
+    device,
+    host_memory,  # tunes the C heap at import (numpy's temporaries reuse freed blocks)
+    inference,
+    io,
+    metric,
+    nn,
+    optimizer,
+    regularizer,
+    serialize,
+    sparse,
 )
 from core.arithmetic import add, divide, matmul, maximum, minimum, multiply, pow, subtract  # noqa: A004
 from core.backend import seed
@@ -88,7 +89,7 @@ from core.tensor import Parameter, Tensor, is_grad_enabled, no_grad, to_tensor
 
 __all__ = [
     "datasets", "io", "load", "metric", "nn", "optimizer", "regularizer", "save",
-    "backend", "data", "debug", "inference", "serialize", "sparse",
+    "backend", "data", "debug", "host_memory", "inference", "serialize", "sparse",
     "Parameter", "Tensor", "device", "is_grad_enabled", "no_grad", "seed", "to_tensor",
     # math and reductions
     "abs", "add", "argmax", "argmin", "clip", "cumsum", "divide", "einsum", "exp", "log",
