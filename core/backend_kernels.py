@@ -109,6 +109,23 @@ class HostKernels:
         grad[self.xp.arange(probs.shape[0]), labels] -= coef
         return grad
 
+    def sum_by_index(self, values, index, count: int):
+        """``out[k] = sum of values[i] where index[i] == k`` for k < count, each of the rows
+        ``values[i]`` ([n, ...]) in their original order: repeated embedding rows.
+
+        A stable sort and one ``add.reduceat`` over contiguous runs: ``add.at`` with row
+        indices adds row by row through a slow generic loop (5x slower on 5,120 rows of 64).
+        """
+        xp = self.xp
+        out = xp.zeros((count,) + values.shape[1:], dtype=values.dtype)
+        if len(index) == 0:
+            return out
+        order = xp.argsort(index, kind="stable")
+        ranked = index[order]
+        starts = xp.flatnonzero(xp.concatenate([[True], ranked[1:] != ranked[:-1]]))
+        out[ranked[starts]] = xp.add.reduceat(values[order], starts, axis=0)
+        return out
+
     def adam(self, param, grad, m, v, beta1: float, beta2: float, eps: float, step: float):
         """In place: m = b1 m + (1-b1) g; v = b2 v + (1-b2) g^2; param -= step m/(sqrt v + eps).
 
@@ -248,6 +265,11 @@ class DeviceKernels:
         labels = self.xp.ascontiguousarray(labels.astype(self.xp.int64, copy=False))
         coef = self.xp.ascontiguousarray(coef.astype(probs.dtype, copy=False))
         return self._kernel(_SOFTMAX_XENT_GRAD)(probs, labels, coef, probs.shape[1])
+
+    def sum_by_index(self, values, index, count: int):
+        out = self.xp.zeros((count,) + values.shape[1:], dtype=values.dtype)
+        self.xp.add.at(out, index, values)  # atomic adds: a GPU scatters them in parallel
+        return out
 
     def adam(self, param, grad, m, v, beta1: float, beta2: float, eps: float, step: float):
         if not (param.flags.c_contiguous and m.flags.c_contiguous and v.flags.c_contiguous):

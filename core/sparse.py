@@ -52,8 +52,8 @@ class RowSparseGrad:
         if len(rows) == len(self.rows):
             order = xp.argsort(self.rows)
             return RowSparseGrad(self.rows[order], self.values[order], self.shape)
-        values = xp.zeros((len(rows),) + self.shape[1:], dtype=self.values.dtype)
-        xp.add.at(values, inverse.reshape(-1), self.values)
+        values = backend.kernels(self.values).sum_by_index(self.values, inverse.reshape(-1),
+                                                           len(rows))
         return RowSparseGrad(rows, values, self.shape)
 
     def squared_norm(self):
@@ -69,15 +69,12 @@ class RowSparseGrad:
         rows = self.rows[order]
         # Entry k adds into slot "number of distinct rows up to k, minus one".
         slot = xp.cumsum(xp.concatenate([xp.zeros(1, dtype=bool), rows[1:] != rows[:-1]]))
-        sums = xp.zeros(self.values.shape, dtype=self.values.dtype)
-        xp.add.at(sums, slot, self.values[order])
+        sums = backend.kernels(self.values).sum_by_index(self.values[order], slot,
+                                                         len(self.values))
         return xp.square(sums, dtype=xp.float64).sum()
 
     def to_dense(self):
-        xp = backend.array_module(self.values)
-        dense = xp.zeros(self.shape, dtype=self.values.dtype)
-        xp.add.at(dense, self.rows, self.values)
-        return dense
+        return backend.kernels(self.values).sum_by_index(self.values, self.rows, self.shape[0])
 
     def __array__(self, dtype=None, copy=None):
         del copy
