@@ -71,7 +71,8 @@ def test_cnn_that_pools_to_nothing_is_a_config_error():
 
 
 def test_cnn_needs_images():
-    with pytest.raises(ConfigError, match=r"conv1 \(Conv2D\) cannot take its input: 'input' \[40\]"):
+    with pytest.raises(ConfigError,
+                       match=r"conv1 \(Conv2D\) cannot take its input: 'input' \[40\]"):
         build.build_model(load_option("model", "cnn"), (40,), 10)
 
 

@@ -170,7 +170,8 @@ def _main(monkeypatch, *args) -> None:
 def test_run_passes_the_typed_config_overrides_and_launch_dir(fake_app, monkeypatch, tmp_path):
     _main(monkeypatch, "model=mlp", "optim.lr=0.05")
     [(run_config, overrides, launch_dir)] = fake_app.calls
-    assert isinstance(run_config.model, schema.SpecConfig) and run_config.model.name == "mlp" and run_config.optim.lr == 0.05
+    assert isinstance(run_config.model, schema.SpecConfig) and run_config.model.name == "mlp"
+    assert run_config.optim.lr == 0.05
     assert overrides == ["model=mlp", "optim.lr=0.05"]  # Hydra's own settings left out
     assert Path(launch_dir) == tmp_path
 
