@@ -17,7 +17,7 @@ from core import serialize
 from runner.train import distributed
 from tests.runner.subprocesses import runner_env
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _mpirun() -> str | None:
