@@ -1,5 +1,6 @@
 """The import contracts of pyproject.toml hold: core stands alone, the runner's layers import
-downward only, and no sibling modules import each other in a cycle (docs/architecture.md)."""
+downward only, and no sibling modules import each other in a cycle (docs/architecture.md); and
+`ruff check` finds nothing under pyproject's rule set."""
 from __future__ import annotations
 
 import shutil
@@ -22,6 +23,13 @@ def test_import_contracts_are_kept():
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert "0 broken" in done.stdout
+
+
+def test_ruff_finds_nothing():
+    pytest.importorskip("ruff", reason="ruff is missing: pip install '.[dev]' installs it")
+    done = subprocess.run([sys.executable, "-m", "ruff", "check", "."], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
 
 
 @pytest.mark.parametrize("name", ["inference", "io", "nn", "optimizer", "metric", "datasets",

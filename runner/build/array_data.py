@@ -179,7 +179,7 @@ def csv(cfg: schema.CSVConfig, seed: int) -> dict:
     transform = tabular.TabularTransform.fit(
         tables["train"], cfg.label, cfg.features, cfg.categorical, cfg.standardize,
         cfg.unknown_category, cfg.delimiter, label_table=whole)
-    for split, part in tables.items():  # every file has the columns the transform reads
+    for part in tables.values():  # every file has the columns the transform reads
         if part.header != whole.header:
             for name in (transform.label, *transform.columns):
                 part.column(name, f"a column of the training file {whole.path}")

@@ -28,6 +28,7 @@ from typing import Any
 
 from core.atomic import atomic_write
 from runner.errors import UserError
+from runner.track import runstore, tracking
 from runner.track.naming import run_name
 
 log = logging.getLogger(__name__)
@@ -160,11 +161,6 @@ def _record_failure(record: dict, job_dir: str) -> None:
     info = read_sweep_info()
     if info is None:
         return
-    from runner.track import (
-        runstore,  # noqa: PLC0415 - mlflow loads only when tracking
-        tracking,
-    )
-
     try:
         if runstore.find_job_run(info["uri"], info["experiment_id"], info["parent_run_id"],
                                  job_dir) is not None:

@@ -48,10 +48,8 @@ def summary(loader, train_seconds: float) -> str | None:
 
 def save_text_artifacts(model, dataset, tracker, folder: str) -> None:
     """For a CBOW run on text: log vocab.txt and neighbours.txt (nearest words by cosine)."""
-    from runner.build import (
-        sequence_data,  # noqa: PLC0415 - only word2vec runs
-        sequence_models,
-    )
+    # Lazy: only word2vec runs need it, and it keeps runner.train's import free of runner.build.
+    from runner.build import sequence_data, sequence_models  # noqa: PLC0415
 
     path = sequence_data.save_vocabulary(dataset, folder)
     if path is None:

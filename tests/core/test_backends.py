@@ -164,7 +164,8 @@ def test_memory_limit_and_out_of_memory_message(device):
 def test_nccl_collectives_on_one_gpu(device):
     """The backend's NCCL calls on a one-GPU communicator (more GPUs: docs/gpu.md's mpirun run)."""
     if device == "cpu":
-        pytest.skip("NCCL joins GPUs; the CPU path uses MPI (tests/runner/test_distributed.py)")
+        pytest.skip("NCCL joins GPUs; the CPU path uses MPI "
+                    "(tests/runner/train/test_distributed.py)")
     comm = backend.nccl_communicator(1, 0, backend.nccl_unique_id())
     xp = backend.xp()
     x = xp.arange(6, dtype=np.float32)

@@ -170,13 +170,15 @@ def _main(monkeypatch, *args) -> None:
 def test_run_passes_the_typed_config_overrides_and_launch_dir(fake_app, monkeypatch, tmp_path):
     _main(monkeypatch, "model=mlp", "optim.lr=0.05")
     [(run_config, overrides, launch_dir)] = fake_app.calls
-    assert isinstance(run_config.model, schema.SpecConfig) and run_config.model.name == "mlp" and run_config.optim.lr == 0.05
+    assert isinstance(run_config.model, schema.SpecConfig) and run_config.model.name == "mlp"
+    assert run_config.optim.lr == 0.05
     assert overrides == ["model=mlp", "optim.lr=0.05"]  # Hydra's own settings left out
     assert Path(launch_dir) == tmp_path
 
 
 def test_multirun_runs_one_job_per_value(fake_app, monkeypatch):
-    # No tracking: the sweep's MLflow parent run is tested in test_sweep.py (and costs seconds).
+    # No tracking: the sweep's MLflow parent run is tested in sweep/test_sweep.py (and costs
+    # seconds).
     _main(monkeypatch, "-m", "optim.lr=0.1,0.2", "+experiment=digits_mlp", "tracking.enabled=false")
     assert [call[0].optim.lr for call in fake_app.calls] == [0.1, 0.2]
     assert all(call[0].model.knobs["hidden"] == [64] for call in fake_app.calls)

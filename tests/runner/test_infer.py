@@ -54,6 +54,9 @@ def test_a_run_id_rebuilds_the_model_and_reproduces_its_test_accuracy(trained, t
     assert set(saved.files) == {"out", "softmax", "predicted", "labels"}
     assert saved["softmax"].shape == (len(saved["labels"]), 10)
     assert np.mean(saved["predicted"] == saved["labels"]) == pytest.approx(test_acc)
+    assert set(arrays) == set(saved.files)  # main returns what it wrote
+    for name in saved.files:
+        np.testing.assert_array_equal(arrays[name], saved[name])
 
 
 def test_the_run_folder_bundle_and_a_npy_input_give_the_same_outputs(trained, tmp_path):

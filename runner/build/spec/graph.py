@@ -49,7 +49,7 @@ class GraphNet(nn.Layer):
             _attach(self, name, layer)
         self._layers = layers
         last_use = {}
-        for index, (name, inputs, _) in enumerate(self._order):
+        for index, (_name, inputs, _) in enumerate(self._order):
             for source in inputs:
                 last_use[source] = index
         # Values no later node reads are dropped as soon as possible (lower peak memory).

@@ -44,7 +44,7 @@ def test_sort_by_length_cuts_padding_and_loader_reports_it():
     for sort in (False, True):
         loader = _loader(data, sort)
         seen = []
-        for padded, lengths, labels in loader:
+        for padded, lengths, _labels in loader:
             assert padded.shape == (len(lengths), lengths.max())
             seen += [int(n) for n in lengths]
         assert sorted(seen) == sorted(data.lengths.tolist())

@@ -142,7 +142,7 @@ def test_uploaded_labels_carry_their_host_range(monkeypatch):
         raise AssertionError("the label range was read from the device")
 
     monkeypatch.setattr(loss_module, "_bounds", no_device_read)
-    for x, y in _loader(prefetch=2, device="cpu"):
+    for _x, y in _loader(prefetch=2, device="cpu"):
         assert y._value_range == (int(y.numpy().min()), int(y.numpy().max()))
         core.nn.functional.cross_entropy(core.to_tensor(np.zeros((len(y), 7))), y)
 

@@ -19,16 +19,19 @@ import pytest
 optuna = pytest.importorskip("optuna", reason="the sweep extra is not installed: pip install "
                              "'.[sweep]'")
 
-from optuna.distributions import CategoricalDistribution, FloatDistribution, IntDistribution  # noqa: E402
+# E402: these imports follow the importorskip on purpose: without the sweep extra (optuna) the
+# module is skipped instead of failing to import.
+from optuna.distributions import (  # noqa: E402
+    CategoricalDistribution,
+    FloatDistribution,
+    IntDistribution,
+)
 from optuna.trial import TrialState  # noqa: E402
 
 from hydra_plugins.tomlrun_sweep import optuna_sweeper  # noqa: E402
-from runner.sweep import callback, job
-from runner.sweep import study as sweep_study
-from runner.track import (
-    runstore,  # noqa: E402
-    tracking,
-)
+from runner.sweep import callback, job  # noqa: E402
+from runner.sweep import study as sweep_study  # noqa: E402
+from runner.track import runstore, tracking  # noqa: E402
 from tests.runner.subprocesses import runner_env  # noqa: E402
 
 

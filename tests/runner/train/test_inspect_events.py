@@ -19,7 +19,10 @@ from runner.train.memory import MemoryReport, graph_bytes
 from runner.train.profiling import Profiler
 
 CFG = schema.TrainerConfig(epochs=1, batch_size=64, log_every=1000, progress=False)
-CNN = load_option("model", "cnn", "layers.conv1.out_channels=4", "layers.conv2.out_channels=6", "layers.conv1.kernel_size=3", "layers.conv1.padding=1", "layers.conv2.kernel_size=3", "layers.conv2.padding=1")
+SMALL_CNN = ("layers.conv1.out_channels=4", "layers.conv2.out_channels=6",
+             "layers.conv1.kernel_size=3", "layers.conv1.padding=1",
+             "layers.conv2.kernel_size=3", "layers.conv2.padding=1")
+CNN = load_option("model", "cnn", *SMALL_CNN)
 
 
 class Sink:
@@ -40,7 +43,8 @@ def loaders():
     return build.build_loaders(data, schema.DataConfig(), CFG)
 
 
-def _trainer(model_cfg=CNN, optim=schema.AdamConfig(lr=0.01)):
+def _trainer(model_cfg=CNN, optim=None):
+    optim = optim or schema.AdamConfig(lr=0.01)
     core.seed(0)
     model = build.build_model(model_cfg, (1, 8, 8), 10)
     opt = build.build_optimizer(optim, model.parameters(), optim.lr)
@@ -81,7 +85,8 @@ def test_the_faq_score_diff_handler_runs_as_written(loaders, caplog):
                 diff = score_diff(
                     event.gm.getLayerOutputs("fc")["fc"]["value"],
                     event.gm.getLayerOutputs("flatten")["flatten"]["value"][:, :10])
-                logger.info(("Pass %d Batch %d : Cost %.6f, "
+                # %-formatting as in the FAQ (docs/inspect.md): the handler runs as written.
+                logger.info(("Pass %d Batch %d : Cost %.6f, "  # noqa: UP031
                              "average absolute diff scores: %.6f") %
                             (event.pass_id, event.batch_id, event.cost, diff))
                 diffs.append(diff)
@@ -171,7 +176,7 @@ def test_with_accumulation_gradients_are_inspected_once_complete(loaders):
 
 
 def test_freezing_a_layer_keeps_it_unchanged_and_out_of_optimizer_state(loaders):
-    frozen = load_option("model", "cnn", "layers.conv1.out_channels=4", "layers.conv2.out_channels=6", "layers.conv1.kernel_size=3", "layers.conv1.padding=1", "layers.conv2.kernel_size=3", "layers.conv2.padding=1", "freeze=[conv1]")
+    frozen = load_option("model", "cnn", *SMALL_CNN, "freeze=[conv1]")
     trainer = _trainer(frozen)
     before = {n: p.data.copy() for n, p in trainer.model.named_parameters()}
     trainer.fit(loaders[0])

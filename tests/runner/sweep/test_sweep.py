@@ -17,7 +17,7 @@ from runner.sweep import job, summary
 from runner.track import runstore, tracking
 from tests.runner.subprocesses import run_all, runner_env
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TINY = ["model=mlp", "model.hidden=[8]", "trainer.epochs=1", "trainer.batch_size=64",
         "trainer.progress=false", "trainer.checkpoint=false", "runtime.threads=1"]
 GRID = ["optim=adam,sgd", "optim.lr=0.01,0.05"]

@@ -1,4 +1,5 @@
-"""runner.train.loop: a small model learns the digits; log lines, metrics, evaluation and progress."""
+"""runner.train.loop: a small model learns the digits; log lines, metrics, evaluation and
+progress."""
 import io
 import logging
 import re

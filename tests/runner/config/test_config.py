@@ -1,4 +1,5 @@
-"""runner/config/validation.py: every shipped config composes and validates; bad values fail clearly."""
+"""runner/config/validation.py: every shipped config composes and validates; bad values fail
+clearly."""
 from __future__ import annotations
 
 import copy

@@ -23,7 +23,8 @@ def _parts(seed=0):
     core.seed(seed)
     data = build.build_data(DATA, seed=0)
     train, valid, _ = build.build_loaders(data, DATA, CFG)
-    model = build.build_model(load_option("model", "mlp", "hidden=[16]", "dropout=0.2"), (1, 8, 8), 10)
+    model = build.build_model(load_option("model", "mlp", "hidden=[16]", "dropout=0.2"),
+                              (1, 8, 8), 10)
     sched = build.build_schedule(schema.ScheduleConfig(name="cosine", warmup_epochs=0.5), 0.01,
                                  CFG.epochs, len(train))
     opt = build.build_optimizer(schema.AdamConfig(lr=0.01), model.parameters(), sched)
@@ -40,7 +41,8 @@ def _guarded_parts(seed=0):
                                nan_check="skip", max_skips=4)
     data = build.build_data(DATA, seed=0)
     train, valid, _ = build.build_loaders(data, DATA, cfg)
-    model = build.build_model(load_option("model", "mlp", "hidden=[16]", "dropout=0.2"), (1, 8, 8), 10)
+    model = build.build_model(load_option("model", "mlp", "hidden=[16]", "dropout=0.2"),
+                              (1, 8, 8), 10)
     model["hidden.0.fc"].error_clip = 0.01
     opt = build.build_optimizer(schema.AdamConfig(lr=0.01), model.parameters(), 0.01,
                                 grad_clip=core.nn.ClipGradByGlobalNorm(0.5))

@@ -6,7 +6,7 @@ from pathlib import Path
 from runner.build.spec import reference
 from runner.build.spec.layer_types import arguments, core_layer_types
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "layers.md"
+DOC = Path(__file__).resolve().parents[4] / "docs" / "layers.md"
 
 
 def test_the_layer_reference_is_up_to_date():

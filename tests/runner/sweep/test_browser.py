@@ -22,7 +22,7 @@ from runner.sweep import job
 from runner.track import runstore, tracking
 from tests.runner import servers
 from tests.runner.subprocesses import runner_env
-from tests.runner.test_sweep import TINY
+from tests.runner.sweep.test_sweep import TINY
 
 CHROMIUM = next(filter(None, map(shutil.which, ("chromium", "chromium-browser"))), None)
 pytestmark = pytest.mark.skipif(

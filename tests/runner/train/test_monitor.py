@@ -1,5 +1,5 @@
-"""runner.train.monitor and the Trainer: the best validation value, early stopping, the best weights,
-and their state in resumable checkpoints."""
+"""runner.train.monitor and the Trainer: the best validation value, early stopping, the best
+weights, and their state in resumable checkpoints."""
 import logging
 
 import numpy as np

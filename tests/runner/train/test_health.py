@@ -1,4 +1,5 @@
-"""runner/train/health.py: NaN/Inf checks in the training loop, their policies and the stop report."""
+"""runner/train/health.py: NaN/Inf checks in the training loop, their policies and the stop
+report."""
 import logging
 import sys
 
@@ -30,8 +31,9 @@ def _trainer(digits, policy="stop", lr=0.1, clip=None, epochs=1, **options):
     cfg = schema.TrainerConfig(epochs=epochs, batch_size=64, progress=False, nan_check=policy,
                                **options)
     loader, _, _ = build.build_loaders(digits, DATA, cfg)
+    # flatten -> hidden.0.fc -> hidden.0.act -> hidden.0.drop -> out
     model = build.build_model(load_option("model", "mlp", "hidden=[16]"), digits.input_shape,
-                              digits.num_classes)  # flatten -> hidden.0.fc -> hidden.0.act -> hidden.0.drop -> out
+                              digits.num_classes)
     opt = optimizer.SGD(lr, parameters=model.parameters(), grad_clip=clip)
     return Trainer(model, opt, cfg), loader
 
@@ -191,7 +193,8 @@ def test_all_checks_of_a_step_cost_one_device_read(digits, monkeypatch):
         trainer.train_step(0, index, batch)
     # The loss's own label-range check reads too (core.nn.functional.loss); the checks of
     # loss, gradients and parameters together read once per step.
-    assert [r for r in reads if not r.startswith("core.nn.functional")] == ["runner.train.health"] * 4
+    own = [r for r in reads if not r.startswith("core.nn.functional")]
+    assert own == ["runner.train.health"] * 4
 
 
 def test_metrics_report_clipping_and_error_clipping(digits):

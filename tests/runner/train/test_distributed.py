@@ -17,7 +17,7 @@ from core import serialize
 from runner.train import distributed
 from tests.runner.subprocesses import runner_env
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _mpirun() -> str | None:
@@ -143,7 +143,8 @@ def test_rank_zero_alone_resolves_and_every_rank_gets_its_answer_or_error(monkey
     sent, asked = [], []
     for rank in (0, 1):
         monkeypatch.setattr(distributed, "_active", distributed.Context(_FakeComm(rank, sent), 0))
-        assert distributed.on_rank_zero(lambda: asked.append(rank) or "/ckpt/a") == "/ckpt/a"
+        answer = distributed.on_rank_zero(lambda rank=rank: asked.append(rank) or "/ckpt/a")
+        assert answer == "/ckpt/a"
     assert asked == [0]
 
     def fails():

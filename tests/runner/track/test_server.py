@@ -15,7 +15,7 @@ from runner.sweep import job
 from runner.track import runstore
 from tests.runner import servers
 from tests.runner.subprocesses import runner_env
-from tests.runner.test_sweep import TINY
+from tests.runner.sweep.test_sweep import TINY
 
 pytest.importorskip("psycopg2", reason="psycopg2 is missing: pip install '.[sweep]'")
 

@@ -25,7 +25,7 @@ def _forward(model, shape, batch=3):
 # ----- models ---------------------------------------------------------------------------------
 
 # Image models (the shipped specs); cbow, gru and lstm take ids or sequences
-# (tests/runner/test_sequence_build.py).
+# (tests/runner/build/test_sequence_build.py).
 @pytest.mark.parametrize("name", ["cnn", "mlp"])
 @pytest.mark.parametrize("shape", [DIGITS_SHAPE, MNIST_SHAPE])
 def test_every_model_builds_and_maps_images_to_class_scores(name, shape):
@@ -71,7 +71,8 @@ def test_cnn_that_pools_to_nothing_is_a_config_error():
 
 
 def test_cnn_needs_images():
-    with pytest.raises(ConfigError, match=r"conv1 \(Conv2D\) cannot take its input: 'input' \[40\]"):
+    with pytest.raises(ConfigError,
+                       match=r"conv1 \(Conv2D\) cannot take its input: 'input' \[40\]"):
         build.build_model(load_option("model", "cnn"), (40,), 10)
 
 
