@@ -109,6 +109,19 @@ def test_relu_grad_and_softmax_xent_kernels(device):
     np.testing.assert_allclose(backend.to_numpy(grad), want, rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize("index", [[3, 0, 3, 5, 0, 3], [4, 1, 2], []])
+def test_sum_by_index_adds_repeated_rows_in_order(device, index):
+    """As add.at: each repeated index's rows summed in their order (the same bits on the host),
+    absent indices zero."""
+    xp = backend.xp()
+    values = _x(len(index), 4) if index else np.zeros((0, 4), np.float32)
+    want = np.zeros((6, 4), np.float32)
+    np.add.at(want, np.asarray(index, dtype=np.int64), values)
+    got = backend.kernels(xp.zeros(1)).sum_by_index(xp.asarray(values),
+                                                    xp.asarray(index, dtype=np.int64), 6)
+    np.testing.assert_array_equal(backend.to_numpy(got), want)
+
+
 def test_adam_kernel_matches_the_host_formula(device):
     xp = backend.xp()
     param, grad, m, v = _x(7, 3), _x(7, 3), _x(7, 3) * 0.1, np.abs(_x(7, 3)) * 0.1
