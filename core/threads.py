@@ -8,6 +8,8 @@ core works on every part of the step. BLAS must not keep threads of its own mean
 OpenBLAS's workers spin for about 0.1 s after each threaded call, and on a 2-vCPU VM that
 spinning took the second core from our threads (the step then ran 1.4x slower than with BLAS
 threads alone; with BLAS at one thread it ran 1.3x faster). Measured numbers: benchmarks/README.md.
+The exception is one large plain GEMM (a Linear layer's): BLAS gets core's thread count for
+the length of that call (``matmul_rows``), since it splits one GEMM better than we do.
 
 By default (from ``import core``) core uses every core this process may use
 (``default_threads``: the affinity mask and the cgroup CPU quota, or ``OMP_NUM_THREADS`` where it
@@ -18,6 +20,7 @@ run inline: a GPU parallelises inside each kernel, and cupy's current device is 
 """
 from __future__ import annotations
 
+import math
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -144,13 +147,20 @@ def run_split(items: int, workers: int, task) -> list:
     """
     if workers <= 1:
         return [task(0, items)]
+    global _active_splits
     bounds = [items * i // workers for i in range(workers + 1)]
     pool = _pool(workers - 1)
-    futures = [pool.submit(task, bounds[i], bounds[i + 1]) for i in range(1, workers)]
+    with _lock:
+        _active_splits += 1
     try:
-        first = task(bounds[0], bounds[1])
+        futures = [pool.submit(task, bounds[i], bounds[i + 1]) for i in range(1, workers)]
+        try:
+            first = task(bounds[0], bounds[1])
+        finally:
+            rest = [f.exception() or f.result() for f in futures]  # wait for all, then raise
     finally:
-        rest = [f.exception() or f.result() for f in futures]  # wait for all before raising
+        with _lock:
+            _active_splits -= 1
     for item in rest:
         if isinstance(item, BaseException):
             raise item
@@ -177,59 +187,92 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
-# ----- GEMMs split by rows (Linear layers; conv2d splits its own blocks) ------------------------
-_SPLIT_MIN_MACS = 1 << 21  # multiply-adds: below this one BLAS call beats a thread hand-off
+# ----- large plain GEMMs: BLAS's own threads, for the length of one call --------------------
+_SPLIT_MIN_MACS = 1 << 21  # multiply-adds: below this a threaded GEMM does not pay its start
+_blas_lock = threading.Lock()
+_blas_controllers = None  # threadpoolctl's BLAS controllers, found on first use
+_active_splits = 0        # run_split calls in progress (their slices may call BLAS themselves)
 
 
 def matmul_rows(xp, a, b):
-    """``a @ b`` for 2-D ``a`` [m, k] and ``b`` [k, n], split over the threads when the product
-    is large: by rows of ``a`` when m >= n, else by columns of ``b``.
-
-    Why either: each thread reads all of the operand it does not split. With few rows (a
-    batch of 32 against a 1024 x 1024 weight) a row split has every thread stream the whole
-    weight for a skinny GEMM; a column split reads each part of the weight once.
-    """
-    m, n = a.shape[0], b.shape[1]
-    out = None
-    if m * a.shape[1] * n >= _SPLIT_MIN_MACS:
-        workers = host_workers(a, max(m, n))
-        if workers > 1:
-            out = xp.empty((m, n), dtype=xp.result_type(a, b))
-            if m >= n:
-                run_split(m, workers, lambda i, j: xp.matmul(a[i:j], b, out=out[i:j]))
-            else:
-                run_split(n, workers, lambda i, j: _into(xp, out[:, i:j], a, b[:, i:j]))
-    return xp.matmul(a, b) if out is None else out
-
-
-def _into(xp, target, a, b) -> None:
-    target[...] = xp.matmul(a, b)  # a column block: BLAS writes a contiguous result first
+    """``a @ b`` for 2-D ``a`` [m, k] and ``b`` [k, n]; a large product runs on BLAS's own
+    threads (``_threaded_blas``)."""
+    return _threaded_blas(a, b, lambda: xp.matmul(a, b))
 
 
 def matmul_inner(xp, a, b):
-    """``a.T @ b`` for ``a`` [m, k] and ``b`` [m, n] (a weight gradient: a sum over the m rows),
-    split over the threads when large by the output's rows (k) or columns (n), whichever is
-    longer: every element is summed by one thread (no partial products to add, and no
-    [k, n] partial per thread when the batch m is small)."""
-    m, k, n = a.shape[0], a.shape[1], b.shape[1]
-    workers = host_workers(a, max(k, n)) if m * k * n >= _SPLIT_MIN_MACS else 1
-    if workers == 1:
-        return a.T @ b
-    out = xp.empty((k, n), dtype=xp.result_type(a, b))
-    if k >= n:
-        run_split(k, workers, lambda i, j: xp.matmul(a[:, i:j].T, b, out=out[i:j]))
-    else:
-        run_split(n, workers, lambda i, j: _into(xp, out[:, i:j], a.T, b[:, i:j]))
-    return out
+    """``a.T @ b`` for ``a`` [m, k] and ``b`` [m, n] (a weight gradient: a sum over the m rows);
+    a large product runs on BLAS's own threads."""
+    del xp
+    return _threaded_blas(a, b, lambda: a.T @ b)
+
+
+def _threaded_blas(a, b, product):
+    """``product()``, with BLAS at core's thread count while it runs when the GEMM is large.
+
+    Why not split it over core's threads like the other ops: a Linear layer is one GEMM and
+    little else, and BLAS splits a GEMM better than two GEMMs of half the size on two threads
+    (same-process interleaved runs on 2 cores: MLP b32 step 8.2 -> 6.2 ms, b256 16.4 -> 13.3,
+    a transformer block 30.4 -> 27.5; [32, 1024] x [1024, 1024] 0.74 -> 0.38 ms). Outside these
+    calls BLAS stays at one thread per core thread (see the module docstring). Only one caller
+    at a time raises it, and never while a split is running slices that may call BLAS too.
+    """
+    big = a.shape[0] * a.shape[1] * b.shape[1] >= _SPLIT_MIN_MACS
+    if _threads == 1 or not big or _active_splits or not isinstance(a, np.ndarray):
+        return product()
+    if not _blas_lock.acquire(blocking=False):
+        return product()
+    try:
+        controllers = _blas()
+        for controller in controllers:
+            controller.set_num_threads(_threads)
+        try:
+            return product()
+        finally:
+            for controller in controllers:
+                controller.set_num_threads(1)
+    finally:
+        _blas_lock.release()
+
+
+def _blas() -> list:
+    global _blas_controllers
+    if _blas_controllers is None:
+        from threadpoolctl import ThreadpoolController  # noqa: PLC0415 - slow import
+
+        _blas_controllers = ThreadpoolController().select(user_api="blas").lib_controllers
+    return _blas_controllers
 
 
 def matmul(xp, a, b):
-    """``xp.matmul(a, b)``, with the rows of ``a`` split over the threads when ``b`` is 2-D and
-    ``a`` is 2-D or a contiguous stack of rows ([..., m, k]: its leading dimensions are rows too)
-    and the product is large; any other broadcasting is left to ``xp.matmul``."""
-    if b.ndim != 2 or a.ndim < 2 or _threads == 1 or (a.ndim > 2 and not a.flags.c_contiguous):
+    """``xp.matmul(a, b)`` on core's threads when large: a 2-D ``b`` against a 2-D ``a`` or a
+    contiguous stack of rows ([..., m, k]: its leading dimensions are rows too) is one GEMM on
+    BLAS's threads; stacks of the same leading shape (attention's [batch, heads, t, d] products)
+    are split by their leading items over core's threads, one BLAS thread each. Any other
+    broadcasting is left to ``xp.matmul``."""
+    if _threads == 1 or a.ndim < 2 or b.ndim < 2:
         return xp.matmul(a, b)
-    return matmul_rows(xp, a.reshape(-1, a.shape[-1]), b).reshape(a.shape[:-1] + (b.shape[1],))
+    if b.ndim == 2:
+        if a.ndim > 2 and not a.flags.c_contiguous:
+            return xp.matmul(a, b)
+        rows = matmul_rows(xp, a.reshape(-1, a.shape[-1]), b)
+        return rows.reshape(a.shape[:-1] + (b.shape[1],))
+    if a.ndim != b.ndim or a.shape[:-2] != b.shape[:-2]:
+        return xp.matmul(a, b)
+    return _matmul_stack(xp, a, b)
+
+
+def _matmul_stack(xp, a, b):
+    """Equal-shaped stacks of matrices, their items split over core's threads when large."""
+    lead, (m, k), n = a.shape[:-2], a.shape[-2:], b.shape[-1]
+    items = math.prod(lead)
+    workers = host_workers(a, items) if items * m * k * n >= _SPLIT_MIN_MACS else 1
+    if workers == 1:
+        return xp.matmul(a, b)
+    a3, b3 = a.reshape(items, m, k), b.reshape(items, k, n)
+    out = xp.empty((items, m, n), dtype=xp.result_type(a, b))
+    run_split(items, workers, lambda i, j: xp.matmul(a3[i:j], b3[i:j], out=out[i:j]))
+    return out.reshape(lead + (m, n))
 
 
 _start_with_default()  # every core from ``import core`` (see default_threads)

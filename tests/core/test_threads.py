@@ -114,3 +114,39 @@ def test_a_forked_child_splits_work_on_threads_of_its_own(two_threads):
     os.kill(pid, 9)
     os.waitpid(pid, 0)
     pytest.fail("the forked child's split work never finished")
+
+
+def _blas_threads() -> list[int]:
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    return [p["num_threads"] for p in threadpoolctl.threadpool_info() if p["user_api"] == "blas"]
+
+
+def test_a_large_gemm_runs_on_blas_threads_for_that_call_only(two_threads):
+    """matmul_rows raises BLAS to core's thread count while its GEMM runs, then puts it back
+    at one; small GEMMs, and GEMMs inside a split's slices, stay at one BLAS thread."""
+    seen = []  # the BLAS thread counts each product ran under
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal((256, 256)), rng.standard_normal((256, 256))
+    small = rng.standard_normal((4, 4))
+
+    def product(xp, x, y):
+        seen.append(_blas_threads())
+        return x @ y
+
+    np.testing.assert_allclose(threads._threaded_blas(a, b, lambda: product(np, a, b)), a @ b)
+    threads._threaded_blas(small, small, lambda: product(np, small, small))
+    threads.run_split(2, 2, lambda i, j: threads._threaded_blas(a, b, lambda: product(np, a, b)))
+    assert seen[0] == [2] * len(seen[0])
+    assert all(count == [1] * len(count) for count in seen[1:])
+    assert _blas_threads() == [1] * len(_blas_threads())
+
+
+def test_stacked_matmul_split_over_threads_matches_one_thread(two_threads):
+    """Attention-style [batch, heads, t, d] products: items split over the threads."""
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((8, 4, 64, 32)).astype(np.float32)
+    b = rng.standard_normal((8, 4, 32, 64)).astype(np.float32)
+    got = threads.matmul(np, a, b)
+    np.testing.assert_allclose(got, np.matmul(a, b), rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(got, threads.matmul(np, a, b))  # deterministic
+    assert threads.matmul(np, a, b[:1]).shape == (8, 4, 64, 64)  # broadcasting: numpy's own
