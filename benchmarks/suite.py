@@ -121,7 +121,14 @@ def set_threads(count: int):
     return M.blas_threads(1 if count == 1 else None)
 
 
+# Idle time before each timing: both libraries leave threads spinning after a threaded call
+# (OpenBLAS's workers ~0.1 s, OpenMP's a few ms), and interleaved timings would otherwise run
+# one library while the other's threads still hold the cores.
+IDLE_S = 0.2
+
+
 def time_one(pair: Pair, framework: str, mode: str, steps: int) -> float:
+    time.sleep(IDLE_S)
     start = time.perf_counter()
     (pair.train if mode == "train" else pair.infer)(framework, steps)
     return pair.workload.batch * steps / (time.perf_counter() - start)
