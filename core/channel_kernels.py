@@ -56,7 +56,8 @@ def _sweep(x2, fn, combine: bool):
     ``combine`` the per-block tuples of arrays are summed in order."""
     rows = x2.shape[0]
     step = _block_rows(x2.shape[1], x2.itemsize)
-    workers = threads.host_workers(x2, -(-rows // step)) if x2.size >= 1 << 16 else 1
+    # each block is read two or three times (statistics, then the normalisation or gradient)
+    workers = threads.host_workers(x2, -(-rows // step), passes=3 * x2.size)
 
     def task(first, last):  # blocks first..last-1
         total = None

@@ -131,12 +131,28 @@ def _limit_blas():
     return threadpool_limits(limits=1, user_api="blas")
 
 
-def host_workers(array, items: int) -> int:
-    """How many threads to split ``items`` (images, rows) of ``array`` over: the thread count
-    for host arrays with at least two items, else 1."""
+# What a split costs: handing slices to the pool and waiting for them took ~80 µs on the
+# project's 2-vCPU VM (an empty run_split over two threads: two wake-ups across cores, in
+# benchmarks/README.md), so an op splits only when its work takes several times that on one
+# thread. Work is counted in element passes (one read-modify-write of an element: 0.3-0.5 ns)
+# or in BLAS multiply-adds (~0.01 ns each on one core). Splitting every op whatever its size
+# made a small CNN with BatchNorm 1.6x slower on two threads than with these limits.
+_MIN_SPLIT_PASSES = 1 << 19
+_MIN_SPLIT_MACS = 1 << 23
+
+
+def host_workers(array, items: int, *, passes: float | None = None,
+                 macs: float | None = None) -> int:
+    """How many threads to split ``items`` (images, rows, blocks) of ``array`` over: core's
+    thread count for a host array whose work pays for a split, else 1. The work is ``macs``
+    multiply-adds, or ``passes`` element passes (by default one pass over ``array``)."""
     if _threads == 1 or items < 2 or not isinstance(array, np.ndarray):
         return 1
-    return min(items, _threads)
+    if macs is not None:
+        worth = macs >= _MIN_SPLIT_MACS
+    else:
+        worth = (array.size if passes is None else passes) >= _MIN_SPLIT_PASSES
+    return min(items, _threads) if worth else 1
 
 
 def run_split(items: int, workers: int, task) -> list:
@@ -188,7 +204,6 @@ if hasattr(os, "register_at_fork"):
 
 
 # ----- large plain GEMMs: BLAS's own threads, for the length of one call --------------------
-_SPLIT_MIN_MACS = 1 << 21  # multiply-adds: below this a threaded GEMM does not pay its start
 _blas_lock = threading.Lock()
 _blas_controllers = None  # threadpoolctl's BLAS controllers, found on first use
 _active_splits = 0        # run_split calls in progress (their slices may call BLAS themselves)
@@ -217,7 +232,7 @@ def _threaded_blas(a, b, product):
     calls BLAS stays at one thread per core thread (see the module docstring). Only one caller
     at a time raises it, and never while a split is running slices that may call BLAS too.
     """
-    big = a.shape[0] * a.shape[1] * b.shape[1] >= _SPLIT_MIN_MACS
+    big = a.shape[0] * a.shape[1] * b.shape[1] >= _MIN_SPLIT_MACS
     if _threads == 1 or not big or _active_splits or not isinstance(a, np.ndarray):
         return product()
     if not _blas_lock.acquire(blocking=False):
@@ -266,7 +281,7 @@ def _matmul_stack(xp, a, b):
     """Equal-shaped stacks of matrices, their items split over core's threads when large."""
     lead, (m, k), n = a.shape[:-2], a.shape[-2:], b.shape[-1]
     items = math.prod(lead)
-    workers = host_workers(a, items) if items * m * k * n >= _SPLIT_MIN_MACS else 1
+    workers = host_workers(a, items, macs=items * m * k * n)
     if workers == 1:
         return xp.matmul(a, b)
     a3, b3 = a.reshape(items, m, k), b.reshape(items, k, n)

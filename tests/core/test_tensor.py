@@ -266,6 +266,7 @@ def test_retain_graph_allows_a_second_backward():
     np.testing.assert_allclose(x.gradient(), 2 * 2 * np.array([1.0, 2.0]))
 
 
+@pytest.mark.usefixtures("split_small_work")
 @pytest.mark.parametrize("a_shape, b_shape, flags", [
     ((300, 128), (128, 96), {}), ((4, 80, 128), (128, 96), {}),
     ((128, 300), (128, 96), {"transpose_x": True})])

@@ -72,11 +72,26 @@ def test_thread_count_and_how_work_is_split(two_threads):
     assert all(p["num_threads"] == 1 for p in threadpoolctl.threadpool_info()
                if p["user_api"] == "blas")  # one BLAS thread per worker while we split
     assert threads.host_workers(np.zeros(1), 1) == 1  # nothing to split
-    assert threads.host_workers(np.zeros(1), 9) == 2
     seen = threads.run_split(9, 2, lambda start, stop: (start, stop))
     assert seen == [(0, 4), (4, 9)]
     with pytest.raises(ValueError, match="threads must be an int >= 1"):
         core.device.set_num_threads(0)
+
+
+def test_an_op_splits_only_when_its_work_pays_for_the_hand_off(two_threads, split_limits):
+    """A split costs two wake-ups across cores (~80 µs on the project's VM): small work stays
+    on the calling thread, counted in element passes (one per element by default) or in
+    multiply-adds, and a device array never splits."""
+    passes, macs = split_limits["_MIN_SPLIT_PASSES"], split_limits["_MIN_SPLIT_MACS"]
+    small, large = np.zeros(passes - 1, np.float32), np.zeros(passes, np.float32)
+    assert threads.host_workers(small, 9) == 1
+    assert threads.host_workers(large, 9) == 2
+    assert threads.host_workers(large, 1) == 1                     # one item: nothing to split
+    assert threads.host_workers(small, 9, passes=4 * small.size) == 2  # several passes each
+    assert threads.host_workers(large, 9, macs=macs - 1) == 1      # a GEMM's own measure
+    assert threads.host_workers(small, 9, macs=macs) == 2
+    core.device.set_num_threads(1)
+    assert threads.host_workers(large, 9) == 1
 
 
 def test_a_failing_slice_raises_after_every_slice_finished(two_threads):
@@ -92,6 +107,7 @@ def test_a_failing_slice_raises_after_every_slice_finished(two_threads):
     assert finished == [(0, 2)]
 
 
+@pytest.mark.usefixtures("split_small_work")
 def test_a_forked_child_splits_work_on_threads_of_its_own(two_threads):
     """A data-loader worker forked after the pool exists inherits none of its threads: the
     child must start a pool of its own instead of waiting forever."""
@@ -141,6 +157,7 @@ def test_a_large_gemm_runs_on_blas_threads_for_that_call_only(two_threads):
     assert _blas_threads() == [1] * len(_blas_threads())
 
 
+@pytest.mark.usefixtures("split_small_work")
 def test_stacked_matmul_split_over_threads_matches_one_thread(two_threads):
     """Attention-style [batch, heads, t, d] products: items split over the threads."""
     rng = np.random.default_rng(1)

@@ -152,7 +152,7 @@ class _Layer:
                     by_row = target.reshape(-1, row_bias.shape[0])
                     by_row += row_bias
 
-        run_split(n, host_workers(xh, n), task)
+        run_split(n, host_workers(xh, n, macs=n * pixels * k * out_c), task)
         return out, kept
 
     # ----- backward --------------------------------------------------------------------------
@@ -221,7 +221,9 @@ class _Layer:
                             dw[g] += matrix.T @ x2d[:, self._slice(g, channels)]
             return dw
 
-        partials = run_split(n, host_workers(xh, n), task)
+        # dx's and dw's GEMMs: each about the forward's size
+        macs = n * pixels * k * out_c * (need_x + need_w)
+        partials = run_split(n, host_workers(xh, n, macs=macs), task)
         dw = None
         if need_w:
             total = partials[0]

@@ -65,7 +65,9 @@ def max_pool2d(x: Tensor, kernel_size, stride=None, padding=0, return_mask: bool
                 _add(xp, grads[index][start:stop], grad, hit if index < len(views) - 1 or
                      index == 0 else free, pool.overlapping)
 
-        run_split(gh.shape[0], host_workers(gh, gh.shape[0]), task)
+        # three or four passes over the output's size per window offset
+        run_split(gh.shape[0], host_workers(gh, gh.shape[0], passes=4 * gh.size * len(views)),
+                  task)
         dx = pool.unpad(dx)
         if masked:
             mark_relu_masked(dx)
@@ -196,7 +198,7 @@ class _Pool:
             for view in cols[2:]:
                 op(out[start:stop], view, out=out[start:stop])
 
-        run_split(n, host_workers(src, n), task)
+        run_split(n, host_workers(src, n, passes=2 * src.size), task)
         return out
 
     def gradient_buffer(self, src):

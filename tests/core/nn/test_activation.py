@@ -80,6 +80,7 @@ def test_layers_match_functional_and_have_gradients(layer, fn):
 
 
 @pytest.mark.parametrize("layout", ["contiguous", "channels_last_view"])
+@pytest.mark.usefixtures("split_small_work")
 def test_relu_split_over_threads_matches_one_thread(layout):
     """Large activations are split over core's threads along their outermost memory axis."""
     z = np.random.default_rng(3).standard_normal((16, 28, 28, 20)).astype(np.float32)

@@ -120,6 +120,7 @@ def test_identity_returns_its_input():
     assert nn.Identity(54, unused=True)(x) is x
 
 
+@pytest.mark.usefixtures("split_small_work")
 def test_linear_split_over_threads_matches_one_thread():
     """Large products split their rows over core's threads; the weight gradient's partial sums
     add up in a fixed order."""

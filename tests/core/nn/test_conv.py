@@ -104,6 +104,7 @@ def test_recycled_arrays_are_reused_only_when_unreferenced():
     assert id(fourth) in (first_id, second_id)  # reused: nothing references those any more
 
 
+@pytest.mark.usefixtures("split_small_work")
 @pytest.mark.parametrize("stride", [1, 2])  # dx from the spread gradient, and by col2im
 def test_conv2d_threaded_and_single_thread_agree(stride):
     """The batch split over core's threads gives the same values as one thread, run after run

@@ -17,6 +17,7 @@ def _channels_last(shape, seed=0):
     return data.transpose(0, 3, 1, 2)
 
 
+@pytest.mark.usefixtures("split_small_work")
 @pytest.mark.parametrize("threads", [1, 2])
 # (33, 16, 30, 30): seven whole blocks seen widened, then a last one of 1028 rows, not.
 @pytest.mark.parametrize("shape", [(2, 3, 4, 5), (64, 8, 32, 32), (300, 7), (33, 16, 30, 30)])

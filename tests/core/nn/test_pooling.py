@@ -101,6 +101,7 @@ def test_pooling_matches_torch():
                                        atol=1e-12)
 
 
+@pytest.mark.usefixtures("split_small_work")
 def test_pooling_split_over_threads_matches():
     x = np.maximum(RNG.integers(-2, 3, size=(7, 3, 8, 8)), 0).astype(np.float32)
     results = []

@@ -34,6 +34,7 @@ def _reference(start, grads, lr=0.01, b1=0.9, b2=0.999, eps=1e-8):
     return p
 
 
+@pytest.mark.usefixtures("split_small_work")
 @pytest.mark.parametrize("count", [1, 2, 3])
 def test_blocked_update_matches_the_formula_for_any_thread_count(count):
     shape = (3 * backend_kernels._ADAM_BLOCK // 64 + 7, 64)  # several blocks and a ragged end

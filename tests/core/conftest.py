@@ -1,0 +1,22 @@
+"""Fixtures shared by core's tests."""
+import pytest
+
+from core import threads
+
+# The real limits below which an op runs on one thread (captured before any test patches them).
+_SPLIT_LIMITS = {"_MIN_SPLIT_PASSES": threads._MIN_SPLIT_PASSES,
+                 "_MIN_SPLIT_MACS": threads._MIN_SPLIT_MACS}
+
+
+@pytest.fixture
+def split_limits() -> dict:
+    """core.threads' own limits, as the module defines them."""
+    return dict(_SPLIT_LIMITS)
+
+
+@pytest.fixture
+def split_small_work(monkeypatch):
+    """Every op splits over core's threads, however little work it has: the tests' arrays are
+    small, and a test comparing threaded with single-threaded results must take the split."""
+    for name in _SPLIT_LIMITS:
+        monkeypatch.setattr(threads, name, 0)
