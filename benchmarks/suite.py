@@ -5,7 +5,8 @@
 
 For each thread count, rounds interleave the two libraries (the order flips every round) on
 every workload, so machine noise hits both alike; a ratio is the median of the per-round
-ratios core/torch, with their range. Before timing, each workload trains a few steps in both
+ratios core/torch, with their range. Each timing follows an idle gap and two untimed steps
+(``IDLE_S``, ``WARM_STEPS``: steady-state steps, as in a training run). Before timing, each workload trains a few steps in both
 libraries from the same weights on the same batches and the losses must agree (``numerics``).
 Peak memory comes from one child process per library and workload (memory the steps need
 above the imports and the model). Also reported: FLOPs per sample (torch's counter), achieved
@@ -123,14 +124,20 @@ def set_threads(count: int):
 
 # Idle time before each timing: both libraries leave threads spinning after a threaded call
 # (OpenBLAS's workers ~0.1 s, OpenMP's a few ms), and interleaved timings would otherwise run
-# one library while the other's threads still hold the cores.
+# one library while the other's threads still hold the cores. After the idle gap the first
+# steps run slow (the VM's idle vCPUs wake slowly: core's tutorial CNN step took 33 and 27 ms,
+# then 16 ms; torch's 20, then 16), so WARM_STEPS untimed steps come first: a training run's
+# steps follow each other without such gaps, and the suite measures that steady state.
 IDLE_S = 0.2
+WARM_STEPS = 2
 
 
 def time_one(pair: Pair, framework: str, mode: str, steps: int) -> float:
     time.sleep(IDLE_S)
+    run = pair.train if mode == "train" else pair.infer
+    run(framework, WARM_STEPS)
     start = time.perf_counter()
-    (pair.train if mode == "train" else pair.infer)(framework, steps)
+    run(framework, steps)
     return pair.workload.batch * steps / (time.perf_counter() - start)
 
 
