@@ -6,11 +6,12 @@
 For each thread count, rounds interleave the two libraries (the order flips every round) on
 every workload, so machine noise hits both alike; a ratio is the median of the per-round
 ratios core/torch, with their range. Each timing follows an idle gap and two untimed steps
-(``IDLE_S``, ``WARM_STEPS``: steady-state steps, as in a training run). Before timing, each workload trains a few steps in both
-libraries from the same weights on the same batches and the losses must agree (``numerics``).
-Peak memory comes from one child process per library and workload (memory the steps need
-above the imports and the model). Also reported: FLOPs per sample (torch's counter), achieved
-GFLOP/s against the sgemm peak measured in this run, and the BLAS kernels (threadpoolctl).
+(``IDLE_S``, ``WARM_STEPS``: steady-state steps, as in a training run). Before timing, each
+workload trains a few steps in both libraries from the same weights on the same batches and
+the losses must agree (``numerics``). Peak memory comes from one child process per library and
+workload (memory the steps need above the imports and the model). Also reported: FLOPs per
+sample (torch's counter), achieved GFLOP/s against the sgemm peak measured in this run, and the
+BLAS kernels (threadpoolctl).
 """
 from __future__ import annotations
 
