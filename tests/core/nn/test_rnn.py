@@ -38,6 +38,25 @@ def test_lstm_scan_gradients():
                RNG.normal(size=(4 * h, h)), RNG.normal(size=4 * h), RNG.normal(size=4 * h))
 
 
+@pytest.mark.parametrize("lengths", [[4, 0, 3], [4, 4, 4], [1, 3, 3], None])
+def test_scans_with_empty_full_and_tied_lengths(lengths):
+    """Rows are sorted by length inside the scans: a row of length 0 carries its initial state,
+    full rows skip the sorting, ties keep their order; values and gradients stay exact."""
+    b, t, f, h = 3, 4, 2, 3
+    lens = None if lengths is None else np.array(lengths)
+    check_grad(lambda *a: _gru(*a, lengths=lens), RNG.normal(size=(b, t, f)),
+               RNG.normal(size=(b, h)), RNG.normal(size=(3 * h, f)),
+               RNG.normal(size=(3 * h, h)), RNG.normal(size=3 * h), RNG.normal(size=3 * h))
+    check_grad(lambda *a: _lstm(*a, lengths=lens), RNG.normal(size=(b, t, f)),
+               RNG.normal(size=(b, h)), RNG.normal(size=(b, h)), RNG.normal(size=(4 * h, f)),
+               RNG.normal(size=(4 * h, h)), RNG.normal(size=4 * h), RNG.normal(size=4 * h))
+    if lens is not None and 0 in lengths:  # the empty row carries h0 at every step
+        x, h0 = core.to_tensor(RNG.normal(size=(b, t, f))), RNG.normal(size=(b, h))
+        out = _gru(x, core.to_tensor(h0), *(core.to_tensor(RNG.normal(size=s)) for s in
+                                            ((3 * h, f), (3 * h, h), 3 * h, 3 * h)), lengths=lens)
+        np.testing.assert_array_equal(out.numpy()[1], np.repeat(h0[1][None], t, axis=0))
+
+
 def run_beside_torch(layer, reference, shape=(2, 6, 3)):
     """((outputs, final), torch's (outputs, final)) of ``layer`` and a batch-first torch RNN
     given the same weights (Paddle's and torch's parameter names agree) and the same input."""
