@@ -1,6 +1,7 @@
 """Fixtures shared by core's tests."""
 import pytest
 
+import core
 from core import threads
 
 # The real limits below which an op runs on one thread (captured before any test patches them).
@@ -20,3 +21,12 @@ def split_small_work(monkeypatch):
     small, and a test comparing threaded with single-threaded results must take the split."""
     for name in _SPLIT_LIMITS:
         monkeypatch.setattr(threads, name, 0)
+
+
+@pytest.fixture
+def two_threads():
+    """core at two threads for the test, then back to what it was."""
+    previous = core.device.get_num_threads()
+    core.device.set_num_threads(2)
+    yield
+    core.device.set_num_threads(previous)

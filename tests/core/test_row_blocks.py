@@ -2,18 +2,9 @@
 import threading
 
 import numpy as np
-import pytest
 
 import core
 from core import row_blocks
-
-
-@pytest.fixture
-def two_threads():
-    previous = core.device.get_num_threads()
-    core.device.set_num_threads(2)
-    yield
-    core.device.set_num_threads(previous)
 
 
 def test_as_rows_flattens_the_leading_axes():

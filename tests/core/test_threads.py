@@ -11,14 +11,6 @@ from core.nn import functional as F
 
 
 @pytest.fixture
-def two_threads():
-    previous = core.device.get_num_threads()
-    core.device.set_num_threads(2)
-    yield
-    core.device.set_num_threads(previous)
-
-
-@pytest.fixture
 def fake_machine(monkeypatch, tmp_path):
     """A machine of 8 cores whose affinity mask, cgroup quota and environment the test sets."""
     def make(affinity=8, cpu_max=None, env=None):
