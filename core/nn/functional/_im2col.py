@@ -14,10 +14,11 @@ class Unfold:
     instead of 5, a 4.5x faster copy.)
     """
 
-    def __init__(self, xp, shape, dtype, rows, cols, groups: int, ones: bool = False):
-        self.xp = xp
-        self.source = xp.zeros(shape, dtype)
-        images, per_group = shape[0], shape[3] // groups
+    def __init__(self, xp, shape, dtype, rows, cols, groups: int, ones: bool = False,
+                 buffers=None):
+        self.xp, self._geometry = xp, (rows, cols, groups, ones)
+        self.source = xp.zeros(shape, dtype) if buffers is None else buffers[0]
+        images, per_group = self.source.shape[0], self.source.shape[3] // groups
         sn, sh, sw, sc = self.source.strides
         self.k, self.ones, self.dtype = rows.kernel * cols.kernel * per_group, ones, dtype
         self._pixel_dims = (images, rows.out, cols.out)
@@ -36,8 +37,24 @@ class Unfold:
         self._windows = [as_strided(self.source[..., g * per_group:(g + 1) * per_group],
                                     view_shape, strides) for g in range(groups)]
         self.matrix = self.new_matrix(images * rows.out * cols.out,
-                                      lambda matrix_shape: xp.empty(matrix_shape, dtype))
+                                      lambda matrix_shape: xp.empty(matrix_shape, dtype)) \
+            if buffers is None else buffers[1]
         self._target = self._target_of(self.matrix)
+        self._prefixes: dict = {}
+
+    def first(self, images: int) -> Unfold:
+        """This plan over its first ``images`` images, in its own buffers: a block's last,
+        shorter part needs no plan (and no memory) of its own. A ResNet on two threads kept
+        36 plans per thread, 53 MB, before partial blocks shared their full block's."""
+        if images == self.source.shape[0]:
+            return self
+        plan = self._prefixes.get(images)
+        if plan is None:
+            pixels = self.matrix.shape[0] // self.source.shape[0]
+            plan = self._prefixes[images] = Unfold(
+                self.xp, None, self.dtype, *self._geometry,
+                buffers=(self.source[:images], self.matrix[:images * pixels]))
+        return plan
 
     def new_matrix(self, rows: int, empty):
         """An empty [rows, k] matrix of this plan's layout (``empty(shape)`` allocates), with

@@ -133,13 +133,13 @@ class _Layer:
         row_bias = None if b is None or self.fold_bias else xp.tile(b, cols.out)
         kept = None
         if keep and groups == 1 and n * pixels * (k + 1) * xh.dtype.itemsize <= _KEEP_BYTES:
-            plan = self._unfold("x", min(block, n), channels, rows, cols)
+            plan = self._unfold("x", min(block, n), channels, rows, cols, min(block, n))
             kept = plan.new_matrix(n * pixels, lambda shape: recycled_empty(xp, shape, xh.dtype))
 
         def task(start, stop):
             for b0 in range(start, stop, block):
                 b1 = min(b0 + block, stop)
-                unfold = self._unfold("x", b1 - b0, channels, rows, cols)
+                unfold = self._unfold("x", b1 - b0, channels, rows, cols, min(block, n))
                 unfold.source[self.interior] = xh[b0:b1]
                 target = out2d[b0 * pixels:b1 * pixels]
                 into = None if kept is None else kept[b0 * pixels:b1 * pixels]
@@ -189,6 +189,8 @@ class _Layer:
             wmats = [self._group(w, g).transpose(0, 2, 3, 1).reshape(og, k) for g in range(groups)]
 
         kept = kept if need_w and not need_x else None
+        # The input's plan is the forward pass's (backward blocks are never larger).
+        x_capacity = min(self._block(k * pixels * xh.dtype.itemsize), n)
 
         def task(start, stop):
             dw = xp.zeros(dw_shape, dtype=xh.dtype) if need_w else None
@@ -200,14 +202,15 @@ class _Layer:
                 b1 = min(b0 + block, stop)
                 gb = g2d[b0 * pixels:b1 * pixels]
                 if need_w and not spread_dw:
-                    unfold = self._unfold("x", b1 - b0, channels, rows, cols)
+                    unfold = self._unfold("x", b1 - b0, channels, rows, cols, x_capacity)
                     unfold.source[self.interior] = xh[b0:b1]
                     for g in range(groups):
                         dw[g] += gb[:, self._slice(g, out_c)].T @ unfold(g)
                 if scatter:
-                    self._fold_input_grad(gb, wmats, channels, dx[b0:b1])
+                    self._fold_input_grad(gb, wmats, channels, dx[b0:b1], min(block, n))
                 elif need_x:
-                    spread = self._unfold("g", b1 - b0, out_c, back_rows, back_cols)
+                    spread = self._unfold("g", b1 - b0, out_c, back_rows, back_cols,
+                                          min(block, n))
                     spread.source[:, to_r, to_c] = gh[b0:b1, from_r, from_c]
                     target = dx2d[b0 * in_pixels:b1 * in_pixels]
                     x2d = xh[b0:b1].reshape(-1, channels) if need_w else None
@@ -243,11 +246,11 @@ class _Layer:
             db = ones @ g2d
         return dx, dw, db
 
-    def _fold_input_grad(self, gb, wmats, channels: int, target) -> None:
+    def _fold_input_grad(self, gb, wmats, channels: int, target, capacity: int) -> None:
         """``target`` (a block's dx, NHWC) = col2im(gb @ w^T) per group: each output
         position's gradient spread back over the input window it read."""
         images = target.shape[0]
-        plan = self._unfold("dx", images, channels, self.rows, self.cols)
+        plan = self._unfold("dx", images, channels, self.rows, self.cols, capacity)
         plan.source[...] = 0
         out_c = gb.shape[1]
         for g, wmat in enumerate(wmats):
@@ -275,18 +278,20 @@ class _Layer:
         return (Window(rows.size + rows.span - 1, rows.kernel, 1, rows.dilation, 0, 0),
                 Window(cols.size + cols.span - 1, cols.kernel, 1, cols.dilation, 0, 0))
 
-    def _unfold(self, tag: str, images: int, channels: int, rows, cols):
-        """This thread's im2col plan for blocks of ``images`` images (built on first use).
+    def _unfold(self, tag: str, images: int, channels: int, rows, cols, capacity: int):
+        """This thread's im2col plan for ``images`` images, over the buffers of its plan for
+        blocks of ``capacity`` images (built on first use).
 
         The key holds the forward geometry too: the zeros of a plan's source buffer (padding,
         the holes of a strided gradient) are laid out by it and must never be shared.
         """
         ones = tag == "x" and self.fold_bias
-        key = ("conv2d", tag, images, channels, self.groups, self.rows, self.cols, self.dtype,
+        key = ("conv2d", tag, capacity, channels, self.groups, self.rows, self.cols, self.dtype,
                ones, self.xp.__name__)
-        shape = (images, rows.padded, cols.padded, channels)
-        return thread_cached(key, lambda: Unfold(self.xp, shape, self.dtype, rows, cols,
+        shape = (capacity, rows.padded, cols.padded, channels)
+        plan = thread_cached(key, lambda: Unfold(self.xp, shape, self.dtype, rows, cols,
                                                   self.groups, ones))
+        return plan.first(images)
 
 
 def _weight_from_unfold(total, rows, cols, per_group: int, og: int):

@@ -224,3 +224,37 @@ def test_conv2d_layer_parameters_init_and_forward():
         Conv2D(3, 4, 3, groups=2)
     with pytest.raises(ValueError, match="padding_mode"):
         Conv2D(3, 4, 3, padding_mode="reflect")
+
+
+@pytest.mark.parametrize("stride", [1, 2])
+def test_partial_blocks_share_their_full_blocks_plan(monkeypatch, stride):
+    """Blocks of a few images over a batch of 8 end in a shorter block: it runs on the full
+    block's plan (no plan of its own) and gives the values of whole-batch blocks."""
+    from core.nn.functional import conv as conv_module  # noqa: PLC0415 - its block size
+
+    x, w, b = (RNG.standard_normal(s).astype(np.float32) for s in ((8, 3, 9, 9), (4, 3, 3, 3),
+                                                                   (4,)))
+    g = np.cos(np.arange(8 * 4 * 9 * 9)).astype(np.float32)
+
+    def run():
+        xt, wt = core.to_tensor(x, stop_gradient=False), core.to_tensor(w, stop_gradient=False)
+        bt = core.to_tensor(b, stop_gradient=False)
+        out = conv2d(xt, wt, bt, padding=1, stride=stride)
+        out.backward(core.to_tensor(g[:out.size].reshape(out.shape)))
+        return [out.numpy(), xt.gradient(), wt.gradient(), bt.gradient()]
+
+    previous = core.device.get_num_threads()
+    core.device.set_num_threads(1)
+    try:
+        whole = run()
+        per_image = 3 * 3 * 3 * 9 * 9 * 4 // stride ** 2  # k * output pixels * float32 bytes
+        monkeypatch.setattr(conv_module, "_BLOCK_BYTES", 3 * per_image)
+        _parallel._local.cache = None  # this thread's plans, built afresh below
+        blocked = run()
+        plans = [key for key in _parallel._local.cache if key[0] == "conv2d"]
+    finally:
+        core.device.set_num_threads(previous)
+    for got, want in zip(blocked, whole):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    tags = [key[1] for key in plans]  # one plan per direction, none for the shorter tails
+    assert sorted(tags) == sorted(set(tags)) and len(tags) >= 2
