@@ -34,6 +34,7 @@ from workloads_seq import EmbeddingBag, Recurrent, Transformer  # noqa: E402
 from workloads_spec import ResNetSpec  # noqa: E402
 
 import core  # noqa: E402
+from core.atomic import atomic_write  # noqa: E402
 
 # name -> factory(quick) -> workload. One more network is one more line here (and a class).
 WORKLOADS = {
@@ -254,7 +255,8 @@ def main(argv=None) -> dict | None:
         f"{c} threads {max(r['sgemm_peak_gflops'] for r in rows if r['threads'] == c):.0f}"
         for c in counts) + f"; took {result['seconds']:.0f} s")
     if args.json:
-        Path(args.json).write_text(json.dumps(result, indent=1))
+        with atomic_write(args.json, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(result, indent=1))
     return result
 
 

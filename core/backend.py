@@ -305,13 +305,16 @@ _kernel_sets: dict = {}
 def kernels(array):
     """The fused kernels for ``array``'s backend (see core.backend_kernels): numpy code for host
     arrays, compiled cupy ElementwiseKernels for device arrays. Both compute the same function."""
-    from core import backend_kernels  # noqa: PLC0415 - small, but only the ops that fuse need it
-
-    module = array_module(array)
-    found = _kernel_sets.get(module.__name__)
+    found = _kernel_sets.get(type(array))  # by the array's type: this runs once per op
     if found is None:
-        cls = backend_kernels.HostKernels if module is np else backend_kernels.DeviceKernels
-        found = _kernel_sets[module.__name__] = cls(module)
+        from core import backend_kernels  # noqa: PLC0415 - only the ops that fuse need it
+
+        module = array_module(array)
+        found = _kernel_sets.get(module.__name__)
+        if found is None:
+            cls = backend_kernels.HostKernels if module is np else backend_kernels.DeviceKernels
+            found = _kernel_sets[module.__name__] = cls(module)
+        _kernel_sets[type(array)] = found
     return found
 
 

@@ -20,6 +20,11 @@ import numpy as np
 from core import channel_kernels, threads
 from core.layout import memory_order
 
+# Arrays of fewer elements skip the layout and thread machinery below: no split would pay for
+# itself, and its Python work was most of the op (a ReLU on [4, 4] took 9.9 us, numpy's
+# maximum alone 0.6).
+_SMALL = 1 << 14
+
 
 def _split_outermost(x, result, fn, pass_slice: bool = False):
     """``fn(x, result)`` run on slices of x's outermost memory axis over core's threads
@@ -62,7 +67,7 @@ class HostKernels:
         outermost memory axis, keeps each inner loop contiguous and stays in cache (2.8x faster
         than ``maximum(x, 0)`` on the tutorial CNN's first ReLU).
         """
-        if x.ndim == 0:
+        if x.size < _SMALL:
             return self.xp.maximum(x, 0, out=result)
         zeros = self._zeros_for(x)
         return _split_outermost(x, result, lambda part, out: self.xp.maximum(part, zeros, out=out))
@@ -82,6 +87,9 @@ class HostKernels:
     def relu_grad(self, g, out, result=None):
         """``g`` where ``out > 0``, else 0 (ReLU's backward from its output), into ``result``
         when given (an array of g's shape, dtype and memory order)."""
+        if g.size < _SMALL:
+            return self.xp.multiply(g, out > 0, out=result)
+
         def masked(part, target):
             rows = (slice(None),) * axis + (slice(part.start, part.stop),)
             return self.xp.multiply(g[rows], out[rows] > 0, out=target)  # bool promotes to g's

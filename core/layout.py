@@ -13,5 +13,7 @@ def memory_order(array) -> tuple[list[int], list[int]]:
     ``array``'s shape and layout: element-wise ops keep the channels-last memory under an NCHW
     view that way (see core/nn/functional/conv.py).
     """
+    if array.flags.c_contiguous:  # the common case, without the sort (per-op cost on small arrays)
+        return list(range(array.ndim)), list(range(array.ndim))
     order = sorted(range(array.ndim), key=lambda axis: -abs(array.strides[axis]))
     return order, [order.index(axis) for axis in range(array.ndim)]

@@ -19,6 +19,8 @@ __all__ = ["cast", "chunk", "concat", "expand", "flatten", "gather", "reshape", 
 
 
 def _ints(values, fn: str, arg: str) -> list[int]:
+    if type(values) in (list, tuple) and all(type(v) is int for v in values):
+        return list(values)  # the usual case, checked in one pass (this runs once per op)
     if isinstance(values, Tensor):
         values = values.tolist()
     values = [values] if isinstance(values, int) or hasattr(values, "__index__") else values
@@ -35,6 +37,8 @@ def _ints(values, fn: str, arg: str) -> list[int]:
 
 def _resolve_shape(shape: list[int], source: tuple) -> tuple:
     """Paddle's rules: 0 copies the input's dimension at that position, one -1 is inferred."""
+    if min(shape, default=1) > 0 and math.prod(shape) == math.prod(source):
+        return tuple(shape)  # every dimension given (the usual case: one pass, no rules)
     dims = []
     for i, n in enumerate(shape):
         if n == 0:
@@ -108,7 +112,9 @@ def transpose(x, perm) -> Tensor:
     """Permute the dimensions: output dimension i is input dimension perm[i]."""
     x = as_input(x, "transpose")
     ndim = x.ndim
-    perm = [normalize_axis(p, ndim, "transpose") for p in _ints(perm, "transpose", "perm")]
+    perm = _ints(perm, "transpose", "perm")
+    if sorted(perm) != list(range(ndim)):  # negative axes, or a mistake
+        perm = [normalize_axis(p, ndim, "transpose") for p in perm]
     if sorted(perm) != list(range(ndim)):
         raise ValueError(f"transpose: perm {perm} must be a permutation of 0..{ndim - 1} "
                          f"for a {ndim}-D tensor")

@@ -201,10 +201,13 @@ def apply(out_data, parents: tuple, backward, op: str | None = None) -> Tensor:
     """Wrap an op's output; record the graph only when some parent needs a gradient."""
     if isinstance(out_data, np.generic):
         out_data = np.asarray(out_data)  # numpy returns scalars for 0-D math; keep arrays
-    needs_grad = is_grad_enabled() and any(not p.stop_gradient for p in parents)
-    out = Tensor(out_data, stop_gradient=not needs_grad)
-    if needs_grad:
-        out._parents, out._backward, out._op = parents, backward, op
+    out = Tensor(out_data)
+    if getattr(_state, "grad_enabled", True):
+        for parent in parents:  # a loop, not any(<generator>): this runs once per op
+            if not parent.stop_gradient:
+                out.stop_gradient = False
+                out._parents, out._backward, out._op = parents, backward, op
+                break
     return out
 
 

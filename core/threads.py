@@ -265,8 +265,8 @@ def matmul(xp, a, b):
     BLAS's threads; stacks of the same leading shape (attention's [batch, heads, t, d] products)
     are split by their leading items over core's threads, one BLAS thread each. Any other
     broadcasting is left to ``xp.matmul``."""
-    if _threads == 1 or a.ndim < 2 or b.ndim < 2:
-        return xp.matmul(a, b)
+    if _threads == 1 or a.ndim < 2 or b.ndim < 2 or a.size * b.shape[-1] < _MIN_SPLIT_MACS:
+        return xp.matmul(a, b)  # the last: fewer multiply-adds than any split needs
     if b.ndim == 2:
         if a.ndim > 2 and not a.flags.c_contiguous:
             return xp.matmul(a, b)

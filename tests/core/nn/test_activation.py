@@ -22,6 +22,21 @@ def test_relu_values_and_gradient_mask():
     np.testing.assert_array_equal(x.gradient(), [[0.0, 0.0, 7.0]])  # no gradient at the kink
 
 
+@pytest.mark.parametrize("shape", [(2, 3, 4, 5), (8, 64, 64, 4)])  # under / over the fast path
+def test_relu_keeps_layout_and_nan_at_any_size(shape):
+    """Small arrays take plain numpy calls (no layout or thread work), large ones the blocked
+    kernels: same values, NaN passed through, the input's memory order kept, same mask."""
+    z = np.random.default_rng(1).standard_normal(shape).astype(np.float32)
+    z.flat[::7] = np.nan
+    x = core.to_tensor(z, stop_gradient=False)
+    view = core.transpose(x, [0, 3, 1, 2])  # an NCHW view of NHWC memory, as conv2d emits
+    y = F.relu(view)
+    np.testing.assert_array_equal(y.numpy(), np.maximum(z, 0).transpose(0, 3, 1, 2))
+    assert np.argsort(y.data.strides).tolist() == np.argsort(view.data.strides).tolist()
+    (y * 1.0).backward(core.to_tensor(np.ones(y.shape, np.float32)))
+    np.testing.assert_array_equal(x.gradient(), (np.maximum(z, 0) > 0).astype(np.float32))
+
+
 @pytest.mark.parametrize("fn", [F.relu, F.sigmoid, F.tanh])
 def test_elementwise_gradients(fn):
     check_grad(fn, _away_from_zero((3, 4)))

@@ -90,18 +90,28 @@ def test_conv2d_gradients_single_channel_offset_major_im2col(x_shape, w_shape):
                                _direct_conv(x, w, b, (1, 1), (2, 1)), rtol=1e-10, atol=1e-12)
 
 
+_LARGE = (256, 1024)  # 1 MB: above recycled_empty's size floor
+
+
 def test_recycled_arrays_are_reused_only_when_unreferenced():
-    first = _parallel.recycled_empty(np, (3, 5), np.float32)
-    second = _parallel.recycled_empty(np, (3, 5), np.float32)
+    first = _parallel.recycled_empty(np, _LARGE, np.float32)
+    second = _parallel.recycled_empty(np, _LARGE, np.float32)
     assert second is not first  # `first` is still referenced
     view, first_id = first.T, id(first)
     del first
-    third = _parallel.recycled_empty(np, (3, 5), np.float32)
+    third = _parallel.recycled_empty(np, _LARGE, np.float32)
     assert id(third) != first_id  # a view still references it
     second_id = id(second)
     del view, second
-    fourth = _parallel.recycled_empty(np, (3, 5), np.float32)
+    fourth = _parallel.recycled_empty(np, _LARGE, np.float32)
     assert id(fourth) in (first_id, second_id)  # reused: nothing references those any more
+
+
+def test_small_arrays_are_never_recycled():
+    """Under the size floor every call is a fresh array (glibc's heap serves them cheaply)."""
+    kept = [_parallel.recycled_empty(np, (3, 5), np.float32) for _ in range(4)]
+    assert len({id(a) for a in kept}) == 4 and all(a.shape == (3, 5) for a in kept)
+    assert not any(key[0] == (3, 5) for key in _parallel._recycled)
 
 
 @pytest.mark.usefixtures("split_small_work")
