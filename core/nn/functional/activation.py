@@ -9,6 +9,7 @@ import math
 
 from core import backend
 from core.nn.functional._parallel import recycled_like
+from core.nn.functional._sums import row_sums
 from core.row_blocks import as_rows, for_blocks
 from core.tensor import Tensor, apply
 
@@ -94,16 +95,17 @@ def softmax(x: Tensor, axis: int = -1, dtype=None, name: str | None = None) -> T
     x = _cast(x, dtype)
     axis = _check_axis(x, axis, "softmax")
     xp, data = backend.array_module(x.data), x.data
-    last = axis == data.ndim - 1
+    last = axis in (-1, data.ndim - 1)
     rows = as_rows(data) if last else data
+    along = 1 if last else axis  # the axis of ``rows``: a [rows, last axis] view's is 1
     out = xp.empty_like(rows)
-    _by_blocks(rows, last, passes=5, fn=lambda s: _softmax_into(xp, rows[s], out[s], axis))
+    _by_blocks(rows, last, passes=5, fn=lambda s: _softmax_into(xp, rows[s], out[s], along))
 
     def backward(g):
         grad = as_rows(g) if last else g
         d = xp.empty_like(rows)
         _by_blocks(rows, last, passes=5,
-                   fn=lambda s: _softmax_grad_into(xp, grad[s], out[s], d[s], axis))
+                   fn=lambda s: _softmax_grad_into(xp, grad[s], out[s], d[s], along))
         return (d.reshape(data.shape),)
 
     return apply(out.reshape(data.shape), (x,), backward, "softmax")
@@ -136,7 +138,7 @@ def _sum_along(xp, a, axis: int):
     numpy's reduction over short rows (attention's 64 keys) is 10x slower than BLAS's."""
     if a.ndim != 2 or axis != 1:
         return a.sum(axis=axis, keepdims=True)
-    return (a @ xp.ones(a.shape[1], dtype=a.dtype))[:, None]
+    return row_sums(xp, a)[:, None]
 
 
 def log_softmax(x: Tensor, axis: int = -1, dtype=None, name: str | None = None) -> Tensor:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from core import backend
+from core.nn.functional._sums import column_sums
 from core.tensor import Tensor, apply
 from core.threads import matmul_inner, matmul_rows
 
@@ -37,7 +38,7 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None,
         gw = matmul_inner(xp, a2, g2) if not weight.stop_gradient else None
         if bias is None:
             return gx, gw
-        return gx, gw, (g2.sum(axis=0) if not bias.stop_gradient else None)
+        return gx, gw, (column_sums(xp, g2) if not bias.stop_gradient else None)
 
     return apply(out, parents, backward, "linear")
 

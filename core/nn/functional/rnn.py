@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import backend
+from core.nn.functional._sums import column_sums
 from core.tensor import Tensor, apply
 
 
@@ -88,7 +89,7 @@ class _Packed:
 def _weight_grads(xp, dgates, previous, with_bias: bool):
     rows = dgates.reshape(-1, dgates.shape[-1])
     dw = rows.T @ previous.reshape(-1, previous.shape[-1])  # one GEMM over all T * B rows
-    return dw, (rows.sum(axis=0) if with_bias else None)
+    return dw, (column_sums(xp, rows) if with_bias else None)
 
 
 def _buffer(xp, packed: _Packed, shape, dtype):

@@ -61,6 +61,21 @@ def test_softmax_values_and_gradient(axis):
     check_grad(lambda t: F.softmax(t, axis=axis), x)
 
 
+def test_softmax_last_axis_by_any_name_takes_the_row_path():
+    """axis=-1 (the default) is the last axis: the same row-block path as axis=ndim-1 (GEMV
+    sums, blocks over core's threads), so both give the same bits, forward and backward."""
+    rng = np.random.default_rng(4)
+    x, g = (rng.standard_normal((8, 4, 64, 64)).astype(np.float32) for _ in range(2))
+    results = []
+    for axis in (-1, 3):
+        t = core.to_tensor(x, stop_gradient=False)
+        out = F.softmax(t, axis=axis)
+        out.backward(core.to_tensor(g))
+        results.append((out.numpy(), t.gradient()))
+    np.testing.assert_array_equal(results[0][0], results[1][0])
+    np.testing.assert_array_equal(results[0][1], results[1][1])
+
+
 @pytest.mark.parametrize("axis", [-1, 1])
 def test_log_softmax_values_and_gradient(axis):
     x = np.random.default_rng(2).standard_normal((2, 5, 3))
