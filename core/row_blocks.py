@@ -37,6 +37,8 @@ def for_blocks(rows, fn, passes: float) -> list:
     if not isinstance(rows, np.ndarray) or count == 0:
         return [fn(0, count)]
     step = max(1, _BLOCK_BYTES // max(1, rows.shape[1] * rows.itemsize))
+    if step >= count:  # one block: no split to plan (this path costs per op on small arrays)
+        return [fn(0, count)]
     blocks = -(-count // step)
 
     def task(first, last):

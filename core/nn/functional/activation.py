@@ -136,9 +136,12 @@ def _softmax_grad_into(xp, g, p, d, axis: int) -> None:
 def _sum_along(xp, a, axis: int):
     """``a.sum(axis, keepdims=True)``; along the last axis of a 2-D block as a GEMV, since
     numpy's reduction over short rows (attention's 64 keys) is 10x slower than BLAS's."""
-    if a.ndim != 2 or axis != 1:
+    if a.ndim != 2 or axis != 1 or a.size < _GEMV_MIN:
         return a.sum(axis=axis, keepdims=True)
     return row_sums(xp, a)[:, None]
+
+
+_GEMV_MIN = 1 << 12  # elements; below, making the vector of ones costs more than it saves
 
 
 def log_softmax(x: Tensor, axis: int = -1, dtype=None, name: str | None = None) -> Tensor:
