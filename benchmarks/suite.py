@@ -27,13 +27,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+# core before numpy, as the runner loads them: core sets OpenBLAS's idle spin, which OpenBLAS
+# reads when numpy loads it (core/blas_idle.py).
+import core  # noqa: E402, I001
 import numpy as np  # noqa: E402
 import suite_measure as M  # noqa: E402
 from workloads import MLP, ConvBN, Tutorial  # noqa: E402
 from workloads_seq import EmbeddingBag, Recurrent, Transformer  # noqa: E402
 from workloads_spec import ResNetSpec  # noqa: E402
 
-import core  # noqa: E402
 from core.atomic import atomic_write  # noqa: E402
 
 # name -> factory(quick) -> workload. One more network is one more line here (and a class).

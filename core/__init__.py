@@ -1,4 +1,8 @@
 """tomlrun's core: a PaddlePaddle-2-style dynamic-graph library on numpy (and cupy on GPUs)."""
+# First, before any import below loads numpy and its OpenBLAS: how long OpenBLAS's idle
+# threads spin, which it reads once at load (core/blas_idle.py).
+from core import blas_idle  # noqa: F401, I001 - must run before numpy is imported
+
 # Sub-packages, reachable as attributes as in Paddle (``core.nn.Conv2D``, ``core.optimizer.Adam``).
 # Modules the docs use by their full name (``core.inference.Inference``, ``core.debug``, ...).
 from core import (
