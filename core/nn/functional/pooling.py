@@ -47,7 +47,8 @@ def max_pool2d(x: Tensor, kernel_size, stride=None, padding=0, return_mask: bool
         dx = pool.gradient_buffer(src)
         grads = pool.views(dx)
 
-        def task(start, stop):
+        def route(start, stop):
+            """Send images start..stop-1's gradient to the first maximum of each window."""
             part, grad = out[start:stop], gh[start:stop]
             # `free` marks the windows whose maximum no earlier offset has claimed; the buffers
             # are this thread's, reused call after call (no fresh pages to fault in).
@@ -64,6 +65,13 @@ def max_pool2d(x: Tensor, kernel_size, stride=None, padding=0, return_mask: bool
                     xp.logical_xor(free, hit, out=free)  # free and not hit (hit is within free)
                 _add(xp, grads[index][start:stop], grad, hit if index < len(views) - 1 or
                      index == 0 else free, pool.overlapping)
+
+        def task(start, stop):
+            # A few images at a time, so that their output, gradient and masks stay in cache
+            # through every window offset's passes instead of streaming from memory each time.
+            step = _images_per_block(out, xp)
+            for first in range(start, stop, step):
+                route(first, min(stop, first + step))
 
         # three or four passes over the output's size per window offset
         run_split(gh.shape[0], host_workers(gh, gh.shape[0], passes=4 * gh.size * len(views)),
@@ -100,6 +108,15 @@ def avg_pool2d(x: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool =
         return (pool.unpad(dx),)
 
     return apply(pool.public(out), (x,), backward, "avg_pool2d")
+
+
+_BLOCK_BYTES = 1 << 18  # of pooled output per block in max-pooling's backward
+
+
+def _images_per_block(out, xp) -> int:
+    """Images per block of max-pooling's backward: about _BLOCK_BYTES of output on a CPU
+    (``backend.block_bytes``: a GPU takes the whole batch at once)."""
+    return max(1, backend.block_bytes(xp, _BLOCK_BYTES) // max(1, out[0].nbytes))
 
 
 def _add(xp, target, grad, hit, overlapping: bool) -> None:
