@@ -69,7 +69,7 @@ def _values(result) -> np.ndarray:
     return result.detach().numpy() if hasattr(result, "detach") else result.numpy()
 
 
-def _best_us(fn, a, b, calls: int) -> float:
+def _us_per_call(fn, a, b, calls: int) -> float:
     start = time.perf_counter()
     for _ in range(calls):
         fn(a, b)
@@ -81,8 +81,17 @@ def measure(size: int = 4, calls: int = 20000, repeats: int = 5) -> list[dict]:
     values agreed."""
     import torch  # noqa: PLC0415 - the baseline, only when measuring
 
+    before = core.device.get_num_threads(), torch.get_num_threads()
     core.device.set_num_threads(1)
     torch.set_num_threads(1)
+    try:
+        return _measure(torch, size, calls, repeats)
+    finally:  # the caller's thread counts again
+        core.device.set_num_threads(before[0])
+        torch.set_num_threads(before[1])
+
+
+def _measure(torch, size: int, calls: int, repeats: int) -> list[dict]:
     data = np.random.default_rng(0).standard_normal((2, size, size)).astype(np.float32)
     ours = [core.to_tensor(d, stop_gradient=False) for d in data]
     theirs = [torch.tensor(d, requires_grad=True) for d in data]
@@ -91,11 +100,11 @@ def measure(size: int = 4, calls: int = 20000, repeats: int = 5) -> list[dict]:
         agree = bool(np.allclose(_values(ours_fn(*ours)), _values(theirs_fn(*theirs)),
                                  rtol=1e-5, atol=1e-6))
         for fn, args in ((ours_fn, ours), (theirs_fn, theirs)):
-            _best_us(fn, *args, max(1, calls // 10))  # warm-up
+            _us_per_call(fn, *args, max(1, calls // 10))  # warm-up
         best = {"core": float("inf"), "torch": float("inf")}
         for _ in range(repeats):  # alternating, so both see the same machine state
-            best["core"] = min(best["core"], _best_us(ours_fn, *ours, calls))
-            best["torch"] = min(best["torch"], _best_us(theirs_fn, *theirs, calls))
+            best["core"] = min(best["core"], _us_per_call(ours_fn, *ours, calls))
+            best["torch"] = min(best["torch"], _us_per_call(theirs_fn, *theirs, calls))
         for mine, torch_tensor in zip(ours, theirs):  # fwd+bwd accumulated gradients
             mine.clear_grad()
             torch_tensor.grad = None

@@ -14,6 +14,7 @@ import op_overhead  # noqa: E402
 
 def test_every_op_agrees_with_torch_and_is_reported(tmp_path, capsys):
     out = tmp_path / "ops.json"
+    threads = op_overhead.core.device.get_num_threads()
     rows = op_overhead.main(["--calls", "20", "--repeats", "1", "--size", "3",
                              "--json", str(out)])
     names = [row["op"] for row in rows]
@@ -22,3 +23,4 @@ def test_every_op_agrees_with_torch_and_is_reported(tmp_path, capsys):
     assert json.loads(out.read_text()) == rows
     printed = capsys.readouterr().out
     assert all(f"| {name} |" in printed for name in names)
+    assert op_overhead.core.device.get_num_threads() == threads  # measured at 1, then restored
