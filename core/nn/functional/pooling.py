@@ -110,11 +110,11 @@ def avg_pool2d(x: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool =
     return apply(pool.public(out), (x,), backward, "avg_pool2d")
 
 
-_BLOCK_BYTES = 1 << 18  # of pooled output per block in max-pooling's backward
+_BLOCK_BYTES = 1 << 18  # of pooled output per block of images (both passes of max-pooling)
 
 
 def _images_per_block(out, xp) -> int:
-    """Images per block of max-pooling's backward: about _BLOCK_BYTES of output on a CPU
+    """Images per block of a pooling pass: about _BLOCK_BYTES of output on a CPU
     (``backend.block_bytes``: a GPU takes the whole batch at once)."""
     return max(1, backend.block_bytes(xp, _BLOCK_BYTES) // max(1, out[0].nbytes))
 
@@ -202,7 +202,7 @@ class _Pool:
         n = src.shape[0]
         out = recycled_empty(self.xp, (n, self.rows.out, self.cols.out, src.shape[3]), src.dtype)
 
-        def task(start, stop):
+        def combine(start, stop):
             rows = self._row_views(src[start:stop])
             acc = rows[0] if len(rows) == 1 else op(rows[0], rows[1])
             for view in rows[2:]:
@@ -214,6 +214,11 @@ class _Pool:
             op(cols[0], cols[1], out=out[start:stop])
             for view in cols[2:]:
                 op(out[start:stop], view, out=out[start:stop])
+
+        def task(start, stop):  # a few images at a time: the row maxima stay in cache
+            step = _images_per_block(out, self.xp)
+            for first in range(start, stop, step):
+                combine(first, min(stop, first + step))
 
         run_split(n, host_workers(src, n, passes=2 * src.size), task)
         return out

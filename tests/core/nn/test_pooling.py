@@ -44,21 +44,22 @@ def test_max_pool_ties_send_gradient_to_first_maximum(k, s, p):
 
 
 @pytest.mark.parametrize("k, s, p", [(2, 2, 0), (3, 2, 1), (3, 1, 1)])
-def test_max_pool_backward_in_blocks_of_images_sends_ties_to_the_first_maximum(monkeypatch,
-                                                                               k, s, p):
-    """The backward pass routes a few images at a time (cache-sized blocks): with blocks of 2
-    images over a batch of 5 (a ragged last block) every window's gradient still reaches its
-    first maximum, as the loop reference says."""
+def test_max_pool_in_blocks_of_images_keeps_values_and_first_maximum_ties(monkeypatch, k, s, p):
+    """Both passes run a few images at a time (cache-sized blocks): with blocks of 2 images over
+    a batch of 5 (a ragged last block) the maxima and the gradient sent to each window's first
+    maximum are the loop reference's."""
     from core.nn.functional import pooling
 
     x = np.maximum(RNG.integers(-3, 2, size=(5, 3, 8, 9)), 0).astype(np.float64)
+    probe = max_pool2d(core.to_tensor(x), k, s, p)
+    monkeypatch.setattr(pooling, "_BLOCK_BYTES", 2 * probe.numpy()[0].nbytes)
     xt = core.to_tensor(x, stop_gradient=False)
     out = max_pool2d(xt, k, s, p)
-    monkeypatch.setattr(pooling, "_BLOCK_BYTES", 2 * out.numpy()[0].nbytes)
     g = RNG.standard_normal(out.shape)
     out.backward(core.to_tensor(g))
-    np.testing.assert_allclose(xt.gradient(), _loop_max_pool(x, g, k, s, p)[1], rtol=1e-12,
-                               atol=1e-12)
+    want_out, want_dx = _loop_max_pool(x, g, k, s, p)
+    np.testing.assert_array_equal(out.numpy(), want_out)
+    np.testing.assert_allclose(xt.gradient(), want_dx, rtol=1e-12, atol=1e-12)
 
 
 def test_max_pool_tie_gradient_total_is_preserved():
