@@ -33,14 +33,7 @@ def _loop_max_pool(x, g, k, s, p):
 
 @pytest.mark.parametrize("k, s, p", [(2, 2, 0), (3, 2, 1), (3, 1, 1), (2, 1, 0), (3, 3, 0)])
 def test_max_pool_ties_send_gradient_to_first_maximum(k, s, p):
-    x = np.maximum(RNG.integers(-3, 2, size=(2, 3, 8, 9)), 0).astype(np.float64)  # many zeros
-    xt = core.to_tensor(x, stop_gradient=False)
-    out = max_pool2d(xt, k, s, p)
-    g = RNG.standard_normal(out.shape)
-    out.backward(core.to_tensor(g))
-    want_out, want_dx = _loop_max_pool(x, g, k, s, p)
-    np.testing.assert_array_equal(out.numpy(), want_out)
-    np.testing.assert_allclose(xt.gradient(), want_dx, rtol=1e-12, atol=1e-12)
+    _matches_loop_with_ties(_with_ties((2, 3, 8, 9)), k, s, p)
 
 
 @pytest.mark.parametrize("k, s, p", [(2, 2, 0), (3, 2, 1), (3, 1, 1)])
@@ -50,9 +43,19 @@ def test_max_pool_in_blocks_of_images_keeps_values_and_first_maximum_ties(monkey
     maximum are the loop reference's."""
     from core.nn.functional import pooling
 
-    x = np.maximum(RNG.integers(-3, 2, size=(5, 3, 8, 9)), 0).astype(np.float64)
-    probe = max_pool2d(core.to_tensor(x), k, s, p)
-    monkeypatch.setattr(pooling, "_BLOCK_BYTES", 2 * probe.numpy()[0].nbytes)
+    x = _with_ties((5, 3, 8, 9))
+    image_bytes = max_pool2d(core.to_tensor(x), k, s, p).numpy()[0].nbytes
+    monkeypatch.setattr(pooling, "_BLOCK_BYTES", 2 * image_bytes)
+    _matches_loop_with_ties(x, k, s, p)
+
+
+def _with_ties(shape):
+    """Non-negative integers, many zeros: windows with tied maxima everywhere."""
+    return np.maximum(RNG.integers(-3, 2, size=shape), 0).astype(np.float64)
+
+
+def _matches_loop_with_ties(x, k, s, p):
+    """max_pool2d's output and input gradient equal the loop reference's (first-max ties)."""
     xt = core.to_tensor(x, stop_gradient=False)
     out = max_pool2d(xt, k, s, p)
     g = RNG.standard_normal(out.shape)
