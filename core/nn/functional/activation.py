@@ -77,10 +77,11 @@ def tanh(x: Tensor, name: str | None = None) -> Tensor:
 
 
 def _check_axis(x: Tensor, axis: int, fn: str) -> int:
+    """``axis`` as a non-negative int, or a clear error."""
     if not isinstance(axis, int) or not -x.ndim <= axis < x.ndim:
         raise ValueError(f"{fn}: axis={axis!r} is out of range for an input with {x.ndim} "
                          f"dimension(s); use an integer in [{-x.ndim}, {x.ndim - 1}].")
-    return axis
+    return axis % x.ndim
 
 
 def _cast(x: Tensor, dtype) -> Tensor:
@@ -95,7 +96,7 @@ def softmax(x: Tensor, axis: int = -1, dtype=None, name: str | None = None) -> T
     x = _cast(x, dtype)
     axis = _check_axis(x, axis, "softmax")
     xp, data = backend.array_module(x.data), x.data
-    last = axis in (-1, data.ndim - 1)
+    last = axis == data.ndim - 1
     rows = as_rows(data) if last else data
     along = 1 if last else axis  # the axis of ``rows``: a [rows, last axis] view's is 1
     out = xp.empty_like(rows)

@@ -27,6 +27,7 @@ from core import backend
 from core.nn.functional._im2col import Unfold
 from core.nn.functional._parallel import recycled_empty, thread_cached
 from core.nn.functional._spatial import Window, check_tensor, windows
+from core.nn.functional._sums import column_sums
 from core.tensor import Tensor, apply, is_grad_enabled
 from core.threads import host_workers, run_split
 
@@ -241,9 +242,7 @@ class _Layer:
         if need_b and need_w and folded:
             db = db_folded.copy()
         elif need_b:
-            ones = thread_cached(("conv2d-ones", g2d.shape[0], g2d.dtype, xp.__name__),
-                                 lambda: xp.ones(g2d.shape[0], dtype=g2d.dtype))
-            db = ones @ g2d
+            db = column_sums(xp, g2d)
         return dx, dw, db
 
     def _fold_input_grad(self, gb, wmats, channels: int, target, capacity: int) -> None:
