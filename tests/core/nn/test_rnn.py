@@ -16,12 +16,11 @@ LENGTHS = np.array([4, 2, 3])
 
 
 def _gru(x, h0, w_ih, w_hh, b_ih, b_hh, lengths=LENGTHS):
-    return R.gru_scan(core.matmul(x, w_ih, transpose_y=True) + b_ih, h0, w_hh, b_hh, lengths)
+    return R.gru(x, h0, w_ih, w_hh, b_ih, b_hh, lengths)
 
 
 def _lstm(x, h0, c0, w_ih, w_hh, b_ih, b_hh, lengths=LENGTHS):
-    return R.lstm_scan(core.matmul(x, w_ih, transpose_y=True) + b_ih, h0, c0, w_hh, b_hh,
-                       lengths)
+    return R.lstm(x, h0, c0, w_ih, w_hh, b_ih, b_hh, lengths)
 
 
 def test_gru_scan_gradients():
@@ -55,6 +54,36 @@ def test_scans_with_empty_full_and_tied_lengths(lengths):
         out = _gru(x, core.to_tensor(h0), *(core.to_tensor(RNG.normal(size=s)) for s in
                                             ((3 * h, f), (3 * h, h), 3 * h, 3 * h)), lengths=lens)
         np.testing.assert_array_equal(out.numpy()[1], np.repeat(h0[1][None], t, axis=0))
+
+
+def test_scans_without_biases_and_with_frozen_inputs():
+    """Either bias may be absent; parents that need no gradient get none computed."""
+    b, t, f, h = 3, 4, 2, 3
+    check_grad(lambda x, h0, wi, wh: _gru(x, h0, wi, wh, None, None), RNG.normal(size=(b, t, f)),
+               RNG.normal(size=(b, h)), RNG.normal(size=(3 * h, f)), RNG.normal(size=(3 * h, h)))
+    check_grad(lambda x, h0, c0, wi, wh, bh: _lstm(x, h0, c0, wi, wh, None, bh),
+               RNG.normal(size=(b, t, f)), RNG.normal(size=(b, h)), RNG.normal(size=(b, h)),
+               RNG.normal(size=(4 * h, f)), RNG.normal(size=(4 * h, h)), RNG.normal(size=4 * h),
+               wrt=[3, 4, 5])  # x and the initial states frozen, as a first layer's input is
+
+
+@pytest.mark.parametrize("lengths", [[4, 1, 3], None])
+def test_scans_give_the_same_values_without_a_graph(lengths):
+    """Without a gradient to compute the scans reuse one block per step instead of keeping
+    every step's gates: the states must be the very same numbers."""
+    b, t, f, h = 3, 4, 2, 5
+    lens = None if lengths is None else np.array(lengths)
+    gru_args = [RNG.normal(size=s).astype(np.float32) for s in
+                ((b, t, f), (b, h), (3 * h, f), (3 * h, h), 3 * h, 3 * h)]
+    lstm_args = [RNG.normal(size=s).astype(np.float32) for s in
+                 ((b, t, f), (b, h), (b, h), (4 * h, f), (4 * h, h), 4 * h, 4 * h)]
+    for fn, args in ((_gru, gru_args), (_lstm, lstm_args)):
+        tensors = [core.to_tensor(a, stop_gradient=False) for a in args]
+        with_graph = fn(*tensors, lengths=lens)
+        with core.no_grad():
+            without = fn(*tensors, lengths=lens)
+        assert not with_graph.stop_gradient and without.stop_gradient
+        np.testing.assert_array_equal(without.numpy(), with_graph.numpy())
 
 
 def run_beside_torch(layer, reference, shape=(2, 6, 3)):
