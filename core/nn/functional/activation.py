@@ -185,7 +185,7 @@ def gelu(x: Tensor, approximate: bool = False, name: str | None = None) -> Tenso
     kept, out = xp.empty_like(rows), xp.empty_like(rows)  # the tanh (or Phi), the output
     forward, derivative = (_gelu_tanh_forward, _gelu_tanh_derivative) if approximate else \
         (_gelu_erf_forward, _gelu_erf_derivative)
-    for_blocks(rows, lambda i, j: forward(xp, rows[i:j], kept[i:j], out[i:j]), passes=9)
+    for_blocks(rows, lambda i, j: forward(xp, rows[i:j], kept[i:j], out[i:j]), passes=8)
 
     def backward(g):
         grad, d = as_rows(g), xp.empty_like(rows)
@@ -194,7 +194,7 @@ def gelu(x: Tensor, approximate: bool = False, name: str | None = None) -> Tenso
             derivative(xp, rows[i:j], kept[i:j], d[i:j])
             d[i:j] *= grad[i:j]
 
-        for_blocks(rows, block, passes=12)
+        for_blocks(rows, block, passes=10)
         return (d.reshape(a.shape),)
 
     return apply(out.reshape(a.shape), (x,), backward, "gelu")
@@ -204,12 +204,11 @@ _GELU_K, _GELU_C = math.sqrt(2.0 / math.pi), 0.044715
 
 
 def _gelu_tanh_forward(xp, a, th, out) -> None:
-    """th = tanh(k (a + c a^3)); out = a/2 (1 + th)."""
+    """th = tanh(k (a + c a^3)), as tanh(a (k + k c a^2)); out = a/2 (1 + th)."""
     xp.multiply(a, a, out=th)
-    th *= _GELU_C
-    th += 1.0
+    th *= _GELU_K * _GELU_C
+    th += _GELU_K
     th *= a
-    th *= _GELU_K
     xp.tanh(th, out=th)
     xp.add(th, 1.0, out=out)
     out *= a
@@ -217,18 +216,17 @@ def _gelu_tanh_forward(xp, a, th, out) -> None:
 
 
 def _gelu_tanh_derivative(xp, a, th, d) -> None:
-    """d = (1 + th) / 2 + a/2 (1 - th^2) k (1 + 3 c a^2)."""
-    xp.multiply(th, th, out=d)
-    xp.subtract(1.0, d, out=d)
-    d *= a
-    scratch = a * a
-    scratch *= 3 * _GELU_C
-    scratch += 1.0
-    d *= scratch
-    d *= 0.5 * _GELU_K
-    xp.multiply(th, 0.5, out=scratch)
-    d += scratch
+    """d = (1 + th) / 2 + a/2 (1 - th^2) k (1 + 3 c a^2), as (1 + th) (1/2 + (1 - th) s) with
+    s = a (k/2 + 3/2 k c a^2): nine passes, not eleven, and no 1 - th^2 cancellation."""
+    s = xp.multiply(a, a)
+    s *= 1.5 * _GELU_K * _GELU_C
+    s += 0.5 * _GELU_K
+    s *= a
+    xp.subtract(1.0, th, out=d)
+    d *= s
     d += 0.5
+    xp.add(th, 1.0, out=s)
+    d *= s
 
 
 def _gelu_erf_forward(xp, a, cdf, out) -> None:
