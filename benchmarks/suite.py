@@ -47,6 +47,7 @@ WORKLOADS = {
     "cnn_bn_b64": lambda quick: ConvBN(64, quick),
     "gru_b64": lambda quick: Recurrent(64, quick, "gru"),
     "lstm_b64": lambda quick: Recurrent(64, quick, "lstm"),
+    "rnn_b64": lambda quick: Recurrent(64, quick, "rnn"),
     "embed_bag_b128": lambda quick: EmbeddingBag(128, quick),
     "transformer_b32": lambda quick: Transformer(32, quick),
     "resnet_spec_b64": lambda quick: ResNetSpec(64, quick),  # conf/model/resnet.toml

@@ -1,6 +1,6 @@
-"""Sequence workloads of ``benchmarks/suite.py``: GRU and LSTM over variable lengths, an
-embedding bag with sparse updates, and a transformer-style block (see workloads.py for the
-interface). Lengths are ``sequence_length`` in core and a packed sequence in torch.
+"""Sequence workloads of ``benchmarks/suite.py``: GRU, LSTM and SimpleRNN over variable
+lengths, an embedding bag with sparse updates, and a transformer-style block (see workloads.py
+for the interface). Lengths are ``sequence_length`` in core and a packed sequence in torch.
 """
 from __future__ import annotations
 
@@ -27,8 +27,13 @@ class _Recurrent(nn.Layer):
         return self.fc(h[0])
 
 
+# kind -> (core layer, torch module)
+_KINDS = {"gru": ("GRU", "GRU"), "lstm": ("LSTM", "LSTM"), "rnn": ("SimpleRNN", "RNN")}
+
+
 class Recurrent(Workload):
-    """GRU or LSTM (hidden 128, T = 50, 32 features), each row's last real state -> Linear."""
+    """GRU, LSTM or SimpleRNN (tanh; hidden 128, T = 50, 32 features), each row's last real
+    state -> Linear."""
 
     def __init__(self, batch: int, quick: bool = False, kind: str = "gru"):
         super().__init__(batch, quick)
@@ -41,7 +46,7 @@ class Recurrent(Workload):
         return x, lens, self.labels(rng)
 
     def core_model(self):
-        return _Recurrent(nn.GRU if self.kind == "gru" else nn.LSTM, self.features, self.hidden)
+        return _Recurrent(getattr(nn, _KINDS[self.kind][0]), self.features, self.hidden)
 
     def core_forward(self, model, x, lens):
         return model(core.to_tensor(x), core.to_tensor(lens))
@@ -49,7 +54,7 @@ class Recurrent(Workload):
     def torch_model(self, ours):
         import torch  # noqa: PLC0415
 
-        kind = torch.nn.GRU if self.kind == "gru" else torch.nn.LSTM
+        kind = getattr(torch.nn, _KINDS[self.kind][1])
         model = torch.nn.ModuleDict({"rnn": kind(self.features, self.hidden, batch_first=True),
                                      "fc": torch.nn.Linear(self.hidden, 10)})
         copy_weights(ours, model, linear_weights(ours))

@@ -1,4 +1,4 @@
-"""Recurrences over padded batches: one fused op per layer for GRU and LSTM.
+"""Recurrences over padded batches: one fused op per layer for GRU, LSTM and SimpleRNN.
 
 Each op takes the layer's inputs ``[batch, T, features]`` and all its weights, projects every
 step's input at once (one GEMM), runs the recurrence, stores what backpropagation through time
@@ -110,17 +110,17 @@ def _buffer(xp, packed: _Packed, shape, dtype):
     return (xp.zeros if packed.ragged else xp.empty)(shape, dtype=dtype)
 
 
-def _scaled_t(xp, weight, scale):
+def _scaled_t(xp, weight, scale=None):
     """``(diag(scale) @ weight).T`` as a contiguous ``[in, gates]`` array."""
-    return xp.ascontiguousarray((weight * scale[:, None]).T)
+    return xp.ascontiguousarray((weight if scale is None else weight * scale[:, None]).T)
 
 
-def _project(xp, xs, weight_ih, bias, scale):
+def _project(xp, xs, weight_ih, bias, scale=None):
     """Every step's input gates ``[T, B, gates]``: ``(xs W^T + bias) * scale``, one GEMM."""
     steps, batch, features = xs.shape
     gates = matmul_rows(xp, xs.reshape(-1, features), _scaled_t(xp, weight_ih, scale))
     if bias is not None:
-        gates += bias * scale
+        gates += bias if scale is None else bias * scale
     return gates.reshape(steps, batch, -1)
 
 
@@ -313,3 +313,62 @@ def lstm(x: Tensor, h0: Tensor, c0: Tensor, weight_ih: Tensor, weight_hh: Tensor
 
     parents = tuple(p for p in inputs + params[1:] if p is not None)
     return apply(packed.carried(states), parents, backward, "lstm")
+
+
+SIMPLE_RNN_ACTIVATIONS = ("tanh", "relu")
+
+
+def simple_rnn(x: Tensor, h0: Tensor, weight_ih: Tensor, weight_hh: Tensor,
+               bias_ih: Tensor | None = None, bias_hh: Tensor | None = None, lengths=None,
+               activation: str = "tanh") -> Tensor:
+    """Carried Elman states ``[B, T, H]``: ``h' = act(x W_ih^T + b_ih + h W_hh^T + b_hh)``
+    (Paddle's SimpleRNN; ``activation`` "tanh" or "relu"). Both biases go into the input
+    projection, so a step is a GEMM, an add and the activation, in place."""
+    if activation not in SIMPLE_RNN_ACTIVATIONS:
+        raise ValueError(f"simple_rnn: activation={activation!r} is not supported; use "
+                         f"'tanh' or 'relu'.")
+    xp = backend.array_module(x.data)
+    batch, steps, _ = x.shape
+    hid = weight_hh.shape[1]
+    dtype = x.data.dtype
+    packed = _Packed(lengths, batch, steps, xp)
+    inputs, params = (x, h0), (x, weight_ih, weight_hh, bias_ih, bias_hh)
+    xs = packed.time_major(x.data)
+    gx = _project(xp, xs, weight_ih.data, _input_bias(
+        xp, bias_ih, bias_hh.data if bias_hh is not None else None, hid, dtype))
+    wt = _scaled_t(xp, weight_hh.data)
+    states = _buffer(xp, packed, (steps + 1, batch, hid), dtype)  # [0]: h0
+    states[0] = packed.sort(h0.data)
+    for t in range(steps):
+        n = packed.active[t]
+        if n == 0:
+            break
+        a = xp.matmul(states[t, :n], wt, out=states[t + 1, :n])
+        a += gx[t, :n]
+        if activation == "tanh":
+            xp.tanh(a, out=a)
+        else:
+            xp.maximum(a, 0, out=a)
+    del gx
+    w = weight_hh.data
+
+    def backward(g):
+        g_states = packed.state_grads(g)
+        da = _buffer(xp, packed, (steps, batch, hid), dtype)  # gradients before the activation
+        carry = xp.zeros((batch, hid), dtype=dtype)
+        for t in range(steps - 1, -1, -1):
+            n = packed.active[t]
+            if n == 0:
+                continue
+            out, d = states[t + 1, :n], da[t, :n]
+            xp.add(g_states[t + 1, :n], carry[:n], out=d)
+            if activation == "tanh":
+                d *= 1 - out * out
+            else:
+                d *= out > 0
+            carry[:n] = d @ w
+        carry += g_states[0]  # rows of length 0 carry h0 itself
+        return _gradients(xp, packed, inputs, params, xs, da, da, states[:steps], (carry,))
+
+    parents = tuple(p for p in inputs + params[1:] if p is not None)
+    return apply(packed.carried(states), parents, backward, "simple_rnn")

@@ -4,6 +4,7 @@ import pytest
 
 import core
 from core import nn
+from core.nn.functional import rnn as R
 from tests.core.nn.test_rnn import run_beside_torch
 from tests.gradcheck import check_grad
 
@@ -38,3 +39,27 @@ def test_simple_rnn_padding_and_gradient():
         return layer(inputs, sequence_length=np.array([3, 2]))[0]
 
     check_grad(run, RNG.normal(size=(2, 3, 2)), RNG.normal(size=(3, 3)) * 0.5)
+
+
+@pytest.mark.parametrize("activation", ["tanh", "relu"])
+@pytest.mark.parametrize("lengths", [[4, 0, 3], [4, 4, 4], [1, 3, 3], None])
+def test_fused_op_gradients_with_ragged_lengths(activation, lengths):
+    """The fused op (input projection, recurrence over length-sorted rows, carried states)
+    against finite differences, for every input; a row of length 0 carries h0."""
+    b, t, f, h = 3, 4, 2, 3
+    lens = None if lengths is None else np.array(lengths)
+
+    def run(x, h0, w_ih, w_hh, b_ih, b_hh):
+        return R.simple_rnn(x, h0, w_ih, w_hh, b_ih, b_hh, lens, activation)
+
+    args = [RNG.normal(size=s) for s in ((b, t, f), (b, h), (h, f), (h, h), h, h)]
+    check_grad(run, *args)
+    if lens is not None and 0 in lengths:
+        out = run(*(core.to_tensor(a) for a in args)).numpy()
+        np.testing.assert_array_equal(out[1], np.repeat(args[1][1][None], t, axis=0))
+
+
+def test_fused_op_refuses_unknown_activation():
+    x, h0, w = core.ones([1, 2, 2]), core.ones([1, 2]), core.ones([2, 2])
+    with pytest.raises(ValueError, match="activation='sigmoid' is not supported"):
+        R.simple_rnn(x, h0, w, w, activation="sigmoid")
