@@ -15,9 +15,14 @@ class Unfold:
     """
 
     def __init__(self, xp, shape, dtype, rows, cols, groups: int, ones: bool = False,
-                 buffers=None):
+                 buffers=None, matrix_empty=None, source_empty=None):
         self.xp, self._geometry = xp, (rows, cols, groups, ones)
-        self.source = xp.zeros(shape, dtype) if buffers is None else buffers[0]
+        if buffers is not None:
+            self.source = buffers[0]
+        elif source_empty is not None:  # shared too: the caller zeroes it before each use
+            self.source = source_empty(shape)
+        else:
+            self.source = xp.zeros(shape, dtype)
         images, per_group = self.source.shape[0], self.source.shape[3] // groups
         sn, sh, sw, sc = self.source.strides
         self.k, self.ones, self.dtype = rows.kernel * cols.kernel * per_group, ones, dtype
@@ -36,8 +41,11 @@ class Unfold:
         as_strided = xp.lib.stride_tricks.as_strided
         self._windows = [as_strided(self.source[..., g * per_group:(g + 1) * per_group],
                                     view_shape, strides) for g in range(groups)]
-        self.matrix = self.new_matrix(images * rows.out * cols.out,
-                                      lambda matrix_shape: xp.empty(matrix_shape, dtype)) \
+        # The matrix may live in memory other plans share (``matrix_empty``, see conv.py):
+        # nothing in it outlives a call, and the column of ones is rewritten by each one.
+        self.matrix = self.new_matrix(
+            images * rows.out * cols.out,
+            matrix_empty or (lambda matrix_shape: xp.empty(matrix_shape, dtype))) \
             if buffers is None else buffers[1]
         self._target = self._target_of(self.matrix)
         self._prefixes: dict = {}
@@ -90,6 +98,10 @@ class Unfold:
     def __call__(self, group: int = 0, into=None):
         """The im2col matrix [b*Ho*Wo, kh*kw*C/groups] of the source's channel group: the
         plan's own, or ``into`` (a block of a ``new_matrix``) when given."""
-        target = self._target if into is None else self._target_of(into)
-        self.xp.copyto(target, self._windows[group])
-        return self.matrix if into is None else into
+        if into is not None:
+            self.xp.copyto(self._target_of(into), self._windows[group])
+            return into
+        self.xp.copyto(self._target, self._windows[group])
+        if self.ones:
+            self.matrix[:, self.k:] = 1
+        return self.matrix

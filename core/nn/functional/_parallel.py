@@ -1,9 +1,10 @@
 """Reusable memory for the im2col ops (conv2d, pooling) and the element-wise ops beside them.
 
 Per-thread scratch buffers and the strided views over them are built once per geometry
-(``thread_cached``; each of core's worker threads has its own, see core.threads), and large
-outputs recycle arrays nobody references any more (``recycled_empty``): fresh multi-megabyte
-arrays are fresh memory mappings whose pages fault in on first write.
+(``thread_cached``; each of core's worker threads has its own, see core.threads), the im2col
+matrices of all geometries share one buffer per thread (``shared_scratch``), and large outputs
+recycle arrays nobody references any more (``recycled_empty``): fresh multi-megabyte arrays are
+fresh memory mappings whose pages fault in on first write.
 """
 from __future__ import annotations
 
@@ -50,6 +51,32 @@ def thread_cached(key, make):
     else:
         cache.move_to_end(key)
     return item
+
+
+# Elements of a thread's shared scratch buffer at least: conv2d's blocks hold about 2 MB of
+# im2col matrix (4 MB where a strided conv's backward needs two), so one buffer serves them all.
+_SHARED_MIN_BYTES = 1 << 22
+
+
+def shared_scratch(xp, shape: tuple, dtype, slot: str = "matrix"):
+    """A ``shape`` view of this thread's one scratch buffer for ``slot`` and ``dtype``: its
+    contents are undefined and the next caller on this thread with that slot overwrites them.
+
+    Why: each conv2d geometry (and block size) has its own im2col plan, and a ResNet keeps ~20
+    per thread; their matrices, ~2 MB each, took 23 MB per thread when each plan owned one,
+    though a thread fills and multiplies only one matrix at a time. A request larger than the
+    buffer gets a larger one; plans built before keep the old one (their views hold it).
+    """
+    need = math.prod(shape)
+    dtype = np.dtype(dtype)
+    buffers = getattr(_local, "shared", None)
+    if buffers is None:
+        buffers = _local.shared = {}
+    key = (slot, xp.__name__, dtype.str)
+    buffer = buffers.get(key)
+    if buffer is None or buffer.size < need:
+        buffer = buffers[key] = xp.empty(max(need, _SHARED_MIN_BYTES // dtype.itemsize), dtype)
+    return buffer[:need].reshape(shape)
 
 
 _recycled: OrderedDict = OrderedDict()

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from core import backend
 from core.nn.functional._im2col import Unfold
-from core.nn.functional._parallel import recycled_empty, thread_cached
+from core.nn.functional._parallel import recycled_empty, shared_scratch, thread_cached
 from core.nn.functional._spatial import Window, check_tensor, windows
 from core.nn.functional._sums import column_sums
 from core.tensor import Tensor, apply, is_grad_enabled
@@ -288,8 +288,14 @@ class _Layer:
         key = ("conv2d", tag, capacity, channels, self.groups, self.rows, self.cols, self.dtype,
                ones, self.xp.__name__)
         shape = (capacity, rows.padded, cols.padded, channels)
-        plan = thread_cached(key, lambda: Unfold(self.xp, shape, self.dtype, rows, cols,
-                                                  self.groups, ones))
+        xp, dtype = self.xp, self.dtype
+        # Every plan's matrix, and the col2im ("dx") plans' sources, which are zeroed before
+        # each use, live in this thread's shared scratch (see shared_scratch).
+        source_empty = (lambda s: shared_scratch(xp, s, dtype, "col2im source")) \
+            if tag == "dx" else None
+        plan = thread_cached(key, lambda: Unfold(
+            xp, shape, dtype, rows, cols, self.groups, ones,
+            matrix_empty=lambda s: shared_scratch(xp, s, dtype), source_empty=source_empty))
         return plan.first(images)
 
 

@@ -269,3 +269,43 @@ def test_partial_blocks_share_their_full_blocks_plan(monkeypatch, stride):
         np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10)
     tags = [key[1] for key in plans]  # one plan per direction, none for the shorter tails
     assert sorted(tags) == sorted(set(tags)) and len(tags) >= 2
+
+
+def test_plans_of_every_geometry_share_one_matrix_buffer_per_thread():
+    """Each conv geometry keeps its own im2col plan, but all plans on a thread multiply out of
+    one shared matrix buffer (and the col2im sources out of another): convs of different
+    geometries run in turn must still give exactly what each gives alone, the folded bias's
+    column of ones included, forward and backward."""
+    cases = [  # (x shape, w shape, stride, padding, bias): stride 2 goes through col2im
+        ((2, 3, 9, 9), (4, 3, 3, 3), 1, 1, True),
+        ((2, 4, 8, 8), (5, 4, 3, 3), 2, 1, True),
+        ((2, 5, 6, 7), (2, 5, 1, 1), 1, 0, False),
+    ]
+
+    def run(x_shape, w_shape, stride, padding, bias):
+        rng = np.random.default_rng(sum(x_shape) + stride)
+        x, w, b = (rng.standard_normal(s) for s in (x_shape, w_shape, w_shape[:1]))
+        tensors = [core.to_tensor(a, stop_gradient=False) for a in (x, w, b)]
+        out = conv2d(*tensors[:2], tensors[2] if bias else None, stride=stride, padding=padding)
+        out.backward(core.to_tensor(np.sin(np.arange(out.size)).reshape(out.shape)))
+        return [out.numpy()] + [t.gradient() for t in tensors[:2 + bias]]
+
+    previous = core.device.get_num_threads()
+    core.device.set_num_threads(1)
+    try:
+        _parallel._local.cache = _parallel._local.shared = None
+        alone = []
+        for case in cases:  # each with the shared buffers fresh
+            _parallel._local.cache = _parallel._local.shared = None
+            alone.append(run(*case))
+        _parallel._local.cache = _parallel._local.shared = None
+        interleaved = [run(*case) for case in cases + cases[::-1]]
+        plans = [p for key, p in _parallel._local.cache.items() if key[0] == "conv2d"]
+    finally:
+        core.device.set_num_threads(previous)
+    for got, want in zip(interleaved, alone + alone[::-1]):
+        for a, b in zip(got, want):
+            np.testing.assert_array_equal(a, b)
+    assert len(plans) >= 4
+    buffer = _parallel._local.shared[("matrix", "numpy", np.dtype(np.float64).str)]
+    assert all(np.shares_memory(p.matrix, buffer) for p in plans)
