@@ -15,11 +15,15 @@ class Unfold:
     """
 
     def __init__(self, xp, shape, dtype, rows, cols, groups: int, ones: bool = False,
-                 buffers=None, matrix_empty=None, source_empty=None):
+                 buffers=None, matrix_empty=None, source_empty=None,
+                 shared_source: bool = False):
         self.xp, self._geometry = xp, (rows, cols, groups, ones)
+        # A source of its own keeps the zeros written here; one from ``source_empty`` may be
+        # memory other plans share, and ``place`` lays its zeros anew on every call.
+        self.shared_source = shared_source or source_empty is not None
         if buffers is not None:
             self.source = buffers[0]
-        elif source_empty is not None:  # shared too: the caller zeroes it before each use
+        elif source_empty is not None:
             self.source = source_empty(shape)
         else:
             self.source = xp.zeros(shape, dtype)
@@ -50,6 +54,29 @@ class Unfold:
         self._target = self._target_of(self.matrix)
         self._prefixes: dict = {}
 
+    def place(self, values, rows: slice, cols: slice) -> None:
+        """Write ``values`` into the source at ``[:, rows, cols]``; a shared source also gets
+        the rest zeroed (its padding, or a spread gradient's border)."""
+        source = self.source
+        if not self.shared_source:
+            source[:, rows, cols] = values
+            return
+        height, width = source.shape[1:3]
+        (r0, r1, row_step), (c0, c1, col_step) = rows.indices(height), cols.indices(width)
+        if row_step != 1 or col_step != 1:  # holes between the values: zero it all first
+            source[...] = 0
+            source[:, rows, cols] = values
+            return
+        source[:, rows, cols] = values
+        if r0:
+            source[:, :r0] = 0
+        if r1 < height:
+            source[:, r1:] = 0
+        if c0:
+            source[:, r0:r1, :c0] = 0
+        if c1 < width:
+            source[:, r0:r1, c1:] = 0
+
     def first(self, images: int) -> Unfold:
         """This plan over its first ``images`` images, in its own buffers: a block's last,
         shorter part needs no plan (and no memory) of its own. A ResNet on two threads kept
@@ -61,7 +88,8 @@ class Unfold:
             pixels = self.matrix.shape[0] // self.source.shape[0]
             plan = self._prefixes[images] = Unfold(
                 self.xp, None, self.dtype, *self._geometry,
-                buffers=(self.source[:images], self.matrix[:images * pixels]))
+                buffers=(self.source[:images], self.matrix[:images * pixels]),
+                shared_source=self.shared_source)
         return plan
 
     def new_matrix(self, rows: int, empty):

@@ -141,7 +141,7 @@ class _Layer:
             for b0 in range(start, stop, block):
                 b1 = min(b0 + block, stop)
                 unfold = self._unfold("x", b1 - b0, channels, rows, cols, min(block, n))
-                unfold.source[self.interior] = xh[b0:b1]
+                unfold.place(xh[b0:b1], *self.interior[1:])
                 target = out2d[b0 * pixels:b1 * pixels]
                 into = None if kept is None else kept[b0 * pixels:b1 * pixels]
                 for g, wmat in enumerate(wmats):
@@ -204,7 +204,7 @@ class _Layer:
                 gb = g2d[b0 * pixels:b1 * pixels]
                 if need_w and not spread_dw:
                     unfold = self._unfold("x", b1 - b0, channels, rows, cols, x_capacity)
-                    unfold.source[self.interior] = xh[b0:b1]
+                    unfold.place(xh[b0:b1], *self.interior[1:])
                     for g in range(groups):
                         dw[g] += gb[:, self._slice(g, out_c)].T @ unfold(g)
                 if scatter:
@@ -212,7 +212,7 @@ class _Layer:
                 elif need_x:
                     spread = self._unfold("g", b1 - b0, out_c, back_rows, back_cols,
                                           min(block, n))
-                    spread.source[:, to_r, to_c] = gh[b0:b1, from_r, from_c]
+                    spread.place(gh[b0:b1, from_r, from_c], to_r, to_c)
                     target = dx2d[b0 * in_pixels:b1 * in_pixels]
                     x2d = xh[b0:b1].reshape(-1, channels) if need_w else None
                     for g, wflip in enumerate(flipped):
@@ -281,21 +281,25 @@ class _Layer:
         """This thread's im2col plan for ``images`` images, over the buffers of its plan for
         blocks of ``capacity`` images (built on first use).
 
-        The key holds the forward geometry too: the zeros of a plan's source buffer (padding,
-        the holes of a strided gradient) are laid out by it and must never be shared.
+        The key holds the forward geometry too: a plan's strided views, and where its
+        source's zeros go (padding, the border of a spread gradient), are laid out by it.
         """
         ones = tag == "x" and self.fold_bias
         key = ("conv2d", tag, capacity, channels, self.groups, self.rows, self.cols, self.dtype,
                ones, self.xp.__name__)
         shape = (capacity, rows.padded, cols.padded, channels)
         xp, dtype = self.xp, self.dtype
-        # Every plan's matrix, and the col2im ("dx") plans' sources, which are zeroed before
-        # each use, live in this thread's shared scratch (see shared_scratch).
-        source_empty = (lambda s: shared_scratch(xp, s, dtype, "col2im source")) \
-            if tag == "dx" else None
+        # Every plan's matrix lives in this thread's shared scratch (see shared_scratch): a
+        # thread fills and multiplies one at a time. So do the sources that need no zeros
+        # kept between calls: col2im's, zeroed before each use, and an unpadded input's, which
+        # the input fills whole (a 1x1 shortcut's: the largest); a padded source keeps its own
+        # zeros (laying them anew on each call cost the tutorial CNN 2-4%).
+        unpadded = tag == "x" and rows.padded == rows.size and cols.padded == cols.size
+        shared = (lambda s: shared_scratch(xp, s, dtype, "source")) \
+            if tag == "dx" or unpadded else None
         plan = thread_cached(key, lambda: Unfold(
             xp, shape, dtype, rows, cols, self.groups, ones,
-            matrix_empty=lambda s: shared_scratch(xp, s, dtype), source_empty=source_empty))
+            matrix_empty=lambda s: shared_scratch(xp, s, dtype), source_empty=shared))
         return plan.first(images)
 
 
