@@ -307,5 +307,13 @@ def test_plans_of_every_geometry_share_one_matrix_buffer_per_thread():
         for a, b in zip(got, want):
             np.testing.assert_array_equal(a, b)
     assert len(plans) >= 4
-    buffer = _parallel._local.shared[("matrix", "numpy", np.dtype(np.float64).str)]
-    assert all(np.shares_memory(p.matrix, buffer) for p in plans)
+    shared = _parallel._local.shared
+    matrices, sources = (shared[(slot, "numpy", np.dtype(np.float64).str)]
+                         for slot in ("matrix", "source"))
+    assert all(np.shares_memory(p.matrix, matrices) for p in plans)
+    # col2im's sources (the stride-2 case) and the unpadded 1x1 conv's share one buffer too;
+    # padded sources keep their own zeros
+    in_shared = [key[1] for key, p in _parallel._local.cache.items()
+                 if key[0] == "conv2d" and np.shares_memory(p.source, sources)]
+    assert "dx" in in_shared and "x" in in_shared
+    assert any(not p.shared_source for p in plans)
