@@ -4,7 +4,7 @@ from __future__ import annotations
 from core import backend
 from core.nn.functional._sums import column_sums
 from core.tensor import Tensor, apply
-from core.threads import matmul_inner, matmul_rows
+from core.threads import matmul_inner, matmul_rows, matmul_transposed
 
 _DROPOUT_MODES = ("upscale_in_train", "downscale_in_infer")
 
@@ -34,7 +34,7 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None,
 
     def backward(g):
         g2 = g.reshape(-1, w.shape[1])
-        gx = matmul_rows(xp, g2, w.T).reshape(a.shape) if not x.stop_gradient else None
+        gx = matmul_transposed(xp, g2, w).reshape(a.shape) if not x.stop_gradient else None
         gw = matmul_inner(xp, a2, g2) if not weight.stop_gradient else None
         if bias is None:
             return gx, gw
