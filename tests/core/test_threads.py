@@ -159,3 +159,31 @@ def test_stacked_matmul_split_over_threads_matches_one_thread(two_threads):
     np.testing.assert_allclose(got, np.matmul(a, b), rtol=1e-5, atol=1e-5)
     np.testing.assert_array_equal(got, threads.matmul(np, a, b))  # deterministic
     assert threads.matmul(np, a, b[:1]).shape == (8, 4, 64, 64)  # broadcasting: numpy's own
+
+
+@pytest.mark.parametrize("rows, reduction, out, swapped", [
+    (16, 512, 128, True),    # few rows, a long reduction: (b @ a.T).T, then one copy
+    (64, 256, 64, True),     # the limits themselves
+    (65, 512, 128, False),   # one row too many
+    (16, 255, 512, False),   # the reduction one short
+    (8, 256, 16, False),     # too small a product to pay for the copy
+])
+def test_input_gradient_product_picks_its_orientation(monkeypatch, rows, reduction, out,
+                                                       swapped):
+    """matmul_transposed (Linear's g @ W^T) gives the plain product, C-contiguous, whichever
+    way round it runs, and it runs the other way round only for few rows and a long
+    reduction; Linear's input gradient goes through it."""
+    rng = np.random.default_rng(2)
+    a, b = rng.standard_normal((rows, reduction)), rng.standard_normal((out, reduction))
+    calls = []
+    real = threads._threaded_blas
+    monkeypatch.setattr(threads, "_threaded_blas",
+                        lambda x, y, product: calls.append(x.shape) or real(x, y, product))
+    got = threads.matmul_transposed(np, a, b)
+    np.testing.assert_allclose(got, a @ b.T, rtol=1e-12, atol=1e-12)
+    assert got.flags.c_contiguous
+    assert calls == [(out, reduction) if swapped else (rows, reduction)]
+    x = core.to_tensor(rng.standard_normal((rows, out)), stop_gradient=False)
+    w = core.to_tensor(b, stop_gradient=False)  # [in, out] = [out, reduction] here
+    F.linear(x, w).backward(core.to_tensor(a))
+    np.testing.assert_allclose(x.gradient(), a @ b.T, rtol=1e-12, atol=1e-12)
