@@ -137,8 +137,22 @@ def _input_bias(xp, bias_ih, folded, width: int, dtype):
     return total
 
 
+def _start(x: Tensor, weight_hh: Tensor, lengths):
+    """What every recurrence starts from: (array module, batch, steps, hidden size, dtype,
+    the rows' packing, the inputs time-major over sorted rows)."""
+    xp = backend.array_module(x.data)
+    batch, steps, _ = x.shape
+    packed = _Packed(lengths, batch, steps, xp)
+    return xp, batch, steps, weight_hh.shape[1], x.data.dtype, packed, packed.time_major(x.data)
+
+
+def _parents(inputs, params) -> tuple:
+    """The op's graph parents: ``inputs`` (x, initial states) and the weights present."""
+    return tuple(p for p in inputs + params[1:] if p is not None)
+
+
 def _needs_grad(parents) -> bool:
-    return is_grad_enabled() and any(p is not None and not p.stop_gradient for p in parents)
+    return is_grad_enabled() and any(not p.stop_gradient for p in parents)
 
 
 def _gradients(xp, packed, inputs, params, xs, dgx, dgh, previous, dh0):
@@ -168,16 +182,12 @@ def gru(x: Tensor, h0: Tensor, weight_ih: Tensor, weight_hh: Tensor,
     ``r = σ(a_r + b_r)``, ``z = σ(a_z + b_z)``, ``c = tanh(a_c + r * b_c)``,
     ``h' = z * h + (1 - z) * c`` (Paddle's GRU).
     """
-    xp = backend.array_module(x.data)
-    batch, steps, _ = x.shape
-    hid = weight_hh.shape[1]
-    dtype = x.data.dtype
-    packed = _Packed(lengths, batch, steps, xp)
+    xp, batch, steps, hid, dtype, packed, xs = _start(x, weight_hh, lengths)
     inputs, params = (x, h0), (x, weight_ih, weight_hh, bias_ih, bias_hh)
-    keep = _needs_grad(inputs + params[1:])
+    parents = _parents(inputs, params)
+    keep = _needs_grad(parents)
     scale = xp.ones(3 * hid, dtype=dtype)
     scale[:2 * hid] = 0.5  # r, z: sigmoid(a) = (tanh(a / 2) + 1) / 2
-    xs = packed.time_major(x.data)
     rz_bias = bias_hh.data[:2 * hid] if bias_hh is not None else None
     gx = _project(xp, xs, weight_ih.data, _input_bias(xp, bias_ih, rz_bias, 3 * hid, dtype),
                   scale)
@@ -237,7 +247,6 @@ def gru(x: Tensor, h0: Tensor, weight_ih: Tensor, weight_hh: Tensor,
         carry += g_states[0]  # rows of length 0 carry h0 itself
         return _gradients(xp, packed, inputs, params, xs, dgx, dgh, states[:steps], (carry,))
 
-    parents = tuple(p for p in inputs + params[1:] if p is not None)
     return apply(packed.carried(states), parents, backward, "gru")
 
 
@@ -248,18 +257,14 @@ def lstm(x: Tensor, h0: Tensor, c0: Tensor, weight_ih: Tensor, weight_hh: Tensor
     ``i, f, o = σ(.)``, ``g = tanh(.)`` of ``x W_ih^T + b_ih + h W_hh^T + b_hh``;
     ``c' = f * c + i * g``, ``h' = o * tanh(c')`` (Paddle's LSTM, gate order i, f, g, o).
     """
-    xp = backend.array_module(x.data)
-    batch, steps, _ = x.shape
-    hid = weight_hh.shape[1]
-    dtype = x.data.dtype
-    packed = _Packed(lengths, batch, steps, xp)
+    xp, batch, steps, hid, dtype, packed, xs = _start(x, weight_hh, lengths)
     inputs, params = (x, h0, c0), (x, weight_ih, weight_hh, bias_ih, bias_hh)
-    keep = _needs_grad(inputs + params[1:])
+    parents = _parents(inputs, params)
+    keep = _needs_grad(parents)
     # One tanh activates all four gates: sigmoid(a) = tanh(a / 2) / 2 + 1 / 2 for i, f, o.
     half = xp.full(4 * hid, 0.5, dtype=dtype)
     half[2 * hid:3 * hid] = 1.0
     offset = xp.where(half == 0.5, half, 0).astype(dtype)
-    xs = packed.time_major(x.data)
     gx = _project(xp, xs, weight_ih.data, _input_bias(
         xp, bias_ih, bias_hh.data if bias_hh is not None else None, 4 * hid, dtype), half)
     wt = _scaled_t(xp, weight_hh.data, half)
@@ -311,7 +316,6 @@ def lstm(x: Tensor, h0: Tensor, c0: Tensor, weight_ih: Tensor, weight_hh: Tensor
         return _gradients(xp, packed, inputs, params, xs, dgx, dgx, states[0, :steps],
                           (dh_next, dc_next))
 
-    parents = tuple(p for p in inputs + params[1:] if p is not None)
     return apply(packed.carried(states), parents, backward, "lstm")
 
 
@@ -327,13 +331,8 @@ def simple_rnn(x: Tensor, h0: Tensor, weight_ih: Tensor, weight_hh: Tensor,
     if activation not in SIMPLE_RNN_ACTIVATIONS:
         raise ValueError(f"simple_rnn: activation={activation!r} is not supported; use "
                          f"'tanh' or 'relu'.")
-    xp = backend.array_module(x.data)
-    batch, steps, _ = x.shape
-    hid = weight_hh.shape[1]
-    dtype = x.data.dtype
-    packed = _Packed(lengths, batch, steps, xp)
+    xp, batch, steps, hid, dtype, packed, xs = _start(x, weight_hh, lengths)
     inputs, params = (x, h0), (x, weight_ih, weight_hh, bias_ih, bias_hh)
-    xs = packed.time_major(x.data)
     gx = _project(xp, xs, weight_ih.data, _input_bias(
         xp, bias_ih, bias_hh.data if bias_hh is not None else None, hid, dtype))
     wt = _scaled_t(xp, weight_hh.data)
@@ -370,5 +369,4 @@ def simple_rnn(x: Tensor, h0: Tensor, weight_ih: Tensor, weight_hh: Tensor,
         carry += g_states[0]  # rows of length 0 carry h0 itself
         return _gradients(xp, packed, inputs, params, xs, da, da, states[:steps], (carry,))
 
-    parents = tuple(p for p in inputs + params[1:] if p is not None)
-    return apply(packed.carried(states), parents, backward, "simple_rnn")
+    return apply(packed.carried(states), _parents(inputs, params), backward, "simple_rnn")
