@@ -197,7 +197,7 @@ class _Layer:
             dw = xp.zeros(dw_shape, dtype=xh.dtype) if need_w else None
             if kept is not None:  # the forward pass's matrix: one GEMM, nothing rebuilt
                 span = slice(start * pixels, stop * pixels)
-                dw[0] += g2d[span].T @ kept[span]
+                dw[0] += _grad_times_matrix(g2d[span], kept[span])
                 return dw
             for b0 in range(start, stop, block):
                 b1 = min(b0 + block, stop)
@@ -206,7 +206,7 @@ class _Layer:
                     unfold = self._unfold("x", b1 - b0, channels, rows, cols, x_capacity)
                     unfold.place(xh[b0:b1], *self.interior[1:])
                     for g in range(groups):
-                        dw[g] += gb[:, self._slice(g, out_c)].T @ unfold(g)
+                        dw[g] += _grad_times_matrix(gb[:, self._slice(g, out_c)], unfold(g))
                 if scatter:
                     self._fold_input_grad(gb, wmats, channels, dx[b0:b1], min(block, n))
                 elif need_x:
@@ -301,6 +301,18 @@ class _Layer:
             xp, shape, dtype, rows, cols, self.groups, ones,
             matrix_empty=lambda s: shared_scratch(xp, s, dtype), source_empty=shared))
         return plan.first(images)
+
+
+def _grad_times_matrix(g_rows, matrix):
+    """``g_rows^T @ matrix`` ([out, k]: a weight gradient from an im2col matrix), in the
+    orientation OpenBLAS runs faster for the matrix's layout: offset by offset (few input
+    channels; the matrix a transposed view) as ``(matrix^T @ g_rows)^T``, a plain product of
+    two row-major arrays (the tutorial CNN's first conv, [78400, 26] and [78400, 20]: 40 -> 60
+    GFLOP/s on one thread); window by window (row-major) as it reads, which ran 1.2x faster than
+    ``(unfold^T @ g)^T`` there."""
+    if matrix.strides[0] == matrix.itemsize:  # offset-major: matrix.T is row-major
+        return (matrix.T @ g_rows).T
+    return g_rows.T @ matrix
 
 
 def _weight_from_unfold(total, rows, cols, per_group: int, og: int):
