@@ -33,7 +33,9 @@ def _loop_max_pool(x, g, k, s, p):
 
 @pytest.mark.parametrize("k, s, p", [(2, 2, 0), (3, 2, 1), (3, 1, 1), (2, 1, 0), (3, 3, 0)])
 def test_max_pool_ties_send_gradient_to_first_maximum(k, s, p):
-    _matches_loop_with_ties(_with_ties((2, 3, 8, 9)), k, s, p)
+    (out, want_out), (dx, want_dx) = _beside_loop(_with_ties((2, 3, 8, 9)), k, s, p)
+    np.testing.assert_array_equal(out, want_out)
+    np.testing.assert_allclose(dx, want_dx, rtol=1e-12, atol=1e-12)
 
 
 @pytest.mark.parametrize("k, s, p", [(2, 2, 0), (3, 2, 1), (3, 1, 1)])
@@ -44,9 +46,12 @@ def test_max_pool_in_blocks_of_images_keeps_values_and_first_maximum_ties(monkey
     from core.nn.functional import pooling
 
     x = _with_ties((5, 3, 8, 9))
-    image_bytes = max_pool2d(core.to_tensor(x), k, s, p).numpy()[0].nbytes
-    monkeypatch.setattr(pooling, "_BLOCK_BYTES", 2 * image_bytes)
-    _matches_loop_with_ties(x, k, s, p)
+    pooled = max_pool2d(core.to_tensor(x), k, s, p).numpy()
+    monkeypatch.setattr(pooling, "_BLOCK_BYTES", 2 * pooled[0].nbytes)
+    assert pooling._images_per_block(pooled, np) == 2  # blocks of 2, 2 and 1 images
+    (out, want_out), (dx, want_dx) = _beside_loop(x, k, s, p)
+    np.testing.assert_array_equal(out, want_out)
+    np.testing.assert_allclose(dx, want_dx, rtol=1e-12, atol=1e-12)
 
 
 def _with_ties(shape):
@@ -54,15 +59,15 @@ def _with_ties(shape):
     return np.maximum(RNG.integers(-3, 2, size=shape), 0).astype(np.float64)
 
 
-def _matches_loop_with_ties(x, k, s, p):
-    """max_pool2d's output and input gradient equal the loop reference's (first-max ties)."""
+def _beside_loop(x, k, s, p):
+    """((max_pool2d's output, the loop reference's), (its input gradient, the reference's))
+    for one random output gradient."""
     xt = core.to_tensor(x, stop_gradient=False)
     out = max_pool2d(xt, k, s, p)
     g = RNG.standard_normal(out.shape)
     out.backward(core.to_tensor(g))
     want_out, want_dx = _loop_max_pool(x, g, k, s, p)
-    np.testing.assert_array_equal(out.numpy(), want_out)
-    np.testing.assert_allclose(xt.gradient(), want_dx, rtol=1e-12, atol=1e-12)
+    return (out.numpy(), want_out), (xt.gradient(), want_dx)
 
 
 def test_max_pool_tie_gradient_total_is_preserved():
