@@ -146,20 +146,21 @@ def _start(x: Tensor, weight_hh: Tensor, lengths):
     return xp, batch, steps, weight_hh.shape[1], x.data.dtype, packed, packed.time_major(x.data)
 
 
-def _parents(inputs, params) -> tuple:
-    """The op's graph parents: ``inputs`` (x, initial states) and the weights present."""
-    return tuple(p for p in inputs + params[1:] if p is not None)
+def _parents(inputs, weights) -> tuple:
+    """The op's graph parents: ``inputs`` (x, initial states) and the ``weights`` present
+    (weight_ih, weight_hh, bias_ih, bias_hh; a bias may be None)."""
+    return inputs + tuple(w for w in weights if w is not None)
 
 
 def _needs_grad(parents) -> bool:
     return is_grad_enabled() and any(not p.stop_gradient for p in parents)
 
 
-def _gradients(xp, packed, inputs, params, xs, dgx, dgh, previous, dh0):
-    """Gradients of ``inputs + params`` (x, initial states, weight_ih, weight_hh, bias_ih,
-    bias_hh; None entries dropped) from the gate gradients ``dgx`` (input side) and ``dgh``
-    (recurrent side), both ``[T, B, gates]`` over sorted rows, and the initial states' ones."""
-    x, weight_ih, weight_hh, bias_ih, bias_hh = params
+def _gradients(xp, packed, inputs, weights, xs, dgx, dgh, previous, dh0):
+    """Gradients of ``_parents(inputs, weights)`` from the gate gradients ``dgx`` (input side)
+    and ``dgh`` (recurrent side), both ``[T, B, gates]`` over sorted rows, and the initial
+    states' ones ``dh0``."""
+    x, (weight_ih, weight_hh, bias_ih, bias_hh) = inputs[0], weights
     gx_rows = dgx.reshape(-1, dgx.shape[-1])
     gh_rows = dgh.reshape(-1, dgh.shape[-1])
     dx = None if x.stop_gradient else packed.batch_major(
@@ -171,7 +172,7 @@ def _gradients(xp, packed, inputs, params, xs, dgx, dgh, previous, dh0):
             xp, gh_rows, previous.reshape(-1, previous.shape[-1])),
         None if bias_ih is None else column_sums(xp, gx_rows),
         None if bias_hh is None else column_sums(xp, gh_rows)]
-    return tuple(g for g, p in zip(grads, inputs + params[1:]) if p is not None)
+    return tuple(g for g, p in zip(grads, inputs + weights) if p is not None)
 
 
 def gru(x: Tensor, h0: Tensor, weight_ih: Tensor, weight_hh: Tensor,
@@ -183,8 +184,8 @@ def gru(x: Tensor, h0: Tensor, weight_ih: Tensor, weight_hh: Tensor,
     ``h' = z * h + (1 - z) * c`` (Paddle's GRU).
     """
     xp, batch, steps, hid, dtype, packed, xs = _start(x, weight_hh, lengths)
-    inputs, params = (x, h0), (x, weight_ih, weight_hh, bias_ih, bias_hh)
-    parents = _parents(inputs, params)
+    inputs, weights = (x, h0), (weight_ih, weight_hh, bias_ih, bias_hh)
+    parents = _parents(inputs, weights)
     keep = _needs_grad(parents)
     scale = xp.ones(3 * hid, dtype=dtype)
     scale[:2 * hid] = 0.5  # r, z: sigmoid(a) = (tanh(a / 2) + 1) / 2
@@ -245,7 +246,7 @@ def gru(x: Tensor, h0: Tensor, weight_ih: Tensor, weight_hh: Tensor,
             back += dnew * z
             carry[:n] = back
         carry += g_states[0]  # rows of length 0 carry h0 itself
-        return _gradients(xp, packed, inputs, params, xs, dgx, dgh, states[:steps], (carry,))
+        return _gradients(xp, packed, inputs, weights, xs, dgx, dgh, states[:steps], (carry,))
 
     return apply(packed.carried(states), parents, backward, "gru")
 
@@ -258,8 +259,8 @@ def lstm(x: Tensor, h0: Tensor, c0: Tensor, weight_ih: Tensor, weight_hh: Tensor
     ``c' = f * c + i * g``, ``h' = o * tanh(c')`` (Paddle's LSTM, gate order i, f, g, o).
     """
     xp, batch, steps, hid, dtype, packed, xs = _start(x, weight_hh, lengths)
-    inputs, params = (x, h0, c0), (x, weight_ih, weight_hh, bias_ih, bias_hh)
-    parents = _parents(inputs, params)
+    inputs, weights = (x, h0, c0), (weight_ih, weight_hh, bias_ih, bias_hh)
+    parents = _parents(inputs, weights)
     keep = _needs_grad(parents)
     # One tanh activates all four gates: sigmoid(a) = tanh(a / 2) / 2 + 1 / 2 for i, f, o.
     half = xp.full(4 * hid, 0.5, dtype=dtype)
@@ -313,7 +314,7 @@ def lstm(x: Tensor, h0: Tensor, c0: Tensor, weight_ih: Tensor, weight_hh: Tensor
             xp.multiply(dc, f, out=dc_next[:n])
         dh_next += g_states[0, 0]  # rows of length 0 carry the initial states themselves
         dc_next += g_states[1, 0]
-        return _gradients(xp, packed, inputs, params, xs, dgx, dgx, states[0, :steps],
+        return _gradients(xp, packed, inputs, weights, xs, dgx, dgx, states[0, :steps],
                           (dh_next, dc_next))
 
     return apply(packed.carried(states), parents, backward, "lstm")
@@ -332,7 +333,7 @@ def simple_rnn(x: Tensor, h0: Tensor, weight_ih: Tensor, weight_hh: Tensor,
         raise ValueError(f"simple_rnn: activation={activation!r} is not supported; use "
                          f"'tanh' or 'relu'.")
     xp, batch, steps, hid, dtype, packed, xs = _start(x, weight_hh, lengths)
-    inputs, params = (x, h0), (x, weight_ih, weight_hh, bias_ih, bias_hh)
+    inputs, weights = (x, h0), (weight_ih, weight_hh, bias_ih, bias_hh)
     gx = _project(xp, xs, weight_ih.data, _input_bias(
         xp, bias_ih, bias_hh.data if bias_hh is not None else None, hid, dtype))
     wt = _scaled_t(xp, weight_hh.data)
@@ -367,6 +368,6 @@ def simple_rnn(x: Tensor, h0: Tensor, weight_ih: Tensor, weight_hh: Tensor,
                 d *= out > 0
             carry[:n] = d @ w
         carry += g_states[0]  # rows of length 0 carry h0 itself
-        return _gradients(xp, packed, inputs, params, xs, da, da, states[:steps], (carry,))
+        return _gradients(xp, packed, inputs, weights, xs, da, da, states[:steps], (carry,))
 
-    return apply(packed.carried(states), _parents(inputs, params), backward, "simple_rnn")
+    return apply(packed.carried(states), _parents(inputs, weights), backward, "simple_rnn")
