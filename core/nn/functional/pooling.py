@@ -66,16 +66,11 @@ def max_pool2d(x: Tensor, kernel_size, stride=None, padding=0, return_mask: bool
                 _add(xp, grads[index][start:stop], grad, hit if index < len(views) - 1 or
                      index == 0 else free, pool.overlapping)
 
-        def task(start, stop):
-            # A few images at a time, so that their output, gradient and masks stay in cache
-            # through every window offset's passes instead of streaming from memory each time.
-            step = _images_per_block(out, xp)
-            for first in range(start, stop, step):
-                route(first, min(stop, first + step))
-
-        # three or four passes over the output's size per window offset
+        # A few images at a time, so that their output, gradient and masks stay in cache
+        # through every window offset's passes instead of streaming from memory each time;
+        # three or four passes over the output's size per window offset.
         run_split(gh.shape[0], host_workers(gh, gh.shape[0], passes=4 * gh.size * len(views)),
-                  task)
+                  _in_blocks(out, xp, route))
         dx = pool.unpad(dx)
         if masked:
             mark_relu_masked(dx)
@@ -117,6 +112,18 @@ def _images_per_block(out, xp) -> int:
     """Images per block of a pooling pass: about _BLOCK_BYTES of output on a CPU
     (``backend.block_bytes``: a GPU takes the whole batch at once)."""
     return max(1, backend.block_bytes(xp, _BLOCK_BYTES) // max(1, out[0].nbytes))
+
+
+def _in_blocks(out, xp, fn):
+    """A ``task(start, stop)`` for ``run_split`` that runs ``fn`` over images start..stop-1
+    in blocks of ``_images_per_block``."""
+    step = _images_per_block(out, xp)
+
+    def task(start, stop):
+        for first in range(start, stop, step):
+            fn(first, min(stop, first + step))
+
+    return task
 
 
 def _add(xp, target, grad, hit, overlapping: bool) -> None:
@@ -215,12 +222,8 @@ class _Pool:
             for view in cols[2:]:
                 op(out[start:stop], view, out=out[start:stop])
 
-        def task(start, stop):  # a few images at a time: the row maxima stay in cache
-            step = _images_per_block(out, self.xp)
-            for first in range(start, stop, step):
-                combine(first, min(stop, first + step))
-
-        run_split(n, host_workers(src, n, passes=2 * src.size), task)
+        # a few images at a time: the row maxima stay in cache
+        run_split(n, host_workers(src, n, passes=2 * src.size), _in_blocks(out, self.xp, combine))
         return out
 
     def gradient_buffer(self, src):
