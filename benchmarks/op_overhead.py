@@ -18,11 +18,12 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import core  # noqa: E402
+# core before numpy, as the runner and suite.py load them (core/blas_idle.py)
+import core  # noqa: E402, I001
+import numpy as np  # noqa: E402
+
 from core.atomic import atomic_write  # noqa: E402
 from core.nn import functional as F  # noqa: E402
 
