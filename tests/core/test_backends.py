@@ -89,24 +89,43 @@ def test_gradients_on_the_device_backend(device):
 
 
 # ----- the fused kernels against float64 formulas ---------------------------------------------
-def test_relu_grad_and_softmax_xent_kernels(device):
+# A few rows; many rows spanning little (one shift for all on the host); many spanning much.
+@pytest.mark.parametrize("batch,scale", [(6, 5.0), (512, 2.0), (512, 50.0)])
+def test_relu_grad_and_softmax_xent_kernels(device, batch, scale):
     xp = backend.xp()
     kernels = backend.kernels(xp.zeros(1))
     g, out = _x(5, 4), _x(5, 4)
     got = backend.to_numpy(kernels.relu_grad(xp.asarray(g), xp.asarray(out)))
     np.testing.assert_array_equal(got, np.where(out > 0, g, 0))
-    rows, labels, coef = _x(6, 9) * 5, _labels(6, 9), _x(6)
+    rows, labels, coef = _x(batch, 9) * scale, _labels(batch, 9), _x(batch)
     nll, probs = kernels.softmax_xent(xp.asarray(rows), xp.asarray(labels))
     r64 = rows.astype(np.float64)
     p64 = np.exp(r64 - r64.max(1, keepdims=True))
     p64 /= p64.sum(1, keepdims=True)
     np.testing.assert_allclose(backend.to_numpy(probs), p64, rtol=1e-5, atol=1e-7)
-    np.testing.assert_allclose(backend.to_numpy(nll), -np.log(p64[np.arange(6), labels]),
+    np.testing.assert_allclose(backend.to_numpy(nll), -np.log(p64[np.arange(batch), labels]),
                                rtol=1e-5, atol=1e-6)
     grad = kernels.softmax_xent_grad(probs, xp.asarray(labels), xp.asarray(coef))
     want = p64 * coef[:, None]
-    want[np.arange(6), labels] -= coef
+    want[np.arange(batch), labels] -= coef
     np.testing.assert_allclose(backend.to_numpy(grad), want, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("spread", [10.0, 100.0, np.inf])
+def test_exp_shift_keeps_exponents_at_most_zero_and_each_rows_top_above_minus_32(device, spread):
+    """The softmax's shift: on the host one scalar for a large block spanning <= 32, each row's
+    maximum otherwise (and always on the device); the bounds hold whichever it is."""
+    xp = backend.xp()
+    rng = np.random.default_rng(3)
+    lift = np.linspace(0, min(spread, 1e3), 128)[:, None]  # rows at different heights
+    rows = (rng.uniform(0, 1, (128, 64)) + lift).astype(np.float32)
+    rows[5, 0] = spread if np.isinf(spread) else rows[5, 0]
+    shift = backend.to_numpy(backend.kernels(xp.zeros(1)).exp_shift(xp.asarray(rows)))
+    assert (shift.ndim == 0) == (xp is np and spread <= 32)
+    per_row = np.broadcast_to(shift, (128, 1))
+    finite = np.isfinite(rows).all(axis=1)
+    assert (rows[finite] - per_row[finite]).max() <= 0
+    assert (rows[finite].max(axis=1) - per_row[finite, 0]).min() >= -32
 
 
 @pytest.mark.parametrize("index", [[3, 0, 3, 5, 0, 3], [4, 1, 2], []])

@@ -122,7 +122,9 @@ def _by_blocks(rows, by_rows: bool, passes: float, fn) -> None:
 
 
 def _softmax_into(xp, x, out, axis: int) -> None:
-    xp.subtract(x, x.max(axis=axis, keepdims=True), out=out)
+    rows = x.ndim == 2 and axis == 1  # a block of the row path: the backend picks the shift
+    xp.subtract(x, backend.kernels(x).exp_shift(x) if rows else x.max(axis=axis, keepdims=True),
+                out=out)
     xp.exp(out, out=out)
     out /= _sum_along(xp, out, axis)
 

@@ -76,6 +76,39 @@ def test_softmax_last_axis_by_any_name_takes_the_row_path():
     np.testing.assert_array_equal(results[0][1], results[1][1])
 
 
+def _softmax64(x):
+    x64 = x.astype(np.float64)
+    e = np.exp(x64 - x64.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+@pytest.mark.parametrize("spread", [8.0, 1000.0])  # one shift per block / each row's maximum
+def test_softmax_of_large_blocks_matches_float64_at_any_spread(spread):
+    """Blocks whose values span little are shifted by one scalar (no per-row maximum), the
+    others row by row: float32 results within a few ulps of float64 either way, no overflow,
+    no NaN, every row summing to 1."""
+    rng = np.random.default_rng(5)
+    lift = np.linspace(0, spread, 64)[:, None]  # each query row at another height
+    x = rng.uniform(-4, 4, (16, 4, 64, 64)) + lift
+    got = F.softmax(core.to_tensor(x.astype(np.float32))).numpy()
+    np.testing.assert_allclose(got, _softmax64(x.astype(np.float32)), rtol=3e-6, atol=1e-30)
+    np.testing.assert_allclose(got.sum(-1), 1.0, rtol=1e-5)
+
+
+def test_softmax_rows_with_nan_or_infinities_keep_their_row_maximum():
+    """A block holding NaN or infinities never takes the one-scalar shift: masked (-inf) keys
+    get 0, a NaN row stays NaN, and the finite rows of the same block are exact as ever."""
+    x = np.random.default_rng(6).standard_normal((64, 128)).astype(np.float32)
+    x[3, :40] = -np.inf  # a mask
+    x[7, 5] = np.nan
+    got = F.softmax(core.to_tensor(x)).numpy()
+    want = _softmax64(x)
+    assert np.isnan(got[7]).all()
+    finite = np.arange(64) != 7
+    np.testing.assert_allclose(got[finite], want[finite], rtol=2e-6, atol=1e-30)
+    np.testing.assert_array_equal(got[3, :40], 0.0)
+
+
 @pytest.mark.parametrize("axis", [-1, 1])
 def test_log_softmax_values_and_gradient(axis):
     x = np.random.default_rng(2).standard_normal((2, 5, 3))
