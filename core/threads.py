@@ -215,6 +215,24 @@ def matmul_rows(xp, a, b):
     return _threaded_blas(a, b, lambda: xp.matmul(a, b))
 
 
+def matmul_any_order(xp, a, b):
+    """``a @ b`` for 2-D ``a`` [m, k] and ``b`` [k, n], in the memory order OpenBLAS computes
+    faster: with few rows and many columns (``2 <= m <= 48``, ``n >= 256``) the result is the
+    transpose of a C-contiguous [n, m] product, ``(b.T @ a.T).T``, an F-ordered view with no
+    copy. For a Linear layer's forward: its output goes to element-wise ops and GEMMs, which
+    take either order. Measured (median of 9): [16, 784] x [784, 1024] 469 -> 369 us on one
+    thread, 229 -> 208 on two; [4, 784] x [784, 1024] 1.46x / 1.29x; an MLP 784-1024-1024-10
+    forward at 32 rows 1.24x / 1.04x; at 64 rows 1.02x / 0.96x, hence the limit.
+    """
+    m, n = a.shape[0], b.shape[1]
+    if not _FEW_ROWS_MIN <= m <= _FEW_ROWS_FORWARD or n < _MANY_COLUMNS:
+        return matmul_rows(xp, a, b)
+    return _threaded_blas(b.T, a.T, lambda: xp.matmul(b.T, a.T)).T
+
+
+_FEW_ROWS_MIN, _FEW_ROWS_FORWARD, _MANY_COLUMNS = 2, 48, 256  # one row: a GEMV either way
+
+
 def matmul_inner(xp, a, b):
     """``a.T @ b`` for ``a`` [m, k] and ``b`` [m, n] (a weight gradient: a sum over the m rows);
     a large product runs on BLAS's own threads."""
@@ -222,22 +240,26 @@ def matmul_inner(xp, a, b):
     return _threaded_blas(a, b, lambda: a.T @ b)
 
 
-def matmul_transposed(xp, a, b):
-    """``a @ b.T`` for ``a`` [m, n] and ``b`` [k, n] (a Linear's input gradient: g @ W^T),
-    C-contiguous; a large product runs on BLAS's own threads.
+def matmul_transposed(xp, a, b, order: str = "C"):
+    """``a @ b.T`` for ``a`` [m, n] and ``b`` [k, n] (a Linear's input gradient: g @ W^T), in
+    memory ``order`` ("C", or "F" for the gradient of an input that ``matmul_any_order`` made
+    F-ordered: element-wise ops between the two then see one layout); a large product runs on
+    BLAS's own threads.
 
-    Few rows and a long reduction (``m <= 64``, ``n >= 256``) go the other way round, as
-    ``(b @ a.T).T`` and one transposing copy: OpenBLAS runs a product with few rows and a long
-    reduction slowly, and the other orientation 1.2-1.9x faster (measured with the copy, one
-    and two threads: [32, 1024] x [1024, 784] 706 -> 484 us on one thread, [8, 1024] x
-    [1024, 1024] 605 -> 328 us; [64, 384] x [384, 128] 1.04-1.18x). Short reductions (a
-    classifier's 10 outputs) or tiny products lose to the copy and keep the plain form.
+    "F" is always ``(b @ a.T).T``, a view. For "C", few rows and a long reduction (``m <= 64``,
+    ``n >= 256``) go that way too, plus one transposing copy: OpenBLAS runs a product with few
+    rows and a long reduction slowly, and the other orientation 1.2-1.9x faster (measured with
+    the copy, one and two threads: [32, 1024] x [1024, 784] 706 -> 484 us on one thread,
+    [8, 1024] x [1024, 1024] 605 -> 328 us; [64, 384] x [384, 128] 1.04-1.18x). Short
+    reductions (a classifier's 10 outputs) or tiny products lose to the copy and keep the
+    plain form.
     """
     m, n = a.shape
-    if m > _FEW_ROWS or n < _LONG_REDUCTION or m * n * b.shape[0] < _MIN_SWAP_MACS:
+    if order == "C" and (m > _FEW_ROWS or n < _LONG_REDUCTION
+                         or m * n * b.shape[0] < _MIN_SWAP_MACS):
         return _threaded_blas(a, b.T, lambda: xp.matmul(a, b.T))
     swapped = _threaded_blas(b, a.T, lambda: xp.matmul(b, a.T))
-    return xp.ascontiguousarray(swapped.T)
+    return swapped.T if order == "F" else xp.ascontiguousarray(swapped.T)
 
 
 _FEW_ROWS, _LONG_REDUCTION, _MIN_SWAP_MACS = 64, 256, 1 << 20

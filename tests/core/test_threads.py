@@ -8,6 +8,7 @@ import pytest
 import core
 from core import threads
 from core.nn import functional as F
+from tests.gradcheck import check_grad
 
 
 @pytest.fixture
@@ -187,3 +188,57 @@ def test_input_gradient_product_picks_its_orientation(monkeypatch, rows, reducti
     w = core.to_tensor(b, stop_gradient=False)  # [in, out] = [out, reduction] here
     F.linear(x, w).backward(core.to_tensor(a))
     np.testing.assert_allclose(x.gradient(), a @ b.T, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("rows, cols, f_ordered", [
+    (16, 256, True),    # few rows, many columns: (b.T @ a.T).T, a view
+    (2, 512, True),     # the limits themselves
+    (48, 300, True),
+    (1, 512, False),    # one row: a GEMV either way
+    (49, 512, False),   # one row too many
+    (16, 255, False),   # one column short
+])
+def test_forward_product_takes_the_faster_memory_order(rows, cols, f_ordered):
+    """matmul_any_order (Linear's forward) gives the plain product either way round; with few
+    rows and many columns it comes out F-ordered, the transpose of a C-contiguous product."""
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal((rows, 64)), rng.standard_normal((64, cols))
+    got = threads.matmul_any_order(np, a, b)
+    np.testing.assert_allclose(got, a @ b, rtol=1e-12, atol=1e-12)
+    assert (got.flags.f_contiguous and not got.flags.c_contiguous) == f_ordered
+    assert got.flags.c_contiguous != f_ordered
+
+
+@pytest.mark.parametrize("rows", [16, 200])
+def test_input_gradient_in_f_order_is_the_transposed_product_without_a_copy(rows):
+    """order="F" (the gradient of an F-ordered input) always runs (b @ a.T) and returns its
+    transpose, whatever the row count."""
+    rng = np.random.default_rng(4)
+    a, b = rng.standard_normal((rows, 300)), rng.standard_normal((70, 300))
+    got = threads.matmul_transposed(np, a, b, "F")
+    np.testing.assert_allclose(got, a @ b.T, rtol=1e-12, atol=1e-12)
+    assert got.flags.f_contiguous and not got.flags.c_contiguous and got.base is not None
+
+
+def test_a_linear_chain_of_few_rows_keeps_one_layout_forward_and_backward():
+    """Linear -> ReLU -> Linear on 16 rows: the hidden layer comes out F-ordered, the gradient
+    that reaches it is F-ordered too (element-wise backward ops then see one layout, 5x faster
+    than mixed), and the gradients pass float64 finite differences."""
+    rng = np.random.default_rng(5)
+    x, w1, w2 = (rng.standard_normal(s) for s in ((16, 20), (20, 256), (256, 3)))
+    seen = []
+
+    def net(x, w1, w2):
+        hidden = F.linear(x, w1)
+        seen.append(hidden.data.flags.f_contiguous and not hidden.data.flags.c_contiguous)
+        if not hidden.stop_gradient:
+            hidden.register_array_hook(lambda g: seen.append(("grad", g.flags.f_contiguous))
+                                       or g)
+        return F.linear(F.relu(hidden), w2)
+
+    xt, w1t, w2t = (core.to_tensor(v, stop_gradient=False) for v in (x, w1, w2))
+    out = net(xt, w1t, w2t)
+    np.testing.assert_allclose(out.numpy(), np.maximum(x @ w1, 0) @ w2, rtol=1e-12)
+    out.sum().backward()
+    assert seen == [True, ("grad", True)]
+    check_grad(net, x, w1, w2)

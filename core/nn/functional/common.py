@@ -4,7 +4,7 @@ from __future__ import annotations
 from core import backend
 from core.nn.functional._sums import column_sums
 from core.tensor import Tensor, apply
-from core.threads import matmul_inner, matmul_rows, matmul_transposed
+from core.threads import matmul_any_order, matmul_inner, matmul_transposed
 
 _DROPOUT_MODES = ("upscale_in_train", "downscale_in_infer")
 
@@ -27,14 +27,16 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None,
                          f"{list(w.shape)}; the bias must be [out_features] = [{w.shape[1]}].")
     xp = backend.array_module(a)
     a2 = a.reshape(-1, w.shape[0])  # leading dimensions as rows: split over core's threads
-    out = matmul_rows(xp, a2, w).reshape(a.shape[:-1] + (w.shape[1],))
+    out = matmul_any_order(xp, a2, w).reshape(a.shape[:-1] + (w.shape[1],))
     if bias is not None:
         out += bias.data
     parents = (x, weight) if bias is None else (x, weight, bias)
+    order = "F" if a2.flags.f_contiguous and not a2.flags.c_contiguous else "C"  # x's, for gx
 
     def backward(g):
         g2 = g.reshape(-1, w.shape[1])
-        gx = matmul_transposed(xp, g2, w).reshape(a.shape) if not x.stop_gradient else None
+        gx = None if x.stop_gradient else \
+            matmul_transposed(xp, g2, w, order).reshape(a.shape)
         gw = matmul_inner(xp, a2, g2) if not weight.stop_gradient else None
         if bias is None:
             return gx, gw
