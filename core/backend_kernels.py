@@ -163,29 +163,45 @@ class HostKernels:
         """In place: m = b1 m + (1-b1) g; v = b2 v + (1-b2) g^2; param -= step m/(sqrt v + eps).
 
         ``eps`` and ``step`` already hold Adam's bias corrections (see core.optimizer.adam).
-        Large contiguous parameters go block by block (``_ADAM_BLOCK`` elements), the blocks
-        split over core's threads: the rule's ten passes then run on blocks that stay in
-        cache, so memory sees each of param, grad, m and v once instead of ~25 whole-array
-        passes, and every core takes part. Element-wise, so the result does not depend on
-        the blocking or the thread count.
         """
-        arrays = (param, grad, m, v)
-        if param.size < 2 * _ADAM_BLOCK or not all(a.flags.c_contiguous for a in arrays) \
-                or grad.dtype != param.dtype:
-            _adam_rule(self.xp, param, grad, m, v, beta1, beta2, eps, step, None)
+        self.adam_many([(param, grad, m, v, beta1, beta2, eps, step)])
+
+    def adam_many(self, updates) -> None:
+        """``adam`` for every ``(param, grad, m, v, beta1, beta2, eps, step)`` of ``updates``.
+
+        Large contiguous parameters go block by block (``_ADAM_BLOCK`` elements): the rule's
+        passes then run on blocks that stay in cache, so memory sees each of param, grad, m and
+        v once instead of ~25 whole-array passes. The blocks of all the parameters are split
+        over core's threads together, one hand-off per optimizer step instead of one per
+        parameter (MLP 784-1024-1024-10 on 2 threads: 2.43-2.55 -> 2.25-2.28 ms a step).
+        Element-wise, so the result does not depend on the blocking or the thread count.
+        """
+        blocks = []  # (param, grad, m, v) block slices, then the update's scalars
+        for param, grad, m, v, *scalars in updates:
+            arrays = (param, grad, m, v)
+            if param.size < 2 * _ADAM_BLOCK or grad.dtype != param.dtype \
+                    or not all(a.flags.c_contiguous for a in arrays):
+                _adam_rule(self.xp, *arrays, *scalars, None)
+                continue
+            flat = [a.reshape(-1) for a in arrays]
+            blocks += [([a[i:i + _ADAM_BLOCK] for a in flat], scalars)
+                       for i in range(0, param.size, _ADAM_BLOCK)]
+        if not blocks:
             return
-        flat = [a.reshape(-1) for a in arrays]
-        size, blocks = param.size, -(-param.size // _ADAM_BLOCK)
 
         def task(first, last):
-            scratch = np.empty(_ADAM_BLOCK, param.dtype)
-            for b in range(first, last):
-                part = slice(b * _ADAM_BLOCK, min(size, (b + 1) * _ADAM_BLOCK))
-                _adam_rule(self.xp, *(a[part] for a in flat), beta1, beta2, eps, step,
-                           scratch[:part.stop - part.start])
+            scratch = {}  # one per dtype, reused by every block of this thread
+            for parts, scalars in blocks[first:last]:
+                size, dtype = parts[0].size, parts[0].dtype
+                buffer = scratch.get(dtype)
+                if buffer is None:
+                    buffer = scratch[dtype] = np.empty(_ADAM_BLOCK, dtype)
+                _adam_rule(self.xp, *parts, *scalars, buffer[:size])
 
         # ~12 passes of the rule over the four arrays per element
-        threads.run_split(blocks, threads.host_workers(param, blocks, passes=12 * size), task)
+        elements = sum(parts[0].size for parts, _ in blocks)
+        workers = threads.host_workers(blocks[0][0][0], len(blocks), passes=12 * elements)
+        threads.run_split(len(blocks), workers, task)
 
 
 # Elements per block: 512 KB of float32 per array, the five arrays within a 2 MB L2. Larger
@@ -319,6 +335,10 @@ class DeviceKernels:
             return
         self._kernel(_ADAM)(grad, float(beta1), float(beta2), float(eps), float(step),
                             param, m, v)
+
+    def adam_many(self, updates) -> None:
+        for update in updates:  # one fused kernel each: a GPU has no thread hand-off to save
+            self.adam(*update)
 
 
 def adam_factors(lr: float, beta1: float, beta2: float, epsilon: float, step: int):

@@ -38,14 +38,31 @@ class Adam(Optimizer):
         self._lazy_mode = bool(lazy_mode)
 
     def _update(self, param, grad, state, lr):
-        self._adam(param.data, grad, state, lr)
+        backend.kernels(param.data).adam(*self._adam_args(param, grad, state, lr))
 
-    def _adam(self, data, grad, state, lr) -> None:
+    def _update_all(self, updates: list) -> None:
+        """Every dense parameter in one call per backend: on the host, the blocks of all the
+        parameters are split over core's threads together (``HostKernels.adam_many``)."""
+        by_kernels: dict[int, tuple] = {}
+        for param, grad, state, lr in updates:
+            kernels = backend.kernels(param.data)
+            by_kernels.setdefault(id(kernels), (kernels, []))[1].append(
+                self._adam_args(param, grad, state, lr))
+        for kernels, args in by_kernels.values():
+            kernels.adam_many(args)
+
+    def _adam_args(self, param, grad, state, lr) -> tuple:
+        """The arguments of the backend's ``adam`` for one parameter (after ``_prepare``)."""
+        lr = self._prepare(param, lr)
         b1, b2 = self._beta1, self._beta2
         eps, step = adam_factors(lr, b1, b2, self._epsilon, state["step"])
-        # One fused kernel per parameter on a GPU; numpy's in-place ufuncs on the host.
-        backend.kernels(data).adam(data, grad, state["moment1"], state["moment2"], b1, b2, eps,
-                                   step)
+        return param.data, grad, state["moment1"], state["moment2"], b1, b2, eps, step
+
+    def _prepare(self, param, lr: float) -> float:
+        """What comes before the Adam rule for ``param``; returns the learning rate to use
+        (AdamW: its lr ratio and decoupled decay)."""
+        del param
+        return lr
 
 
 class AdamW(Adam):
@@ -89,13 +106,13 @@ class AdamW(Adam):
         self._lr_ratio = lr_ratio
         self._apply_decay_param_fun = apply_decay_param_fun
 
-    def _update(self, param, grad, state, lr):
+    def _prepare(self, param, lr: float) -> float:
         if self._lr_ratio is not None:
             lr = lr * float(self._lr_ratio(param))
         decays = self._apply_decay_param_fun is None or self._apply_decay_param_fun(param.name)
         if decays and self._coeff:
             param.data *= 1.0 - lr * self._coeff
-        self._adam(param.data, grad, state, lr)
+        return lr
 
 
 class Adamax(Optimizer):

@@ -110,6 +110,7 @@ class Optimizer:
         if self._grad_clip is not None and params_grads:
             params_grads = sparse_rows.clip(self._grad_clip, params_grads)
         base_lr = self.get_lr()
+        dense = []
         for param, grad in params_grads:
             regularizer = getattr(param, "regularizer", None) or self.regularization
             if isinstance(grad, RowSparseGrad):  # lazy: only the touched rows (sparse_rows.py)
@@ -120,7 +121,15 @@ class Optimizer:
                 grad = grad + regularizer(param.data)  # a new array: param.grad stays as computed
             state = self._state_for(param)
             state["step"] = state.get("step", 0) + 1
-            self._update(param, grad, state, base_lr * _lr_scale(param))
+            dense.append((param, grad, state, base_lr * _lr_scale(param)))
+        self._update_all(dense)
+
+    def _update_all(self, updates: list) -> None:
+        """``_update`` for each ``(param, grad, state, lr)`` of a step's dense gradients; a
+        rule that gains from seeing them all at once (Adam: one split over threads for every
+        parameter) overrides this."""
+        for param, grad, state, lr in updates:
+            self._update(param, grad, state, lr)
 
     def clear_grad(self, set_to_zero: bool = False) -> None:
         """Drop every gradient (or, with ``set_to_zero``, zero the arrays in place)."""
