@@ -222,10 +222,12 @@ def matmul_any_order(xp, a, b):
     copy. For a Linear layer's forward: its output goes to element-wise ops and GEMMs, which
     take either order. Measured (median of 9): [16, 784] x [784, 1024] 469 -> 369 us on one
     thread, 229 -> 208 on two; [4, 784] x [784, 1024] 1.46x / 1.29x; an MLP 784-1024-1024-10
-    forward at 32 rows 1.24x / 1.04x; at 64 rows 1.02x / 0.96x, hence the limit.
+    forward at 32 rows 1.24x / 1.04x; at 64 rows 1.02x / 0.96x, hence the limit. Device
+    arrays keep the plain form: the measurements are OpenBLAS's.
     """
     m, n = a.shape[0], b.shape[1]
-    if not _FEW_ROWS_MIN <= m <= _FEW_ROWS_FORWARD or n < _MANY_COLUMNS:
+    if not _FEW_ROWS_MIN <= m <= _FEW_ROWS_FORWARD or n < _MANY_COLUMNS \
+            or not isinstance(a, np.ndarray):
         return matmul_rows(xp, a, b)
     return _threaded_blas(b.T, a.T, lambda: xp.matmul(b.T, a.T)).T
 
