@@ -162,6 +162,33 @@ def test_stacked_matmul_split_over_threads_matches_one_thread(two_threads):
     assert threads.matmul(np, a, b[:1]).shape == (8, 4, 64, 64)  # broadcasting: numpy's own
 
 
+@pytest.mark.parametrize("batch", [8, 1])  # split along the batch axis / over flat items
+@pytest.mark.parametrize("count", [1, 2])
+def test_stacked_matmul_of_head_views_and_transposed_stacks(monkeypatch, batch, count):
+    """q k^T and (q k^T) v with q, k, v strided views into one qkv array (attention's heads):
+    the product on one thread and on two (split along the batch axis without copying the
+    views, or over flattened items when the batch is too short), the transposed stack copied
+    first where the product is not split."""
+    previous = core.device.get_num_threads()
+    core.device.set_num_threads(count)
+    monkeypatch.setattr(threads, "_MIN_SPLIT_MACS", 0)
+    try:
+        rng = np.random.default_rng(6)
+        qkv = rng.standard_normal((batch, 64, 3, 4, 32)).astype(np.float32).transpose(
+            2, 0, 3, 1, 4)
+        q, k, v = qkv
+        k_t = k.swapaxes(-1, -2)
+        scores = threads.matmul(np, q, k_t)
+        np.testing.assert_allclose(scores, np.einsum("bhtd,bhsd->bhts", q, k), rtol=1e-4,
+                                   atol=1e-4)
+        mixed = threads.matmul(np, scores, v)
+        np.testing.assert_allclose(mixed, np.einsum("bhts,bhsd->bhtd", scores, v), rtol=1e-4,
+                                   atol=1e-4)
+        assert scores.shape == (batch, 4, 64, 64) and mixed.shape == (batch, 4, 64, 32)
+    finally:
+        core.device.set_num_threads(previous)
+
+
 @pytest.mark.parametrize("rows, reduction, out, swapped", [
     (16, 512, 128, True),    # few rows, a long reduction: (b @ a.T).T, then one copy
     (64, 256, 64, True),     # the limits themselves
