@@ -5,9 +5,12 @@ the rest of a step on its own threads. After a threaded call OpenBLAS's workers 
 for 2^28 CPU cycles (about 0.1 s) before they sleep, and meanwhile they hold cores that core's
 threads need: on the project's 2-vCPU VM the tutorial CNN at batch 1024 (one threaded GEMM in
 its Linear layer, then ~100 ms of convolutions on core's threads) ran inference 1.76x slower
-and training 1.24x slower than with short spins. 2^21 cycles (about a millisecond) keeps the
-workers awake between back-to-back GEMMs (an MLP's layers: 0.96-1.03x, unchanged) and parks
-them before core's next split (same-process A/B runs in docs/performance.md).
+and training 1.24x slower than with short spins. 2^19 cycles (about 0.17 ms) keeps the
+workers awake between back-to-back GEMMs (an MLP's layers) and parks them before core's next
+split: against 2^21 (~0.7 ms, the value before) a transformer block on two threads trains
+1.14x and infers 1.10x faster, an MLP 1.01-1.08x, the rest 0.97-1.03x; 2^18 and shorter
+spins lost up to 30% on the MLP's inference, its workers asleep by its next GEMM
+(child-process runs in docs/performance.md).
 
 OpenBLAS reads ``OPENBLAS_THREAD_TIMEOUT`` once, when it is loaded (with numpy), so
 ``import core`` sets it only while numpy is not loaded yet and the variable is not set
@@ -20,7 +23,7 @@ import os
 import sys
 
 VARIABLE = "OPENBLAS_THREAD_TIMEOUT"
-SPIN_LOG2_CYCLES = "21"  # OpenBLAS spins 2 ** this many cycles before a worker sleeps
+SPIN_LOG2_CYCLES = "19"  # OpenBLAS spins 2 ** this many cycles before a worker sleeps
 
 applied = False  # whether this process set the variable before OpenBLAS loaded
 
