@@ -43,12 +43,11 @@ class Adam(Optimizer):
     def _update_all(self, updates: list) -> None:
         """Every dense parameter in one call per backend: on the host, the blocks of all the
         parameters are split over core's threads together (``HostKernels.adam_many``)."""
-        by_kernels: dict[int, tuple] = {}
+        by_kernels: dict = {}  # a kernel set -> the arguments of its parameters
         for param, grad, state, lr in updates:
-            kernels = backend.kernels(param.data)
-            by_kernels.setdefault(id(kernels), (kernels, []))[1].append(
+            by_kernels.setdefault(backend.kernels(param.data), []).append(
                 self._adam_args(param, grad, state, lr))
-        for kernels, args in by_kernels.values():
+        for kernels, args in by_kernels.items():
             kernels.adam_many(args)
 
     def _adam_args(self, param, grad, state, lr) -> tuple:
