@@ -31,10 +31,10 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None,
     if bias is not None:
         out += bias.data
     parents = (x, weight) if bias is None else (x, weight, bias)
-    order = "F" if a2.flags.f_contiguous and not a2.flags.c_contiguous else "C"  # x's, for gx
 
     def backward(g):
         g2 = g.reshape(-1, w.shape[1])
+        order = "F" if a2.flags.f_contiguous and not a2.flags.c_contiguous else "C"  # x's
         gx = None if x.stop_gradient else \
             matmul_transposed(xp, g2, w, order).reshape(a.shape)
         gw = matmul_inner(xp, a2, g2) if not weight.stop_gradient else None
