@@ -28,7 +28,7 @@ for step in $STEPS; do
   runner)
     for dev in gpu:0 cpu; do
       name=${dev/:/}
-      timeout 300 $PY -m runner device=$dev tracking.enabled=false trainer.epochs=1 \
+      timeout 300 $PY -m runner device=$dev tracking.enabled=false trainer.checkpoint=false trainer.epochs=1 \
         trainer.progress=false "hydra.run.dir=$LOGS/run-$name" >"$LOGS/runner-$name.log" 2>&1
       summary+=("runner $dev: $(grep -E 'test loss|valid/acc' "$LOGS/runner-$name.log" \
         | tr '\n' ' ' || tail -n 3 "$LOGS/runner-$name.log")")

@@ -53,6 +53,15 @@ def _suite_device():
     backend.set_device(_SUITE_DEVICE)
 
 
+@pytest.fixture
+def on_cpu():
+    """The CPU for this test, also when TOMLRUN_TEST_DEVICE selects a GPU: for tests of host-only
+    behaviour (core's thread splits, memory layouts, numpy buffers, fork)."""
+    from core import backend  # noqa: PLC0415
+
+    backend.set_device("cpu")  # _suite_device puts the suite's device back afterwards
+
+
 @pytest.fixture(params=["cpu", "gpu:0"])
 def device(request):
     """Run the test once per backend: 'cpu' always, 'gpu:0' when cupy and a GPU are present."""

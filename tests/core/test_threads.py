@@ -100,7 +100,7 @@ def test_a_failing_slice_raises_after_every_slice_finished(two_threads):
     assert finished == [(0, 2)]
 
 
-@pytest.mark.usefixtures("split_small_work")
+@pytest.mark.usefixtures("split_small_work", "on_cpu")
 def test_a_forked_child_splits_work_on_threads_of_its_own(two_threads):
     """A data-loader worker forked after the pool exists inherits none of its threads: the
     child must start a pool of its own instead of waiting forever."""
@@ -247,6 +247,7 @@ def test_input_gradient_in_f_order_is_the_transposed_product_without_a_copy(rows
     assert got.flags.f_contiguous and not got.flags.c_contiguous and got.base is not None
 
 
+@pytest.mark.usefixtures("on_cpu")  # the F-ordered view is a host-array policy
 def test_a_linear_chain_of_few_rows_keeps_one_layout_forward_and_backward():
     """Linear -> ReLU -> Linear on 16 rows: the hidden layer comes out F-ordered, the gradient
     that reaches it is F-ordered too (element-wise backward ops then see one layout, 5x faster

@@ -2,7 +2,9 @@
 
 On numpy the device steps are no-ops, but the control flow is the GPU's: the prefetch thread
 converts each batch inside ``channel.producing()`` and sends a ticket with it, the consumer
-calls ``release()`` before each batch and ``accept(ticket)`` after.
+calls ``release()`` before each batch and ``accept(ticket)`` after. The loaders upload to the
+current device, so under ``TOMLRUN_TEST_DEVICE=gpu:0`` the same tests drive the real GPU branch
+(streams, events, pinned buffers).
 """
 from __future__ import annotations
 
@@ -49,11 +51,11 @@ def test_the_prefetch_thread_converts_the_batches(monkeypatch):
         return original(data, dtype)
 
     monkeypatch.setattr(backend, "asarray", recording)
-    batches = list(_loader(prefetch=2, device="cpu"))
+    batches = list(_loader(prefetch=2, device=backend.get_device()))
     assert all(isinstance(t, core.Tensor) for batch in batches for t in batch)
     assert len(threads) == 2 * len(batches) and set(threads) == {"tomlrun-prefetch"}
     threads.clear()
-    list(_loader(device="cpu"))  # no prefetch thread: the consumer converts
+    list(_loader(device=backend.get_device()))  # no prefetch thread: the consumer converts
     assert set(threads) == {threading.current_thread().name}
 
 
@@ -63,8 +65,8 @@ def test_batches_and_order_are_the_same_with_and_without_the_upload_step(make):
         return _passes(DataLoader(make(), batch_size=8, shuffle=True, seed=3, **kwargs))
 
     want = run()
-    for kwargs in ({"return_tensors": True}, {"prefetch": 2, "device": "cpu"},
-                   {"prefetch": 1, "device": "cpu", "workers": 2}):
+    for kwargs in ({"return_tensors": True}, {"prefetch": 2, "device": backend.get_device()},
+                   {"prefetch": 1, "device": backend.get_device(), "workers": 2}):
         got = run(**kwargs)
         assert len(got) == len(want)
         for (gx, gy), (wx, wy) in zip(got, want):
@@ -85,7 +87,7 @@ def test_an_upload_error_surfaces_in_the_consumer_at_its_batch(monkeypatch):
     monkeypatch.setattr(backend, "asarray", failing)
     got = []
     with pytest.raises(RuntimeError, match="out of pinned memory"):
-        for batch in _loader(prefetch=2, device="cpu"):
+        for batch in _loader(prefetch=2, device=backend.get_device()):
             got.append(batch)
     assert len(got) == 2
 
@@ -114,10 +116,11 @@ class _Recording(backend.UploadChannel):
         super().accept(None)
 
 
+@pytest.mark.usefixtures("on_cpu")  # the protocol with numpy's no-op steps (GPU: below)
 def test_the_consumer_releases_before_and_accepts_after_each_batch(monkeypatch):
     _Recording.log = []
     monkeypatch.setattr(backend, "upload_channel", lambda device: _Recording(device))
-    loader = _loader(prefetch=2, device="cpu")
+    loader = _loader(prefetch=2, device=backend.get_device())
     count = len(list(loader))
     log = _Recording.log
     assert [entry for entry in log if entry[0] == "producing"] == [("producing",
@@ -142,7 +145,7 @@ def test_uploaded_labels_carry_their_host_range(monkeypatch):
         raise AssertionError("the label range was read from the device")
 
     monkeypatch.setattr(loss_module, "_bounds", no_device_read)
-    for _x, y in _loader(prefetch=2, device="cpu"):
+    for _x, y in _loader(prefetch=2, device=backend.get_device()):
         assert y._value_range == (int(y.numpy().min()), int(y.numpy().max()))
         core.nn.functional.cross_entropy(core.to_tensor(np.zeros((len(y), 7))), y)
 
@@ -150,15 +153,17 @@ def test_uploaded_labels_carry_their_host_range(monkeypatch):
 def test_a_device_other_than_the_current_one_is_a_clear_error():
     with pytest.raises(backend.DeviceError, match="device 'tpu' is not valid"):
         _loader(device="tpu")
+    here = backend.get_device()
+    other = "gpu:0" if here == "cpu" else "cpu"  # gpu:0 parses without a GPU
     for prefetch in (2, 0):  # with or without the prefetch thread
-        loader = _loader(prefetch=prefetch, device="gpu:0")  # parses; a GPU is needed to iterate
-        with pytest.raises(ValueError, match=r"device='gpu:0'.*current device is 'cpu'"):
+        loader = _loader(prefetch=prefetch, device=other)
+        with pytest.raises(ValueError, match=rf"device='{other}'.*current device is '{here}'"):
             next(iter(loader))
 
 
 def test_stopping_early_ends_the_uploading_thread():
     before = threading.active_count()
-    loader = _loader(prefetch=1, device="cpu")
+    loader = _loader(prefetch=1, device=backend.get_device())
     for index, _ in enumerate(loader):
         if index == 1:
             break

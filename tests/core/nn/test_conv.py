@@ -271,6 +271,7 @@ def test_partial_blocks_share_their_full_blocks_plan(monkeypatch, stride):
     assert sorted(tags) == sorted(set(tags)) and len(tags) >= 2
 
 
+@pytest.mark.usefixtures("on_cpu")  # the host's per-thread buffers (keyed by array module)
 def test_plans_of_every_geometry_share_one_matrix_buffer_per_thread():
     """Each conv geometry keeps its own im2col plan, but all plans on a thread multiply out of
     one shared matrix buffer (and the col2im sources out of another): convs of different
