@@ -1,7 +1,7 @@
 """core versus torch eager on several networks, training (Adam) and inference, in one run.
 
     python benchmarks/suite.py [--quick] [--workloads a,b] [--threads all,1] [--rounds 5]
-                               [--json PATH] [--no-memory]
+                               [--json PATH] [--no-memory] [--device cpu|gpu:N]
 
 For each thread count, rounds interleave the two libraries (the order flips every round) on
 every workload, so machine noise hits both alike; a ratio is the median of the per-round
@@ -12,13 +12,20 @@ the losses must agree (``numerics``). Peak memory comes from one child process p
 workload (memory the steps need above the imports and the model). Also reported: FLOPs per
 sample (torch's counter), achieved GFLOP/s against the sgemm peak measured in this run, and the
 BLAS kernels (threadpoolctl).
+
+``--device gpu:N`` runs both libraries on that GPU (core through cupy, torch on cuda:N), in IEEE
+float32: one set of rows (the host thread count does not drive GPU kernels; ``threads`` names
+the device), timings that wait for the queued kernels, cupy's float32 GEMM as the peak, and
+device memory reserved by each library's caching allocator in place of RSS.
 """
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import platform
+import re
 import statistics
 import sys
 import time
@@ -61,6 +68,10 @@ class Pair:
     def __init__(self, workload, frameworks, batches: int, seed: int = 0):
         rng = np.random.default_rng(seed)
         self.workload, self.batches = workload, [workload.data(rng) for _ in range(batches)]
+        # Both libraries run on core's current device (select_device): core builds its model
+        # there, and torch's model and inputs follow it.
+        self.device = core.device.get_device()
+        workload.torch_device = M.torch_device(self.device)
         core.seed(seed)
         self.core = workload.core_model()
         self.core_opt = core.optimizer.Adam(1e-3, parameters=self.core.parameters())
@@ -68,7 +79,7 @@ class Pair:
         if "torch" in frameworks:
             import torch  # noqa: PLC0415
 
-            self.torch = workload.torch_model(self.core)
+            self.torch = workload.torch_model(self.core).to(workload.torch_device)
             params = list(self.torch.parameters())
             sparse = params[:1] if workload.sparse else []
             self.torch_opts = [torch.optim.Adam(params[len(sparse):], lr=1e-3)] + (
@@ -141,8 +152,10 @@ def time_one(pair: Pair, framework: str, mode: str, steps: int) -> float:
     time.sleep(IDLE_S)
     run = pair.train if mode == "train" else pair.infer
     run(framework, WARM_STEPS)
+    M.synchronize(framework, pair.device)  # a GPU: the warm-up's kernels finish untimed
     start = time.perf_counter()
     run(framework, steps)
+    M.synchronize(framework, pair.device)  # a GPU: the clock stops when the kernels are done
     return pair.workload.batch * steps / (time.perf_counter() - start)
 
 
@@ -158,47 +171,65 @@ def calibrate(pair: Pair, target_s: float) -> dict:
     return steps
 
 
-def measure(names, thread_counts, rounds: int, quick: bool, target_s: float) -> list[dict]:
+def measure(names, thread_counts, rounds: int, quick: bool, target_s: float,
+            device: str = "cpu") -> list[dict]:
     previous = core.device.get_num_threads()
     try:
-        return _measure(names, thread_counts, rounds, quick, target_s)
+        return _measure(names, thread_counts, rounds, quick, target_s, device)
     finally:
         set_threads(previous)
 
 
-def _measure(names, thread_counts, rounds: int, quick: bool, target_s: float) -> list[dict]:
+def _measure(names, thread_counts, rounds: int, quick: bool, target_s: float,
+             device: str) -> list[dict]:
+    if device != "cpu":  # the host thread count does not drive GPU kernels: one set of rows
+        peak = functools.partial(M.device_sgemm_peak, 1024 if quick else 4096)
+        return _rows(device, *_time_rounds(names, rounds, quick, target_s, peak))
     rows = []
     for count in thread_counts:
         with set_threads(count):
-            peak = M.sgemm_peak(count, 256 if quick else 2048)
-            pairs = {n: make_pair(WORKLOADS[n](quick), "both") for n in names}
-            steps = {n: calibrate(p, target_s) for n, p in pairs.items()}
-            rates = {(n, m, f): [] for n in names for m in ("train", "infer") for f in FRAMEWORKS}
-            for r in range(rounds):
-                for n, pair in pairs.items():
-                    for mode in ("train", "infer"):
-                        for f in FRAMEWORKS if r % 2 == 0 else FRAMEWORKS[::-1]:
-                            rates[n, mode, f].append(time_one(pair, f, mode, steps[n][mode]))
-            peak = max(peak, M.sgemm_peak(count, 256 if quick else 2048))
-            blas = M.blas_libraries()
+            peak = functools.partial(M.sgemm_peak, count, 256 if quick else 2048)
+            timed = _time_rounds(names, rounds, quick, target_s, peak)
+        rows += _rows(count, *timed)
+    return rows
+
+
+def _time_rounds(names, rounds: int, quick: bool, target_s: float, sgemm_peak):
+    """Interleaved rounds over every workload; the peak before and after them."""
+    peak = sgemm_peak()
+    pairs = {n: make_pair(WORKLOADS[n](quick), "both") for n in names}
+    steps = {n: calibrate(p, target_s) for n, p in pairs.items()}
+    rates = {(n, m, f): [] for n in names for m in ("train", "infer") for f in FRAMEWORKS}
+    for r in range(rounds):
         for n, pair in pairs.items():
-            flops = M.flops_per_sample(pair.workload, pair.torch, pair.batches[0])
-            for mode, per_sample in zip(("train", "infer"), flops):
-                ours, theirs = rates[n, mode, "core"], rates[n, mode, "torch"]
-                ratios = [a / b for a, b in zip(ours, theirs)]
-                gflops = per_sample * statistics.median(ours) / 1e9 if per_sample else None
-                rows.append({
-                    "workload": n, "mode": mode, "threads": count,
-                    "core": statistics.median(ours), "torch": statistics.median(theirs),
-                    "ratio": statistics.median(ratios), "ratio_min": min(ratios),
-                    "ratio_max": max(ratios), "flops_per_sample": per_sample,
-                    "core_gflops": gflops, "sgemm_peak_gflops": peak,
-                    "pct_peak": 100 * gflops / peak if gflops else None, "blas": blas})
+            for mode in ("train", "infer"):
+                for f in FRAMEWORKS if r % 2 == 0 else FRAMEWORKS[::-1]:
+                    rates[n, mode, f].append(time_one(pair, f, mode, steps[n][mode]))
+    return pairs, rates, max(peak, sgemm_peak()), M.blas_libraries()
+
+
+def _rows(threads, pairs, rates, peak, blas) -> list[dict]:
+    """``threads``: the thread count on the CPU, the device string on a GPU."""
+    rows = []
+    for n, pair in pairs.items():
+        flops = M.flops_per_sample(pair.workload, pair.torch, pair.batches[0])
+        for mode, per_sample in zip(("train", "infer"), flops):
+            ours, theirs = rates[n, mode, "core"], rates[n, mode, "torch"]
+            ratios = [a / b for a, b in zip(ours, theirs)]
+            gflops = per_sample * statistics.median(ours) / 1e9 if per_sample else None
+            rows.append({
+                "workload": n, "mode": mode, "threads": threads,
+                "core": statistics.median(ours), "torch": statistics.median(theirs),
+                "ratio": statistics.median(ratios), "ratio_min": min(ratios),
+                "ratio_max": max(ratios), "flops_per_sample": per_sample,
+                "core_gflops": gflops, "sgemm_peak_gflops": peak,
+                "pct_peak": 100 * gflops / peak if gflops else None, "blas": blas})
     return rows
 
 
 def print_table(rows, memory, checks) -> None:
-    print(f"{'workload':16}{'mode':6}{'thr':>4}{'core/s':>10}{'torch/s':>10}{'ratio':>7}"
+    thr = max([4] + [len(str(row["threads"])) + 1 for row in rows])  # "gpu:0" on a GPU
+    print(f"{'workload':16}{'mode':6}{'thr':>{thr}}{'core/s':>10}{'torch/s':>10}{'ratio':>7}"
           f"{'  range':12}{'GFLOP/s':>8}{'%peak':>6}{'  step MB core/torch':>21}  numerics")
     for row in rows:
         mem = memory.get(row["workload"], {}) if row["mode"] == "train" else {}
@@ -206,61 +237,115 @@ def print_table(rows, memory, checks) -> None:
                             for f in FRAMEWORKS) if mem else ""
         ok = checks.get(row["workload"], {}).get("ok")
         gf = row["core_gflops"]
-        print(f"{row['workload']:16}{row['mode']:6}{row['threads']:>4}{row['core']:>10,.0f}"
+        print(f"{row['workload']:16}{row['mode']:6}{row['threads']!s:>{thr}}{row['core']:>10,.0f}"
               f"{row['torch']:>10,.0f}{row['ratio']:>6.2f}x  {row['ratio_min']:.2f}-"
               f"{row['ratio_max']:.2f}  {gf if gf is None else round(gf, 1)!s:>7}"
               f"{'' if gf is None else round(row['pct_peak'])!s:>6}{mem_text:>21}  "
               f"{'' if ok is None else ('ok' if ok else 'MISMATCH')}")
 
 
-def main(argv=None) -> dict | None:
+def device_arg(text: str) -> str:
+    """``--device``: cpu or gpu:N (argparse reports anything else as a usage error)."""
+    if not re.fullmatch(r"cpu|gpu:\d+", text):
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not a device: use cpu or gpu:N (N = the GPU's index, e.g. gpu:0)")
+    return text
+
+
+def select_device(device: str, frameworks=FRAMEWORKS) -> str | None:
+    """Put core on ``device`` (models and tensors made from now on live there) and ready torch
+    for it; None when both can run there, else why not, in one line."""
+    try:
+        core.device.set_device(device)
+    except core.device.DeviceError as exc:  # no cupy, no such GPU
+        return str(exc)
+    return M.prepare_torch(device) if "torch" in frameworks else None
+
+
+def parser_for_suite() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="tiny sizes, 2 rounds (CI)")
     parser.add_argument("--workloads", default=",".join(WORKLOADS),
                         help=f"comma-separated subset of {', '.join(WORKLOADS)}")
     parser.add_argument("--threads", default="all,1",
-                        help="comma-separated thread counts; 'all' = every available core")
+                        help="comma-separated thread counts; 'all' = every available core "
+                             "(ignored on a GPU)")
     parser.add_argument("--rounds", type=int, default=None, help="interleaved rounds (5)")
     parser.add_argument("--seconds", type=float, default=None,
                         help="target seconds per timing of the slower library (0.25)")
     parser.add_argument("--json", help="also write the results as JSON to this path")
     parser.add_argument("--no-memory", action="store_true", help="skip the child processes")
+    parser.add_argument("--device", type=device_arg, default="cpu",
+                        help="cpu, or gpu:N: core through cupy and torch on cuda:N")
     parser.add_argument("--child-memory", help=argparse.SUPPRESS)  # framework:workload
+    return parser
+
+
+def main(argv=None) -> dict | None:
+    parser = parser_for_suite()
     args = parser.parse_args(argv)
-    if args.child_memory:
-        print(json.dumps(M.child_memory(*args.child_memory.split(":"), args.quick)))
-        return None
+    framework, _, child = (args.child_memory or "").partition(":")
+    previous = core.device.get_device()
+    try:
+        problem = select_device(args.device, (framework,) if child else FRAMEWORKS)
+        if problem:
+            parser.error(problem)
+        if child:
+            print(json.dumps(M.child_memory(framework, child, args.quick)))
+            return None
+        return run_suite(parser, args)
+    finally:
+        core.device.set_device(previous)
+
+
+def run_suite(parser, args) -> dict:
+    """Numerics, timings, memory children; print the table, write the JSON."""
     names = [n.strip() for n in args.workloads.split(",") if n.strip()]
     unknown = [n for n in names if n not in WORKLOADS]
     if unknown:
         parser.error(f"unknown workloads {unknown}; choose from {', '.join(WORKLOADS)}")
-    cores = core.device.available_cores()
+    cores, device = core.device.available_cores(), args.device
     counts = [cores if t.strip() == "all" else int(t) for t in args.threads.split(",")]
+    labels = counts if device == "cpu" else [device]  # the rows' "threads"
     rounds = args.rounds or (2 if args.quick else 5)
     target = args.seconds or (0.02 if args.quick else 0.25)
     started, load = time.time(), os.getloadavg()
     checks = {n: numerics(WORKLOADS[n](args.quick)) for n in names}
-    rows = measure(names, counts, rounds, args.quick, target)
+    rows = measure(names, counts, rounds, args.quick, target, device)
     memory = {} if args.no_memory else {
-        n: {f: M.run_memory_child(f, n, args.quick) for f in FRAMEWORKS} for n in names}
+        n: {f: M.run_memory_child(f, n, args.quick, device) for f in FRAMEWORKS} for n in names}
+    info = M.device_info(device)
     result = {"date": time.strftime("%Y-%m-%d %H:%M"), "cores": cores, "rounds": rounds,
               "seconds": time.time() - started, "rows": rows, "memory": memory,
               "numerics": checks, "blas": M.blas_libraries(),
               "load_average": [load[0], os.getloadavg()[0]], "machine": platform.processor()
-              or platform.machine()}
-    print(f"{len(names)} workloads, threads {counts}, {rounds} rounds, {cores} cores; "
-          "ratio = median of per-round core/torch (range); step MB = peak RSS above the "
-          f"model, per child process; load average {load[0]:.1f} -> {os.getloadavg()[0]:.1f}")
+              or platform.machine(), "device": info, "memory_measure": memory_measure(device)}
+    where = f"threads {counts}" if device == "cpu" else f"on {device}"
+    print(f"{len(names)} workloads, {where}, {rounds} rounds, {cores} cores; "
+          "ratio = median of per-round core/torch (range); step MB = "
+          f"{memory_measure(device)}, per child process; load average {load[0]:.1f} -> "
+          f"{os.getloadavg()[0]:.1f}")
+    if device != "cpu":
+        print(f"  {device}: {info['gpu']}, CUDA driver {info['cuda_driver']}, cupy {info['cupy']},"
+              f" torch {info['torch']} ({info['torch_device']}), float32 {info['float32']}")
     for lib in rows[0]["blas"] if rows else []:
         print(f"  {lib['api']}/{lib['library']} {lib['kernels']} ({lib['file']})")
     print_table(rows, memory, checks)
     print("sgemm peak GFLOP/s: " + ", ".join(
-        f"{c} threads {max(r['sgemm_peak_gflops'] for r in rows if r['threads'] == c):.0f}"
-        for c in counts) + f"; took {result['seconds']:.0f} s")
+        f"{label}{' threads' if device == 'cpu' else ' (cupy float32)'} "
+        f"{max(r['sgemm_peak_gflops'] for r in rows if r['threads'] == label):.0f}"
+        for label in labels) + f"; took {result['seconds']:.0f} s")
     if args.json:
         with atomic_write(args.json, "w", encoding="utf-8") as handle:
             handle.write(json.dumps(result, indent=1))
     return result
+
+
+def memory_measure(device: str) -> str:
+    """What "step MB" measures on ``device`` (suite_measure.child_memory)."""
+    if device == "cpu":
+        return "peak RSS above the model"
+    return "device memory reserved above the model (cupy pool / torch caching allocator)"
 
 
 if __name__ == "__main__":

@@ -7,6 +7,11 @@ inputs of one step: a tuple whose last item is the labels), ``core_model()``,
 weights, ``torch_loss`` / ``torch_infer``. ``WORKLOADS`` maps names to factories; one more
 network is one more class and one line there (a ResNet built from a TOML spec, for example).
 torch is imported only inside the torch methods, so a core-only child process never loads it.
+
+Devices: core builds on its current device (``core.device.set_device``) and ``core.to_tensor``
+uploads there; torch's inputs all pass through ``Workload.torch_tensor``, which moves them to
+``torch_device`` (the suite sets it, with the model, to "cuda:N" for gpu:N). Both ``*_infer``
+return host numpy arrays.
 """
 from __future__ import annotations
 
@@ -43,6 +48,7 @@ class Workload:
 
     classes = 10
     sparse = False  # torch: SparseAdam for its sparse embedding (core's Adam is lazy on rows)
+    torch_device = "cpu"  # where torch's inputs go: the suite's Pair sets "cuda:N" for gpu:N
 
     def __init__(self, batch: int, quick: bool = False):
         self.batch = max(2, batch // 8) if quick else batch
@@ -64,21 +70,26 @@ class Workload:
 
         *inputs, y = batch
         return torch.nn.functional.cross_entropy(self.torch_forward(model, *inputs),
-                                                 torch.from_numpy(y))
+                                                 self.torch_tensor(y))
 
     def torch_infer(self, model, batch):
         import torch  # noqa: PLC0415
 
-        with torch.no_grad():
-            return self.torch_forward(model, *batch[:-1]).numpy()
+        with torch.no_grad():  # .cpu(): the host copy, as core's .numpy() downloads from a GPU
+            return self.torch_forward(model, *batch[:-1]).cpu().numpy()
 
     def core_forward(self, model, x):
         return model(core.to_tensor(x))
 
     def torch_forward(self, model, x):
+        return model(self.torch_tensor(x))
+
+    def torch_tensor(self, array):
+        """A batch's numpy array as a torch tensor on ``torch_device``: the one place torch's
+        inputs are made, as ``core.to_tensor`` is core's (on the CPU ``.to`` copies nothing)."""
         import torch  # noqa: PLC0415
 
-        return model(torch.from_numpy(x))
+        return torch.from_numpy(array).to(self.torch_device)
 
 
 class Tutorial(Workload):

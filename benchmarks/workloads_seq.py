@@ -63,8 +63,9 @@ class Recurrent(Workload):
     def torch_forward(self, model, x, lens):
         import torch  # noqa: PLC0415
 
+        # The lengths stay on the host: pack_padded_sequence wants them as a CPU tensor.
         packed = torch.nn.utils.rnn.pack_padded_sequence(
-            torch.from_numpy(x), torch.from_numpy(lens), batch_first=True, enforce_sorted=False)
+            self.torch_tensor(x), torch.from_numpy(lens), batch_first=True, enforce_sorted=False)
         _, final = model["rnn"](packed)
         h = final[0] if self.kind == "lstm" else final
         return model["fc"](h[0])
@@ -112,9 +113,10 @@ class EmbeddingBag(Workload):
     def torch_forward(self, model, ids, lens):
         import torch  # noqa: PLC0415
 
-        lens = torch.from_numpy(lens)
-        mask = (torch.arange(ids.shape[1])[None, :] < lens[:, None]).float()[:, :, None]
-        pooled = (model["emb"](torch.from_numpy(ids)) * mask).sum(1) / lens[:, None].float()
+        lens = self.torch_tensor(lens)
+        positions = torch.arange(ids.shape[1], device=lens.device)
+        mask = (positions[None, :] < lens[:, None]).float()[:, :, None]
+        pooled = (model["emb"](self.torch_tensor(ids)) * mask).sum(1) / lens[:, None].float()
         return model["fc"](pooled)
 
 

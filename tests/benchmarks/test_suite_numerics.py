@@ -1,5 +1,6 @@
 """benchmarks/suite.py's numerics check at tiny sizes: every workload trains a few steps in core
-and torch from the same weights on the same batches, and the losses agree (no timings)."""
+and torch from the same weights on the same batches, and the losses agree (no timings), on the
+CPU and, where cupy and a GPU are present, on gpu:0 (both libraries there)."""
 import sys
 from pathlib import Path
 
@@ -12,7 +13,8 @@ import suite  # noqa: E402
 
 
 @pytest.mark.parametrize("name", list(suite.WORKLOADS))
-def test_losses_agree_with_torch(name):
+def test_losses_agree_with_torch(name, device):
+    assert suite.select_device(device) is None  # torch on the same device, IEEE float32
     check = suite.numerics(suite.WORKLOADS[name](quick=True), steps=3)
     assert check["ok"], check
 
