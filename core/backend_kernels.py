@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from core import channel_kernels, threads
+from core import channel_kernels, recurrent_kernels, threads
 from core.layout import memory_order
 
 # Arrays of fewer elements skip the layout and thread machinery below: no split would pay for
@@ -60,6 +60,14 @@ class HostKernels:
     channel_affine = staticmethod(channel_kernels.affine)
     channel_grad_sums = staticmethod(channel_kernels.grad_sums)
     channel_affine2 = staticmethod(channel_kernels.affine2)
+
+    # One recurrent time step after its GEMM (core.recurrent_kernels: numpy into the buffers).
+    gru_step = staticmethod(recurrent_kernels.gru_step)
+    gru_step_grad = staticmethod(recurrent_kernels.gru_step_grad)
+    lstm_step = staticmethod(recurrent_kernels.lstm_step)
+    lstm_step_grad = staticmethod(recurrent_kernels.lstm_step_grad)
+    rnn_step = staticmethod(recurrent_kernels.rnn_step)
+    rnn_step_grad = staticmethod(recurrent_kernels.rnn_step_grad)
 
     def relu(self, x, result=None):
         """max(x, 0) (NaN stays NaN), into ``result`` when given (x's shape, dtype, memory order).
@@ -272,6 +280,7 @@ class DeviceKernels:
     def __init__(self, cupy):
         self.xp = cupy
         self._compiled: dict = {}
+        self._zeros: dict = {}
 
     # The per-channel functions as whole-array operations: a GPU needs no cache blocking.
     @staticmethod
@@ -339,6 +348,40 @@ class DeviceKernels:
     def adam_many(self, updates) -> None:
         for update in updates:  # one fused kernel each: a GPU has no thread hand-off to save
             self.adam(*update)
+
+    # ----- recurrent steps: one launch each (core.recurrent_kernels) --------------------------
+    def gru_step(self, gx, g, h, c_bias, rz, c, new) -> None:
+        hid = h.shape[1]
+        if c_bias is None:
+            c_bias = self._zero_bias(hid, h.dtype)
+        self._kernel(recurrent_kernels.GRU_STEP)(gx, h, c_bias, hid, g, rz, c, new)
+
+    def _zero_bias(self, hid: int, dtype):
+        """A GRU without recurrent biases adds these: one kernel serves both cases."""
+        key = (hid, np.dtype(dtype).str)
+        zeros = self._zeros.get(key)
+        if zeros is None:
+            zeros = self._zeros[key] = self.xp.zeros(hid, dtype)
+        return zeros
+
+    def gru_step_grad(self, hp, rz, c, gc, g_state, carry, dgx, dgh) -> None:
+        hid = hp.shape[1]
+        self._kernel(recurrent_kernels.GRU_STEP_GRAD)(
+            hp, rz[:, :hid], rz[:, hid:], c, gc, g_state, hid, carry, dgx, dgh)
+
+    def lstm_step(self, a, gx, c, half, offset, c_new, tc, h_new) -> None:
+        del half, offset  # the kernel's constants: 1/2 for i, f, o; 1 for g
+        self._kernel(recurrent_kernels.LSTM_STEP)(gx, c, c.shape[1], a, c_new, tc, h_new)
+
+    def lstm_step_grad(self, cp, a, tc, gs_h, gs_c, dh_next, dc_next, da) -> None:
+        self._kernel(recurrent_kernels.LSTM_STEP_GRAD)(cp, a, tc, gs_h, gs_c, dh_next,
+                                                       cp.shape[1], dc_next, da)
+
+    def rnn_step(self, a, gx, activation: str) -> None:
+        self._kernel(recurrent_kernels.RNN_STEP[activation])(gx, a)
+
+    def rnn_step_grad(self, g_state, carry, out, d, activation: str) -> None:
+        self._kernel(recurrent_kernels.RNN_STEP_GRAD[activation])(g_state, carry, out, d)
 
 
 def adam_factors(lr: float, beta1: float, beta2: float, epsilon: float, step: int):

@@ -14,6 +14,7 @@ import core
 from core import backend
 from core.backend_kernels import HostKernels, adam_factors
 from core.nn import functional as F
+from core.nn.functional import rnn as R
 from tests.gradcheck import check_grad
 
 RNG = np.random.default_rng(7)
@@ -26,6 +27,8 @@ def _x(*shape):
 def _labels(n, classes):
     return RNG.integers(0, classes, n).astype(np.int64)
 
+
+_LENGTHS = np.array([5, 2, 0, 4])  # a recurrence's ragged rows, one of them empty
 
 # (name, fn(*tensors) -> Tensor, inputs); floating inputs receive gradients.
 CASES = [
@@ -59,6 +62,15 @@ CASES = [
     ("manipulation", lambda x: core.concat([core.transpose(x, [1, 0]), x.reshape([4, 3])[:3]]),
      [_x(3, 4)]),
     ("exp_log_sqrt", lambda x: core.sqrt(core.exp(x) + 1) * core.log(core.abs(x) + 1), [_x(3, 4)]),
+    # The recurrences' fused step kernels (core.recurrent_kernels), ragged rows and full ones.
+    ("gru", R.gru, [_x(4, 5, 3), _x(4, 6), _x(18, 3), _x(18, 6), _x(18), _x(18), _LENGTHS]),
+    ("gru_no_biases", R.gru, [_x(3, 4, 2), _x(3, 5), _x(15, 2), _x(15, 5)]),
+    ("lstm", R.lstm, [_x(4, 5, 3), _x(4, 6), _x(4, 6), _x(24, 3), _x(24, 6), _x(24), _x(24),
+                      _LENGTHS]),
+    ("simple_rnn_tanh", R.simple_rnn, [_x(4, 5, 3), _x(4, 6), _x(6, 3), _x(6, 6), _x(6), _x(6),
+                                       _LENGTHS]),
+    ("simple_rnn_relu", lambda *a: R.simple_rnn(*a, activation="relu"),
+     [_x(4, 5, 3), _x(4, 6), _x(6, 3), _x(6, 6), _x(6), _x(6), _LENGTHS]),
 ]
 
 

@@ -200,25 +200,14 @@ def gru(x: Tensor, h0: Tensor, weight_ih: Tensor, weight_hh: Tensor,
     cs = xp.empty((kept, batch, hid), dtype=dtype)      # candidate c
     states = _buffer(xp, packed, (steps + 1, batch, hid), dtype)  # [0]: h0
     states[0] = packed.sort(h0.data)
+    kernels = backend.kernels(gx)
     for t in range(steps):
         n, k = packed.active[t], t if keep else 0
         if n == 0:
             break
         h = states[t, :n]
         g = xp.matmul(h, wt, out=gh[k, :n])
-        if c_bias is not None:
-            g[:, 2 * hid:] += c_bias
-        a = xp.add(gx[t, :n, :2 * hid], g[:, :2 * hid], out=rz[k, :n])
-        xp.tanh(a, out=a)
-        a += 1.0
-        a *= 0.5
-        r, z = a[:, :hid], a[:, hid:]
-        c = xp.multiply(r, g[:, 2 * hid:], out=cs[k, :n])
-        c += gx[t, :n, 2 * hid:]
-        xp.tanh(c, out=c)
-        new = xp.subtract(h, c, out=states[t + 1, :n])
-        new *= z
-        new += c  # z * h + (1 - z) * c
+        kernels.gru_step(gx[t, :n], g, h, c_bias, rz[k, :n], cs[k, :n], states[t + 1, :n])
     del gx
     w = weight_hh.data
 
@@ -231,20 +220,9 @@ def gru(x: Tensor, h0: Tensor, weight_ih: Tensor, weight_hh: Tensor,
             n = packed.active[t]
             if n == 0:
                 continue
-            hp, r, z, c = states[t, :n], rz[t, :n, :hid], rz[t, :n, hid:], cs[t, :n]
-            dnew = g_states[t + 1, :n] + carry[:n]
-            dz = (hp - c) * dnew
-            dz *= z * (1 - z)
-            dac = (1 - z) * dnew
-            dac *= 1 - c * c
-            dr = dac * gh[t, :n, 2 * hid:]
-            dr *= r * (1 - r)
-            dgx[t, :n, :hid], dgx[t, :n, hid:2 * hid], dgx[t, :n, 2 * hid:] = dr, dz, dac
-            dgh[t, :n, :2 * hid] = dgx[t, :n, :2 * hid]
-            xp.multiply(dac, r, out=dgh[t, :n, 2 * hid:])
-            back = dgh[t, :n] @ w
-            back += dnew * z
-            carry[:n] = back
+            kernels.gru_step_grad(states[t, :n], rz[t, :n], cs[t, :n], gh[t, :n, 2 * hid:],
+                                  g_states[t + 1, :n], carry[:n], dgx[t, :n], dgh[t, :n])
+            carry[:n] += dgh[t, :n] @ w  # carry held dh' * z, the part that skips the GEMM
         carry += g_states[0]  # rows of length 0 carry h0 itself
         return _gradients(xp, packed, inputs, weights, xs, dgx, dgh, states[:steps], (carry,))
 
@@ -274,21 +252,14 @@ def lstm(x: Tensor, h0: Tensor, c0: Tensor, weight_ih: Tensor, weight_hh: Tensor
     tcs = xp.empty((kept, batch, hid), dtype=dtype)
     states = _buffer(xp, packed, (2, steps + 1, batch, hid), dtype)  # hidden, cell; [:, 0]
     states[0, 0], states[1, 0] = packed.sort(h0.data), packed.sort(c0.data)
+    kernels = backend.kernels(gx)
     for t in range(steps):
         n, k = packed.active[t], t if keep else 0
         if n == 0:
             break
-        h, c = states[0, t, :n], states[1, t, :n]
-        a = xp.matmul(h, wt, out=acts[k, :n])
-        a += gx[t, :n]
-        xp.tanh(a, out=a)
-        a *= half
-        a += offset
-        i, f, gg, o = (a[:, j * hid:(j + 1) * hid] for j in range(4))
-        c_new = xp.multiply(f, c, out=states[1, t + 1, :n])
-        c_new += i * gg
-        tc = xp.tanh(c_new, out=tcs[k, :n])
-        xp.multiply(o, tc, out=states[0, t + 1, :n])
+        a = xp.matmul(states[0, t, :n], wt, out=acts[k, :n])
+        kernels.lstm_step(a, gx[t, :n], states[1, t, :n], half, offset, states[1, t + 1, :n],
+                          tcs[k, :n], states[0, t + 1, :n])
     del gx
     w = weight_hh.data
 
@@ -300,18 +271,10 @@ def lstm(x: Tensor, h0: Tensor, c0: Tensor, weight_ih: Tensor, weight_hh: Tensor
             n = packed.active[t]
             if n == 0:
                 continue
-            cp, a, tc = states[1, t, :n], acts[t, :n], tcs[t, :n]
-            i, f, gg, o = (a[:, j * hid:(j + 1) * hid] for j in range(4))
-            dh = g_states[0, t + 1, :n] + dh_next[:n]
-            dc = g_states[1, t + 1, :n] + dc_next[:n]
-            dc += dh * o * (1 - tc * tc)
-            da = dgx[t, :n]
-            xp.multiply(dc * gg, i * (1 - i), out=da[:, :hid])
-            xp.multiply(dc * cp, f * (1 - f), out=da[:, hid:2 * hid])
-            xp.multiply(dc * i, 1 - gg * gg, out=da[:, 2 * hid:3 * hid])
-            xp.multiply(dh * tc, o * (1 - o), out=da[:, 3 * hid:])
-            dh_next[:n] = da @ w
-            xp.multiply(dc, f, out=dc_next[:n])
+            kernels.lstm_step_grad(states[1, t, :n], acts[t, :n], tcs[t, :n],
+                                   g_states[0, t + 1, :n], g_states[1, t + 1, :n],
+                                   dh_next[:n], dc_next[:n], dgx[t, :n])
+            dh_next[:n] = dgx[t, :n] @ w
         dh_next += g_states[0, 0]  # rows of length 0 carry the initial states themselves
         dc_next += g_states[1, 0]
         return _gradients(xp, packed, inputs, weights, xs, dgx, dgx, states[0, :steps],
@@ -339,16 +302,13 @@ def simple_rnn(x: Tensor, h0: Tensor, weight_ih: Tensor, weight_hh: Tensor,
     wt = _scaled_t(xp, weight_hh.data)
     states = _buffer(xp, packed, (steps + 1, batch, hid), dtype)  # [0]: h0
     states[0] = packed.sort(h0.data)
+    kernels = backend.kernels(gx)
     for t in range(steps):
         n = packed.active[t]
         if n == 0:
             break
         a = xp.matmul(states[t, :n], wt, out=states[t + 1, :n])
-        a += gx[t, :n]
-        if activation == "tanh":
-            xp.tanh(a, out=a)
-        else:
-            xp.maximum(a, 0, out=a)
+        kernels.rnn_step(a, gx[t, :n], activation)
     del gx
     w = weight_hh.data
 
@@ -360,12 +320,9 @@ def simple_rnn(x: Tensor, h0: Tensor, weight_ih: Tensor, weight_hh: Tensor,
             n = packed.active[t]
             if n == 0:
                 continue
-            out, d = states[t + 1, :n], da[t, :n]
-            xp.add(g_states[t + 1, :n], carry[:n], out=d)
-            if activation == "tanh":
-                d *= 1 - out * out
-            else:
-                d *= out > 0
+            d = da[t, :n]
+            kernels.rnn_step_grad(g_states[t + 1, :n], carry[:n], states[t + 1, :n], d,
+                                  activation)
             carry[:n] = d @ w
         carry += g_states[0]  # rows of length 0 carry h0 itself
         return _gradients(xp, packed, inputs, weights, xs, da, da, states[:steps], (carry,))
