@@ -146,13 +146,28 @@ def host_workers(array, items: int, *, passes: float | None = None,
     """How many threads to split ``items`` (images, rows, blocks) of ``array`` over: core's
     thread count for a host array whose work pays for a split, else 1. The work is ``macs``
     multiply-adds, or ``passes`` element passes (by default one pass over ``array``)."""
-    if _threads == 1 or items < 2 or not isinstance(array, np.ndarray):
+    if _threads == 1 or items < 2 or not isinstance(array, np.ndarray) \
+            or getattr(_slice, "running", False):  # in a slice already: the pool is taken
         return 1
     if macs is not None:
         worth = macs >= _MIN_SPLIT_MACS
     else:
         worth = (array.size if passes is None else passes) >= _MIN_SPLIT_PASSES
     return min(items, _threads) if worth else 1
+
+
+# Set while a thread runs a slice of a split. A slice that splits again would queue its parts
+# behind the pool's busy threads, and slices waiting on each other never finish: inside a
+# slice, ``host_workers`` answers 1 and nested work runs inline.
+_slice = threading.local()
+
+
+def _run_slice(task, start: int, stop: int):
+    _slice.running = True
+    try:
+        return task(start, stop)
+    finally:
+        _slice.running = False
 
 
 def run_split(items: int, workers: int, task) -> list:
@@ -169,9 +184,10 @@ def run_split(items: int, workers: int, task) -> list:
     with _lock:
         _active_splits += 1
     try:
-        futures = [pool.submit(task, bounds[i], bounds[i + 1]) for i in range(1, workers)]
+        futures = [pool.submit(_run_slice, task, bounds[i], bounds[i + 1])
+                   for i in range(1, workers)]
         try:
-            first = task(bounds[0], bounds[1])
+            first = _run_slice(task, bounds[0], bounds[1])
         finally:
             rest = [f.exception() or f.result() for f in futures]  # wait for all, then raise
     finally:

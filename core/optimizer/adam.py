@@ -165,6 +165,7 @@ class Lamb(Optimizer):
     """
 
     _accumulators = ("moment1", "moment2")
+    _elementwise = False  # the trust ratio's norms span the whole (touched) parameter
 
     def __init__(self, learning_rate=0.001, lamb_weight_decay: float = 0.01, beta1: float = 0.9,
                  beta2: float = 0.999, epsilon: float = 1e-6, parameters=None, grad_clip=None,

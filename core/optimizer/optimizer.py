@@ -40,6 +40,9 @@ class Optimizer:
 
     # Names of the per-parameter state arrays; ``_initial_value`` says how each starts.
     _accumulators: tuple[str, ...] = ()
+    # Whether ``_update`` is element-wise (each element's new value depends on that element
+    # alone): then a row-sparse update may run on parts of its rows at once (sparse_rows.py).
+    _elementwise = True
 
     def __init__(self, learning_rate=0.001, parameters=None, weight_decay=None, grad_clip=None,
                  name: str | None = None):

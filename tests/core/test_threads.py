@@ -270,3 +270,26 @@ def test_a_linear_chain_of_few_rows_keeps_one_layout_forward_and_backward():
     out.sum().backward()
     assert seen == [True, ("grad", True)]
     check_grad(net, x, w1, w2)
+
+
+@pytest.mark.usefixtures("split_small_work", "two_threads", "on_cpu")
+def test_work_split_inside_a_slice_runs_inline():
+    """A slice that would split again runs its work on its own thread: its parts would queue
+    behind the pool's busy threads, and slices waiting on each other never finish."""
+    import threading  # noqa: PLC0415
+
+    x = np.ones((8, 64))
+    inner = []
+
+    def task(start, stop):
+        inner.append(threads.host_workers(x, 8))
+        return sum(threads.run_split(4, threads.host_workers(x, 4), lambda a, b: b - a))
+
+    done = []
+    outer = threading.Thread(target=lambda: done.append(threads.run_split(8, 2, task)),
+                             daemon=True)
+    outer.start()
+    outer.join(20)
+    assert done == [[4, 4]], "a nested split never finished"
+    assert inner == [1, 1]
+    assert threads.host_workers(x, 8) == 2  # outside any slice, work splits again

@@ -110,3 +110,46 @@ def test_optimizer_state_is_created_dense_and_counts_steps():
     state = opt.state_dict()["state"][table.weight.name]
     assert state["step"] == 1 and state["moment1"].shape == [VOCAB, DIM]
     assert np.count_nonzero(state["moment1"].numpy().any(axis=1)) == 2
+
+
+# ----- the touched rows split over core's threads (element-wise rules only) -------------------
+SPLIT_RULES = [
+    (optimizer.SGD, {"learning_rate": 0.5, "weight_decay": L2Decay(0.1)}),
+    (optimizer.Momentum, {"learning_rate": 0.1, "use_nesterov": True}),
+    (optimizer.Adam, {"learning_rate": 0.05}),
+    (optimizer.AdamW, {"learning_rate": 0.05, "weight_decay": 0.1,
+                       "lr_ratio": lambda p: 0.5}),
+    (optimizer.Adamax, {"learning_rate": 0.05}),
+    (optimizer.Adagrad, {"learning_rate": 0.3}),
+    (optimizer.Adadelta, {"learning_rate": 1.0}),
+    (optimizer.RMSProp, {"learning_rate": 0.05, "momentum": 0.5, "centered": True}),
+    (optimizer.Lamb, {"learning_rate": 0.05})]
+
+
+@pytest.mark.usefixtures("split_small_work")
+@pytest.mark.parametrize("opt_cls, kwargs", SPLIT_RULES, ids=[c[0].__name__ for c in SPLIT_RULES])
+def test_sparse_updates_give_the_same_bits_on_one_thread_and_two(opt_cls, kwargs, monkeypatch):
+    """An element-wise rule updates parts of the touched rows on core's threads at once, with
+    the same result; Lamb (norms over all the touched rows) updates them in one piece."""
+    from core import threads  # noqa: PLC0415
+
+    splits, original = [], threads.run_split
+
+    def recording(items, workers, task):
+        if "lazy_update" in task.__qualname__:
+            splits.append(workers)
+        return original(items, workers, task)
+
+    monkeypatch.setattr(threads, "run_split", recording)
+    previous = core.device.get_num_threads()
+    try:
+        core.device.set_num_threads(1)
+        one = train(opt_cls, True, RANDOM_BATCHES, **kwargs)
+        core.device.set_num_threads(2)
+        two = train(opt_cls, True, RANDOM_BATCHES, **kwargs)
+    finally:
+        core.device.set_num_threads(previous)
+    for a, b in zip(one, two):
+        np.testing.assert_array_equal(a, b)
+    steps = len(RANDOM_BATCHES)
+    assert splits == [1] * steps + [1 if opt_cls is optimizer.Lamb else 2] * steps
