@@ -126,7 +126,7 @@ SPLIT_RULES = [
     (optimizer.Lamb, {"learning_rate": 0.05})]
 
 
-@pytest.mark.usefixtures("split_small_work")
+@pytest.mark.usefixtures("split_small_work", "on_cpu")  # core's threads: host arrays only
 @pytest.mark.parametrize("opt_cls, kwargs", SPLIT_RULES, ids=[c[0].__name__ for c in SPLIT_RULES])
 def test_sparse_updates_give_the_same_bits_on_one_thread_and_two(opt_cls, kwargs, monkeypatch):
     """An element-wise rule updates parts of the touched rows on core's threads at once, with
