@@ -51,7 +51,8 @@ class RowSparseGrad:
         rows, inverse = xp.unique(self.rows, return_inverse=True)
         if len(rows) == len(self.rows):
             order = xp.argsort(self.rows)
-            return RowSparseGrad(self.rows[order], self.values[order], self.shape)
+            return RowSparseGrad(self.rows[order], xp.take(self.values, order, axis=0),
+                                 self.shape)
         values = backend.kernels(self.values).sum_by_index(self.values, inverse.reshape(-1),
                                                            len(rows))
         return RowSparseGrad(rows, values, self.shape)
@@ -69,8 +70,8 @@ class RowSparseGrad:
         rows = self.rows[order]
         # Entry k adds into slot "number of distinct rows up to k, minus one".
         slot = xp.cumsum(xp.concatenate([xp.zeros(1, dtype=bool), rows[1:] != rows[:-1]]))
-        sums = backend.kernels(self.values).sum_by_index(self.values[order], slot,
-                                                         len(self.values))
+        ordered = xp.take(self.values, order, axis=0)  # take: 2x numpy's fancy indexing
+        sums = backend.kernels(self.values).sum_by_index(ordered, slot, len(self.values))
         return xp.square(sums, dtype=xp.float64).sum()
 
     def to_dense(self):

