@@ -86,7 +86,7 @@ class _Packed:
         if not self.ragged:
             return self.xp.swapaxes(states[..., 1:, :, :], -3, -2)
         rows = states.reshape(states.shape[:-3] + (-1, states.shape[-1]))
-        return self.xp.take(rows, self.gather, axis=-2)
+        return self.xp.take(rows, self.gather, axis=rows.ndim - 2)
 
     def state_grads(self, g):
         """Gradients w.r.t. the sorted per-step states ``[..., T + 1, B, H]`` from those of the
