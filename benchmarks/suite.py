@@ -314,16 +314,16 @@ def run_suite(parser, args) -> dict:
     rows = measure(names, counts, rounds, args.quick, target, device)
     memory = {} if args.no_memory else {
         n: {f: M.run_memory_child(f, n, args.quick, device) for f in FRAMEWORKS} for n in names}
-    info = M.device_info(device)
+    info, step_mb = M.device_info(device), memory_measure(device)
     result = {"date": time.strftime("%Y-%m-%d %H:%M"), "cores": cores, "rounds": rounds,
               "seconds": time.time() - started, "rows": rows, "memory": memory,
               "numerics": checks, "blas": M.blas_libraries(),
               "load_average": [load[0], os.getloadavg()[0]], "machine": platform.processor()
-              or platform.machine(), "device": info, "memory_measure": memory_measure(device)}
+              or platform.machine(), "device": info, "memory_measure": step_mb}
     where = f"threads {counts}" if device == "cpu" else f"on {device}"
     print(f"{len(names)} workloads, {where}, {rounds} rounds, {cores} cores; "
           "ratio = median of per-round core/torch (range); step MB = "
-          f"{memory_measure(device)}, per child process; load average {load[0]:.1f} -> "
+          f"{step_mb}, per child process; load average {load[0]:.1f} -> "
           f"{os.getloadavg()[0]:.1f}")
     if device != "cpu":
         print(f"  {device}: {info['gpu']}, CUDA driver {info['cuda_driver']}, cupy {info['cupy']},"

@@ -31,6 +31,8 @@ def _passes(loader, count=2):
 
 
 def _loader(**kwargs):
+    """A shuffled loader of X, Y that converts onto the current device unless told otherwise."""
+    kwargs.setdefault("device", backend.get_device())
     return DataLoader(TensorDataset(X, Y), batch_size=8, shuffle=True, seed=3, **kwargs)
 
 
@@ -51,11 +53,11 @@ def test_the_prefetch_thread_converts_the_batches(monkeypatch):
         return original(data, dtype)
 
     monkeypatch.setattr(backend, "asarray", recording)
-    batches = list(_loader(prefetch=2, device=backend.get_device()))
+    batches = list(_loader(prefetch=2))
     assert all(isinstance(t, core.Tensor) for batch in batches for t in batch)
     assert len(threads) == 2 * len(batches) and set(threads) == {"tomlrun-prefetch"}
     threads.clear()
-    list(_loader(device=backend.get_device()))  # no prefetch thread: the consumer converts
+    list(_loader())  # no prefetch thread: the consumer converts
     assert set(threads) == {threading.current_thread().name}
 
 
@@ -87,7 +89,7 @@ def test_an_upload_error_surfaces_in_the_consumer_at_its_batch(monkeypatch):
     monkeypatch.setattr(backend, "asarray", failing)
     got = []
     with pytest.raises(RuntimeError, match="out of pinned memory"):
-        for batch in _loader(prefetch=2, device=backend.get_device()):
+        for batch in _loader(prefetch=2):
             got.append(batch)
     assert len(got) == 2
 
@@ -120,7 +122,7 @@ class _Recording(backend.UploadChannel):
 def test_the_consumer_releases_before_and_accepts_after_each_batch(monkeypatch):
     _Recording.log = []
     monkeypatch.setattr(backend, "upload_channel", lambda device: _Recording(device))
-    loader = _loader(prefetch=2, device=backend.get_device())
+    loader = _loader(prefetch=2)
     count = len(list(loader))
     log = _Recording.log
     assert [entry for entry in log if entry[0] == "producing"] == [("producing",
@@ -145,7 +147,7 @@ def test_uploaded_labels_carry_their_host_range(monkeypatch):
         raise AssertionError("the label range was read from the device")
 
     monkeypatch.setattr(loss_module, "_bounds", no_device_read)
-    for _x, y in _loader(prefetch=2, device=backend.get_device()):
+    for _x, y in _loader(prefetch=2):
         assert y._value_range == (int(y.numpy().min()), int(y.numpy().max()))
         core.nn.functional.cross_entropy(core.to_tensor(np.zeros((len(y), 7))), y)
 
@@ -163,7 +165,7 @@ def test_a_device_other_than_the_current_one_is_a_clear_error():
 
 def test_stopping_early_ends_the_uploading_thread():
     before = threading.active_count()
-    loader = _loader(prefetch=1, device=backend.get_device())
+    loader = _loader(prefetch=1)
     for index, _ in enumerate(loader):
         if index == 1:
             break
