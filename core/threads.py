@@ -8,8 +8,10 @@ core works on every part of the step. BLAS must not keep threads of its own mean
 OpenBLAS's workers spin for about 0.1 s after each threaded call, and on a 2-vCPU VM that
 spinning took the second core from our threads (the step then ran 1.4x slower than with BLAS
 threads alone; with BLAS at one thread it ran 1.3x faster). Measured numbers: benchmarks/README.md.
-The exception is one large plain GEMM (a Linear layer's): BLAS gets core's thread count for
-the length of that call (``matmul_rows``), since it splits one GEMM better than we do.
+The exceptions are GEMMs with nothing to split beside them: one large plain GEMM (a Linear
+layer's) gets core's thread count for BLAS for the length of that call (``matmul_rows``), since
+BLAS splits one GEMM better than we do, and a recurrence's chain of small per-step GEMMs gets it
+for the whole scan (``blas_threads``).
 
 By default (from ``import core``) core uses every core this process may use
 (``default_threads``: the affinity mask and the cgroup CPU quota, or ``OMP_NUM_THREADS`` where it
@@ -20,6 +22,7 @@ run inline: a GPU parallelises inside each kernel, and cupy's current device is 
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import threading
@@ -283,6 +286,31 @@ def matmul_transposed(xp, a, b, order: str = "C"):
 _FEW_ROWS, _LONG_REDUCTION, _MIN_SWAP_MACS = 64, 256, 1 << 20
 
 
+@contextlib.contextmanager
+def blas_threads(array):
+    """BLAS at core's thread count for the block, for work on host ``array``'s module that is a
+    chain of GEMMs too small to split (a recurrence's steps: [64, 128] x [128, 384] took 67 us
+    on one BLAS thread and 41 on two, where splitting the batch over core's threads loses to
+    the GIL). A plain block with one thread, a device array, a split running, or another
+    caller holding the raise; raises inside the block (``_threaded_blas``) leave it be.
+    """
+    if _threads == 1 or _active_splits or not isinstance(array, np.ndarray) \
+            or not _blas_lock.acquire(blocking=False):
+        yield
+        return
+    try:
+        controllers = _blas()
+        for controller in controllers:
+            controller.set_num_threads(_threads)
+        try:
+            yield
+        finally:
+            for controller in controllers:
+                controller.set_num_threads(1)
+    finally:
+        _blas_lock.release()
+
+
 def _threaded_blas(a, b, product):
     """``product()``, with BLAS at core's thread count while it runs when the GEMM is large.
 
@@ -293,22 +321,10 @@ def _threaded_blas(a, b, product):
     calls BLAS stays at one thread per core thread (see the module docstring). Only one caller
     at a time raises it, and never while a split is running slices that may call BLAS too.
     """
-    big = a.shape[0] * a.shape[1] * b.shape[1] >= _MIN_SPLIT_MACS
-    if _threads == 1 or not big or _active_splits or not isinstance(a, np.ndarray):
+    if a.shape[0] * a.shape[1] * b.shape[1] < _MIN_SPLIT_MACS:
         return product()
-    if not _blas_lock.acquire(blocking=False):
+    with blas_threads(a):
         return product()
-    try:
-        controllers = _blas()
-        for controller in controllers:
-            controller.set_num_threads(_threads)
-        try:
-            return product()
-        finally:
-            for controller in controllers:
-                controller.set_num_threads(1)
-    finally:
-        _blas_lock.release()
 
 
 def _blas() -> list:

@@ -150,6 +150,39 @@ def test_a_large_gemm_runs_on_blas_threads_for_that_call_only(two_threads):
     assert _blas_threads() == [1] * len(_blas_threads())
 
 
+def test_blas_threads_holds_blas_at_core_threads_for_a_block(two_threads):
+    """blas_threads raises BLAS to core's thread count for its whole block, a large GEMM's own
+    raise inside the block leaves it there (it used to put BLAS back at one when it finished),
+    and BLAS is back at one after the block; a non-host array, a block inside a split's slice
+    and a block inside another block change nothing."""
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal((256, 256)), rng.standard_normal((256, 256))
+    one = [1] * len(_blas_threads())
+    with threads.blas_threads(a):
+        assert _blas_threads() == [2] * len(one)
+        threads._threaded_blas(a, b, lambda: a @ b)
+        assert _blas_threads() == [2] * len(one)
+        with threads.blas_threads(a):  # the raise is held already: a plain block
+            assert _blas_threads() == [2] * len(one)
+        assert _blas_threads() == [2] * len(one)
+    assert _blas_threads() == one
+    with threads.blas_threads(a.tolist()):
+        assert _blas_threads() == one
+    seen = []
+
+    def slice_(start, stop):
+        if start == 0:  # the calling thread: a pool thread's count never shows in OpenBLAS
+            with threads.blas_threads(a):
+                seen.append(_blas_threads())
+
+    threads.run_split(2, 2, slice_)
+    assert seen == [one]
+    with pytest.raises(RuntimeError, match="inside"):
+        with threads.blas_threads(a):
+            raise RuntimeError("inside")
+    assert _blas_threads() == one  # restored when the block raises, too
+
+
 @pytest.mark.usefixtures("split_small_work")
 def test_stacked_matmul_split_over_threads_matches_one_thread(two_threads):
     """Attention-style [batch, heads, t, d] products: items split over the threads."""

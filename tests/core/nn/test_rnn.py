@@ -1,6 +1,8 @@
 """Embedding, sequence pooling, GRU and LSTM: gradients, padding invariance, torch reference."""
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 import pytest
 
@@ -112,6 +114,46 @@ def test_layers_match_torch(cls):
     if cls is nn.LSTM:
         final, want_final = final[1], want_final[1]  # the cell state
     np.testing.assert_allclose(final.numpy(), want_final.numpy(), atol=1e-5)
+
+
+@pytest.mark.usefixtures("on_cpu")
+@pytest.mark.parametrize("cls, steps", [(nn.GRU, ("gru_step", "gru_step_grad")),
+                                        (nn.LSTM, ("lstm_step", "lstm_step_grad")),
+                                        (nn.SimpleRNN, ("rnn_step", "rnn_step_grad"))])
+def test_scans_run_with_blas_at_core_threads(monkeypatch, two_threads, cls, steps):
+    """On two threads every step of a scan, forward and backward, runs with BLAS at two
+    threads (a step's GEMM is the work two cores can share); BLAS is back at one afterwards,
+    and outputs and gradients are those of the scan on one BLAS thread."""
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    from core.backend_kernels import HostKernels  # noqa: PLC0415
+
+    def blas():
+        return [p["num_threads"] for p in threadpoolctl.threadpool_info()
+                if p["user_api"] == "blas"]
+
+    data = RNG.normal(size=(3, 4, 3)).astype(np.float32)
+
+    def run():
+        core.seed(3)
+        layer = cls(3, 5)
+        x = core.to_tensor(data, stop_gradient=False)
+        out, _ = layer(x, sequence_length=LENGTHS)
+        out.sum().backward()
+        return [out.numpy(), x.gradient()] + [p.gradient() for p in layer.parameters()]
+
+    seen = {name: [] for name in steps}
+    for name in steps:
+        real = getattr(HostKernels, name)
+        monkeypatch.setattr(HostKernels, name, staticmethod(
+            lambda *args, _real=real, _name=name: seen[_name].append(blas()) or _real(*args)))
+    got = run()
+    one = [1] * len(blas())
+    assert all(seen[name] and all(count == [2] * len(one) for count in seen[name])
+               for name in steps), seen
+    assert blas() == one
+    monkeypatch.setattr(R, "blas_threads", lambda array: contextlib.nullcontext())
+    for ours, plain in zip(got, run()):
+        np.testing.assert_allclose(ours, plain, rtol=1e-6, atol=1e-6)
 
 
 @pytest.mark.parametrize("cls", [nn.GRU, nn.LSTM])
