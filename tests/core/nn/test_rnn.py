@@ -59,7 +59,8 @@ def test_scans_with_empty_full_and_tied_lengths(lengths):
 
 
 def test_scans_without_biases_and_with_frozen_inputs():
-    """Either bias may be absent; parents that need no gradient get none computed."""
+    """Either bias may be absent; parents that need no gradient get none computed, and the
+    others still get theirs."""
     b, t, f, h = 3, 4, 2, 3
     check_grad(lambda x, h0, wi, wh: _gru(x, h0, wi, wh, None, None), RNG.normal(size=(b, t, f)),
                RNG.normal(size=(b, h)), RNG.normal(size=(3 * h, f)), RNG.normal(size=(3 * h, h)))
@@ -67,6 +68,11 @@ def test_scans_without_biases_and_with_frozen_inputs():
                RNG.normal(size=(b, t, f)), RNG.normal(size=(b, h)), RNG.normal(size=(b, h)),
                RNG.normal(size=(4 * h, f)), RNG.normal(size=(4 * h, h)), RNG.normal(size=4 * h),
                wrt=[3, 4, 5])  # x and the initial states frozen, as a first layer's input is
+    # A frozen input weight beside a trainable input bias: the bias's gradient cannot come
+    # from the weight gradient's GEMM (its column of ones), so it is summed on its own.
+    check_grad(_gru, RNG.normal(size=(b, t, f)), RNG.normal(size=(b, h)),
+               RNG.normal(size=(3 * h, f)), RNG.normal(size=(3 * h, h)),
+               RNG.normal(size=3 * h), RNG.normal(size=3 * h), wrt=[0, 3, 4, 5])
 
 
 @pytest.mark.parametrize("lengths", [[4, 1, 3], None])
