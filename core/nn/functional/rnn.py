@@ -153,15 +153,16 @@ def _input_bias(xp, bias_ih, folded, width: int, dtype):
     return total
 
 
-def _start(x: Tensor, weight_hh: Tensor, lengths, biased: bool):
+def _start(x: Tensor, weight_hh: Tensor, lengths, biases):
     """What every recurrence starts from: (array module, batch, steps, hidden size, dtype,
     the rows' packing, the inputs time-major over sorted rows, with a column of ones when the
-    input projection has a bias: ``biased``)."""
+    input projection has a bias, i.e. when either of ``biases`` (bias_ih, bias_hh) is there)."""
     xp = backend.array_module(x.data)
     batch, steps, _ = x.shape
     packed = _Packed(lengths, batch, steps, xp)
+    ones = any(b is not None for b in biases)
     return xp, batch, steps, weight_hh.shape[1], x.data.dtype, packed, \
-        packed.time_major(x.data, ones=biased)
+        packed.time_major(x.data, ones=ones)
 
 
 def _parents(inputs, weights) -> tuple:
@@ -183,18 +184,20 @@ def _gradients(xp, packed, inputs, weights, xs, dgx, dgh, previous, dh0):
     gh_rows = dgh.reshape(-1, dgh.shape[-1])
     dx = None if x.stop_gradient else packed.batch_major(
         matmul_rows(xp, gx_rows, weight_ih.data).reshape(xs.shape[:2] + (-1,)))
-    d_ih, db_ih = None, None
+    d_ih = db_ih = None
     if not weight_ih.stop_gradient:
         d_ih = matmul_inner(xp, gx_rows, xs.reshape(-1, xs.shape[-1]))
-        if xs.shape[-1] > weight_ih.shape[1]:  # xs's column of ones: the rows' sums, free
+        if xs.shape[-1] > weight_ih.shape[1]:  # xs's column of ones: its column sums the rows
             d_ih, db_ih = xp.ascontiguousarray(d_ih[:, :-1]), xp.ascontiguousarray(d_ih[:, -1])
-    if bias_ih is not None and db_ih is None:
+    if bias_ih is None:
+        db_ih = None
+    elif db_ih is None:
         db_ih = column_sums(xp, gx_rows)
     grads = [dx] + [packed.unsort(d) for d in dh0] + [
         d_ih,
         None if weight_hh.stop_gradient else matmul_inner(
             xp, gh_rows, previous.reshape(-1, previous.shape[-1])),
-        db_ih if bias_ih is not None else None,
+        db_ih,
         None if bias_hh is None else column_sums(xp, gh_rows)]
     return tuple(g for g, p in zip(grads, inputs + weights) if p is not None)
 
@@ -207,8 +210,7 @@ def gru(x: Tensor, h0: Tensor, weight_ih: Tensor, weight_hh: Tensor,
     ``r = σ(a_r + b_r)``, ``z = σ(a_z + b_z)``, ``c = tanh(a_c + r * b_c)``,
     ``h' = z * h + (1 - z) * c`` (Paddle's GRU).
     """
-    xp, batch, steps, hid, dtype, packed, xs = _start(
-        x, weight_hh, lengths, bias_ih is not None or bias_hh is not None)
+    xp, batch, steps, hid, dtype, packed, xs = _start(x, weight_hh, lengths, (bias_ih, bias_hh))
     inputs, weights = (x, h0), (weight_ih, weight_hh, bias_ih, bias_hh)
     parents = _parents(inputs, weights)
     keep = _needs_grad(parents)
@@ -263,8 +265,7 @@ def lstm(x: Tensor, h0: Tensor, c0: Tensor, weight_ih: Tensor, weight_hh: Tensor
     ``i, f, o = σ(.)``, ``g = tanh(.)`` of ``x W_ih^T + b_ih + h W_hh^T + b_hh``;
     ``c' = f * c + i * g``, ``h' = o * tanh(c')`` (Paddle's LSTM, gate order i, f, g, o).
     """
-    xp, batch, steps, hid, dtype, packed, xs = _start(
-        x, weight_hh, lengths, bias_ih is not None or bias_hh is not None)
+    xp, batch, steps, hid, dtype, packed, xs = _start(x, weight_hh, lengths, (bias_ih, bias_hh))
     inputs, weights = (x, h0, c0), (weight_ih, weight_hh, bias_ih, bias_hh)
     parents = _parents(inputs, weights)
     keep = _needs_grad(parents)
@@ -325,8 +326,7 @@ def simple_rnn(x: Tensor, h0: Tensor, weight_ih: Tensor, weight_hh: Tensor,
     if activation not in SIMPLE_RNN_ACTIVATIONS:
         raise ValueError(f"simple_rnn: activation={activation!r} is not supported; use "
                          f"'tanh' or 'relu'.")
-    xp, batch, steps, hid, dtype, packed, xs = _start(
-        x, weight_hh, lengths, bias_ih is not None or bias_hh is not None)
+    xp, batch, steps, hid, dtype, packed, xs = _start(x, weight_hh, lengths, (bias_ih, bias_hh))
     inputs, weights = (x, h0), (weight_ih, weight_hh, bias_ih, bias_hh)
     gx = _project(xp, xs, weight_ih.data, _input_bias(
         xp, bias_ih, bias_hh.data if bias_hh is not None else None, hid, dtype))
