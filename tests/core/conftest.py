@@ -30,3 +30,11 @@ def two_threads():
     core.device.set_num_threads(2)
     yield
     core.device.set_num_threads(previous)
+
+
+@pytest.fixture
+def core_blas_threads():
+    """A function giving the thread count of each BLAS library core sets (numpy's: the ones
+    loaded when core first raised BLAS; a library loaded later, such as torch's, is not one
+    core's GEMMs run on, and it keeps whatever count it has)."""
+    return lambda: [controller.get_num_threads() for controller in threads._blas()]

@@ -125,12 +125,7 @@ def test_a_forked_child_splits_work_on_threads_of_its_own(two_threads):
     pytest.fail("the forked child's split work never finished")
 
 
-def _blas_threads() -> list[int]:
-    threadpoolctl = pytest.importorskip("threadpoolctl")
-    return [p["num_threads"] for p in threadpoolctl.threadpool_info() if p["user_api"] == "blas"]
-
-
-def test_a_large_gemm_runs_on_blas_threads_for_that_call_only(two_threads):
+def test_a_large_gemm_runs_on_blas_threads_for_that_call_only(two_threads, core_blas_threads):
     """matmul_rows raises BLAS to core's thread count while its GEMM runs, then puts it back
     at one; small GEMMs, and GEMMs inside a split's slices, stay at one BLAS thread."""
     seen = []  # the BLAS thread counts each product ran under
@@ -139,7 +134,7 @@ def test_a_large_gemm_runs_on_blas_threads_for_that_call_only(two_threads):
     small = rng.standard_normal((4, 4))
 
     def product(xp, x, y):
-        seen.append(_blas_threads())
+        seen.append(core_blas_threads())
         return x @ y
 
     np.testing.assert_allclose(threads._threaded_blas(a, b, lambda: product(np, a, b)), a @ b)
@@ -147,40 +142,40 @@ def test_a_large_gemm_runs_on_blas_threads_for_that_call_only(two_threads):
     threads.run_split(2, 2, lambda i, j: threads._threaded_blas(a, b, lambda: product(np, a, b)))
     assert seen[0] == [2] * len(seen[0])
     assert all(count == [1] * len(count) for count in seen[1:])
-    assert _blas_threads() == [1] * len(_blas_threads())
+    assert core_blas_threads() == [1] * len(core_blas_threads())
 
 
-def test_blas_threads_holds_blas_at_core_threads_for_a_block(two_threads):
+def test_blas_threads_holds_blas_at_core_threads_for_a_block(two_threads, core_blas_threads):
     """blas_threads raises BLAS to core's thread count for its whole block, a large GEMM's own
     raise inside the block leaves it there (it used to put BLAS back at one when it finished),
     and BLAS is back at one after the block; a non-host array, a block inside a split's slice
     and a block inside another block change nothing."""
     rng = np.random.default_rng(0)
     a, b = rng.standard_normal((256, 256)), rng.standard_normal((256, 256))
-    one = [1] * len(_blas_threads())
+    one = [1] * len(core_blas_threads())
     with threads.blas_threads(a):
-        assert _blas_threads() == [2] * len(one)
+        assert core_blas_threads() == [2] * len(one)
         threads._threaded_blas(a, b, lambda: a @ b)
-        assert _blas_threads() == [2] * len(one)
+        assert core_blas_threads() == [2] * len(one)
         with threads.blas_threads(a):  # the raise is held already: a plain block
-            assert _blas_threads() == [2] * len(one)
-        assert _blas_threads() == [2] * len(one)
-    assert _blas_threads() == one
+            assert core_blas_threads() == [2] * len(one)
+        assert core_blas_threads() == [2] * len(one)
+    assert core_blas_threads() == one
     with threads.blas_threads(a.tolist()):
-        assert _blas_threads() == one
+        assert core_blas_threads() == one
     seen = []
 
     def slice_(start, stop):
         if start == 0:  # the calling thread: a pool thread's count never shows in OpenBLAS
             with threads.blas_threads(a):
-                seen.append(_blas_threads())
+                seen.append(core_blas_threads())
 
     threads.run_split(2, 2, slice_)
     assert seen == [one]
     with pytest.raises(RuntimeError, match="inside"):
         with threads.blas_threads(a):
             raise RuntimeError("inside")
-    assert _blas_threads() == one  # restored when the block raises, too
+    assert core_blas_threads() == one  # restored when the block raises, too
 
 
 @pytest.mark.usefixtures("split_small_work")

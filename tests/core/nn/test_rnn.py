@@ -126,16 +126,14 @@ def test_layers_match_torch(cls):
 @pytest.mark.parametrize("cls, steps", [(nn.GRU, ("gru_step", "gru_step_grad")),
                                         (nn.LSTM, ("lstm_step", "lstm_step_grad")),
                                         (nn.SimpleRNN, ("rnn_step", "rnn_step_grad"))])
-def test_scans_run_with_blas_at_core_threads(monkeypatch, two_threads, cls, steps):
+def test_scans_run_with_blas_at_core_threads(monkeypatch, two_threads, core_blas_threads, cls,
+                                             steps):
     """On two threads every step of a scan, forward and backward, runs with BLAS at two
     threads (a step's GEMM is the work two cores can share); BLAS is back at one afterwards,
     and outputs and gradients are those of the scan on one BLAS thread."""
-    threadpoolctl = pytest.importorskip("threadpoolctl")
     from core.backend_kernels import HostKernels  # noqa: PLC0415
 
-    def blas():
-        return [p["num_threads"] for p in threadpoolctl.threadpool_info()
-                if p["user_api"] == "blas"]
+    blas = core_blas_threads
 
     data = RNG.normal(size=(3, 4, 3)).astype(np.float32)
 
