@@ -288,11 +288,11 @@ _FEW_ROWS, _LONG_REDUCTION, _MIN_SWAP_MACS = 64, 256, 1 << 20
 
 @contextlib.contextmanager
 def blas_threads(array):
-    """BLAS at core's thread count for the block, for work on host ``array``'s module that is a
-    chain of GEMMs too small to split (a recurrence's steps: [64, 128] x [128, 384] took 67 us
-    on one BLAS thread and 41 on two, where splitting the batch over core's threads loses to
-    the GIL). A plain block with one thread, a device array, a split running, or another
-    caller holding the raise; raises inside the block (``_threaded_blas``) leave it be.
+    """BLAS at core's thread count for the block: for a chain of GEMMs on host arrays, each too
+    small to split (a recurrence's steps: [64, 128] x [128, 384] took 67 us on one BLAS thread
+    and 41 on two, where giving core's threads half the batch each lost to the GIL). A plain
+    block with one thread, a device ``array``, a split running, or another caller holding the
+    raise; raises inside the block (``_threaded_blas``) leave it be.
     """
     if _threads == 1 or _active_splits or not isinstance(array, np.ndarray) \
             or not _blas_lock.acquire(blocking=False):

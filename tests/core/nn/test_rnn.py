@@ -133,8 +133,6 @@ def test_scans_run_with_blas_at_core_threads(monkeypatch, two_threads, core_blas
     and outputs and gradients are those of the scan on one BLAS thread."""
     from core.backend_kernels import HostKernels  # noqa: PLC0415
 
-    blas = core_blas_threads
-
     data = RNG.normal(size=(3, 4, 3)).astype(np.float32)
 
     def run():
@@ -145,16 +143,21 @@ def test_scans_run_with_blas_at_core_threads(monkeypatch, two_threads, core_blas
         out.sum().backward()
         return [out.numpy(), x.gradient()] + [p.gradient() for p in layer.parameters()]
 
-    seen = {name: [] for name in steps}
+    seen = {name: [] for name in steps}  # BLAS's thread counts at each call of each step
+
+    def recording(name, real):
+        def step(*args):
+            seen[name].append(core_blas_threads())
+            return real(*args)
+        return staticmethod(step)
+
     for name in steps:
-        real = getattr(HostKernels, name)
-        monkeypatch.setattr(HostKernels, name, staticmethod(
-            lambda *args, _real=real, _name=name: seen[_name].append(blas()) or _real(*args)))
+        monkeypatch.setattr(HostKernels, name, recording(name, getattr(HostKernels, name)))
     got = run()
-    one = [1] * len(blas())
+    one = [1] * len(core_blas_threads())
     assert all(seen[name] and all(count == [2] * len(one) for count in seen[name])
                for name in steps), seen
-    assert blas() == one
+    assert core_blas_threads() == one
     monkeypatch.setattr(R, "blas_threads", lambda array: contextlib.nullcontext())
     for ours, plain in zip(got, run()):
         np.testing.assert_allclose(ours, plain, rtol=1e-6, atol=1e-6)
