@@ -11,7 +11,8 @@ threads alone; with BLAS at one thread it ran 1.3x faster). Measured numbers: be
 The exceptions are GEMMs with nothing to split beside them: one large plain GEMM (a Linear
 layer's) gets core's thread count for BLAS for the length of that call (``matmul_rows``), since
 BLAS splits one GEMM better than we do, and a recurrence's chain of small per-step GEMMs gets it
-for the whole scan (``blas_threads``).
+for the whole scan (``blas_threads``). OpenBLAS takes such a count from the main thread only
+(numpy's 0.3.31 ignored one set on another thread: docs/performance.md), where training runs.
 
 By default (from ``import core``) core uses every core this process may use
 (``default_threads``: the affinity mask and the cgroup CPU quota, or ``OMP_NUM_THREADS`` where it
