@@ -99,6 +99,21 @@ class _Packed:
         rows = states.reshape(states.shape[:-3] + (-1, states.shape[-1]))
         return self.xp.take(rows, self.gather, axis=rows.ndim - 2)
 
+    def forward_steps(self, keep: bool):
+        """``(t, n, k)`` for each step that has a running row: its first ``n`` rows run, and
+        its results go to block ``k`` of the per-step buffers (``t`` when ``keep``, else the one
+        reused block 0). Rows are sorted longest first, so the first empty step ends the scan."""
+        for t, n in enumerate(self.active):
+            if n == 0:
+                return
+            yield t, n, t if keep else 0
+
+    def backward_steps(self):
+        """``(t, n)`` for each step with a running row, last step first."""
+        for t in range(self.steps - 1, -1, -1):
+            if self.active[t]:
+                yield t, self.active[t]
+
     def state_grads(self, g):
         """Gradients w.r.t. the sorted per-step states ``[..., T + 1, B, H]`` from those of the
         carried ones (``[..., B, T, H]``, caller's order): a padded step's gradient goes to the
@@ -229,10 +244,7 @@ def gru(x: Tensor, h0: Tensor, weight_ih: Tensor, weight_hh: Tensor,
     states[0] = packed.sort(h0.data)
     kernels = backend.kernels(gx)
     with blas_threads(wt):
-        for t in range(steps):
-            n, k = packed.active[t], t if keep else 0
-            if n == 0:
-                break
+        for t, n, k in packed.forward_steps(keep):
             h = states[t, :n]
             g = xp.matmul(h, wt, out=gh[k, :n])
             kernels.gru_step(gx[t, :n], g, h, c_bias, rz[k, :n], cs[k, :n], states[t + 1, :n])
@@ -245,10 +257,7 @@ def gru(x: Tensor, h0: Tensor, weight_ih: Tensor, weight_hh: Tensor,
         dgh = _buffer(xp, packed, (steps, batch, 3 * hid), dtype)
         carry = xp.zeros((batch, hid), dtype=dtype)
         with blas_threads(w):
-            for t in range(steps - 1, -1, -1):
-                n = packed.active[t]
-                if n == 0:
-                    continue
+            for t, n in packed.backward_steps():
                 kernels.gru_step_grad(states[t, :n], rz[t, :n], cs[t, :n], gh[t, :n, 2 * hid:],
                                       g_states[t + 1, :n], carry[:n], dgx[t, :n], dgh[t, :n])
                 carry[:n] += dgh[t, :n] @ w  # carry held dh' * z, the part that skips the GEMM
@@ -283,10 +292,7 @@ def lstm(x: Tensor, h0: Tensor, c0: Tensor, weight_ih: Tensor, weight_hh: Tensor
     states[0, 0], states[1, 0] = packed.sort(h0.data), packed.sort(c0.data)
     kernels = backend.kernels(gx)
     with blas_threads(wt):
-        for t in range(steps):
-            n, k = packed.active[t], t if keep else 0
-            if n == 0:
-                break
+        for t, n, k in packed.forward_steps(keep):
             a = xp.matmul(states[0, t, :n], wt, out=acts[k, :n])
             kernels.lstm_step(a, gx[t, :n], states[1, t, :n], half, offset, states[1, t + 1, :n],
                               tcs[k, :n], states[0, t + 1, :n])
@@ -298,10 +304,7 @@ def lstm(x: Tensor, h0: Tensor, c0: Tensor, weight_ih: Tensor, weight_hh: Tensor
         dgx = _buffer(xp, packed, (steps, batch, 4 * hid), dtype)
         dh_next, dc_next = (xp.zeros((batch, hid), dtype=dtype) for _ in range(2))
         with blas_threads(w):
-            for t in range(steps - 1, -1, -1):
-                n = packed.active[t]
-                if n == 0:
-                    continue
+            for t, n in packed.backward_steps():
                 kernels.lstm_step_grad(states[1, t, :n], acts[t, :n], tcs[t, :n],
                                        g_states[0, t + 1, :n], g_states[1, t + 1, :n],
                                        dh_next[:n], dc_next[:n], dgx[t, :n])
@@ -335,10 +338,7 @@ def simple_rnn(x: Tensor, h0: Tensor, weight_ih: Tensor, weight_hh: Tensor,
     states[0] = packed.sort(h0.data)
     kernels = backend.kernels(gx)
     with blas_threads(wt):
-        for t in range(steps):
-            n = packed.active[t]
-            if n == 0:
-                break
+        for t, n, _ in packed.forward_steps(keep=False):
             a = xp.matmul(states[t, :n], wt, out=states[t + 1, :n])
             kernels.rnn_step(a, gx[t, :n], activation)
     del gx
@@ -349,10 +349,7 @@ def simple_rnn(x: Tensor, h0: Tensor, weight_ih: Tensor, weight_hh: Tensor,
         da = _buffer(xp, packed, (steps, batch, hid), dtype)  # gradients before the activation
         carry = xp.zeros((batch, hid), dtype=dtype)
         with blas_threads(w):
-            for t in range(steps - 1, -1, -1):
-                n = packed.active[t]
-                if n == 0:
-                    continue
+            for t, n in packed.backward_steps():
                 d = da[t, :n]
                 kernels.rnn_step_grad(g_states[t + 1, :n], carry[:n], states[t + 1, :n], d,
                                       activation)
