@@ -108,11 +108,33 @@ def _option_keys(group: str) -> dict[str, set[str]]:
     return keys
 
 
-def _missing_option(exc: MissingConfigException) -> str:
+def _missing_option(exc: MissingConfigException, argv=None) -> str:
     group, _, name = (exc.missing_cfg_file or "").rpartition("/")
     options = sorted(exc.options)
     return (f"{group}={name} is not an option of '{group}'{_close(name, options, group, '=')}: "
-            f"the options are {', '.join(options)}.")
+            f"the options are {', '.join(options)}."
+            + _searchpath_hint(group, name, sys.argv[1:] if argv is None else argv))
+
+
+def _searchpath_hint(group: str, name: str, argv) -> str:
+    """Where a user's own option file would have to be: a ``hydra.searchpath`` entry that holds
+    ``group/name.toml`` but is not given as toml:// (Hydra reads file:// and pkg:// folders for
+    YAML only, so the file is skipped without a word), else how to add one."""
+    entries = []
+    for arg in argv:
+        key, _, value = arg.partition("=")
+        if key.lstrip("+~") == "hydra.searchpath":
+            entries += [e.strip().strip("'\"") for e in value.strip().strip("[]").split(",")]
+    for entry in entries:
+        scheme, sep, path = entry.partition("://")
+        if sep and scheme != "toml" and os.path.isfile(os.path.join(path, group, f"{name}.toml")):
+            return (f" The search path {entry} holds {group}/{name}.toml, but Hydra reads a "
+                    f"{scheme}:// folder for YAML files only: give a folder of TOML options as "
+                    f"hydra.searchpath=[toml://{path}].")
+    if not any(entry.startswith("toml://") for entry in entries):
+        return (f" An option of your own is a file {group}/{name}.toml in a folder of yours, "
+                "added with hydra.searchpath=[toml:///abs/path/to/folder].")
+    return ""
 
 
 def _close(word: str, choices, prefix: str = "", joiner: str = ".") -> str:

@@ -47,6 +47,7 @@ def _cases(user: Path) -> dict[str, list[str]]:
         "bad_device": ["device=gpu:99"],
         "bad_device_string": ["device=tpu"],
         "missing_option": ["model=nope"],
+        "yaml_searchpath": ["model=tiny", f"hydra.searchpath=[file://{user}]"],
         "misspelt_option": ["model=cnnn"],
         "bad_override": ["optim.lr=["],
         "misspelt_key": ["optim.lrr=0.1"],
@@ -103,7 +104,12 @@ def test_user_searchpath_adds_a_toml_option_and_parses_lazily(cli):
     ("key_of_another_option", ["'data.root' is not a key of the selected data option: 'root' "
                                "belongs to data=arrays, csv, fashion_mnist, files, mnist, "
                                "text, vowels"]),
-    ("missing_option", ["model=nope is not an option of 'model'", "cbow, cnn, gru, lstm, mlp"]),
+    ("missing_option", ["model=nope is not an option of 'model'", "cbow, cnn, gru, lstm, mlp",
+                        "added with hydra.searchpath=[toml:///abs/path/to/folder]"]),
+    # A folder of TOML options given the YAML way: Hydra skips it silently; the error says why.
+    ("yaml_searchpath", ["model=tiny is not an option of 'model'",
+                         "holds model/tiny.toml, but Hydra reads a file:// folder for YAML files "
+                         "only", "[toml://"]),
     ("misspelt_option", ["model=cnnn is not an option of 'model' (did you mean 'model=cnn'?)"]),
     ("syntax", ["TOML syntax error in ", str(Path("model") / "broken.toml"), "line 3, column 1"]),
     ("bad_override", ["no viable alternative at input '['"]),
