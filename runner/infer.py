@@ -9,7 +9,8 @@ Keys (``key=value``, in any order):
             run's output folder or its ``model/`` folder, or a training checkpoint file or folder
   input=    a ``.npy`` file of samples prepared as in training (e.g. pixels in [0, 1] when the
             data was normalized), shaped [N, *input_shape] or [N, features]; or a split of the
-            run's dataset: ``train``, ``valid`` or ``test`` (labels come with it); or, for a
+            run's dataset: ``train``, ``valid`` or ``test``, split as in training (labels come
+            with it; data=arrays and data=csv read the run's own files again); or, for a
             run trained with ``data=csv``, a raw ``.csv`` file with the training header, which
             the saved preprocessing prepares (its label column, when present, gives labels)
   outputs=  layer names (``[conv2,fc]``), plus ``output`` (the model's output) and ``softmax``
@@ -17,7 +18,8 @@ Keys (``key=value``, in any order):
   labels=   optional ``.npy`` of integer labels for a ``.npy`` input (accuracy is printed)
   out=      the ``.npz`` to write (default ``inference.npz``)
   uri=      the MLflow tracking URI holding the run (default ``sqlite:///./mlflow.db``)
-  root=     the folder of the IDX files, for an mnist / fashion_mnist split
+  root=     the folder of the IDX files, for an mnist / fashion_mnist split; for data=arrays
+            or data=csv, the folder the run's files are in now (default: where they were)
   batch_size=  samples per forward pass (default 256)
 
 For a classifier the ``.npz`` also holds ``predicted`` (argmax of the model's output) and, with
@@ -35,8 +37,8 @@ from core.atomic import atomic_write
 from core.inference import OUTPUT, Inference
 from runner import build, plugins
 from runner.build import array_data, tabular
-from runner.config import schema
-from runner.errors import UserError
+from runner.config import schema, validation
+from runner.errors import ConfigError, UserError
 from runner.track import bundle
 
 KEYS = ("run", "input", "outputs", "labels", "out", "uri", "root", "batch_size")
@@ -105,11 +107,10 @@ def _csv(source: str, description: dict):
 
 def _split(split: str, description: dict, root: str):
     data = description["data"]
+    # The run's own split: the same files, sizes and split seed as in training (runner.app).
     if data["name"] in array_data.DATASETS:
-        raise UserError(f"input={split}: the splits of data={data['name']} are not rebuilt "
-                        "here: pass the file itself (input=file.csv, or a .npy of samples).")
-    # The run's own split: the same valid_size and split seed as in training (runner.app).
-    if plugins.get("dataset", data["name"]) is not None:  # a plugin's data, with its keys
+        cfg = _files_config(split, data, root)
+    elif plugins.get("dataset", data["name"]) is not None:  # a plugin's data, with its keys
         cfg = schema.PluginDataConfig(name=data["name"], options=data.get("options", {}))
     else:
         cfg = schema.DataConfig(name=data["name"], normalize=data["normalize"], root=root,
@@ -123,6 +124,22 @@ def _split(split: str, description: dict, root: str):
         samples = [dataset[i] for i in range(len(dataset))]
         arrays = (np.stack([s[0] for s in samples]), np.asarray([s[1] for s in samples]))
     return np.asarray(arrays[0]), np.asarray(arrays[1])
+
+
+def _files_config(split: str, data: dict, root: str):
+    """The data=arrays / data=csv config the run trained on (its files under ``root`` when
+    given: they may have moved since)."""
+    files = data.get("files")
+    if files is None:
+        raise UserError(f"input={split}: this model's bundle does not record the files of its "
+                        f"data={data['name']} (it was logged by an older tomlrun): pass the "
+                        "file itself (input=file.csv, or a .npy of samples).")
+    files = dict(files, root=root or files["root"])
+    try:
+        return validation.group_option("data", files)
+    except ConfigError as exc:
+        raise ConfigError(f"input={split}: the run's data={data['name']} cannot be rebuilt by "
+                          f"this tomlrun: {exc}") from None
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -161,9 +178,20 @@ def main(argv: list[str] | None = None) -> dict:
     return arrays
 
 
-if __name__ == "__main__":
+def cli(argv: list[str] | None = None) -> int:
+    """The command line: this module's help for -h/--help, else ``main``; 0 on success, 2
+    (one paragraph on stderr) on a user mistake."""
+    args = sys.argv[1:] if argv is None else argv
+    if any(arg in ("-h", "--help") for arg in args):
+        print(__doc__)
+        return 0
     try:
-        main()
+        main(args)
     except (UserError, ValueError) as exc:
         print(f"tomlrun infer: error: {' '.join(str(exc).split())}", file=sys.stderr)
-        sys.exit(2)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(cli())

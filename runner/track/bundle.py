@@ -51,6 +51,12 @@ def describe(cfg, input_shape, num_classes: int, vocab_size: int = 0,
                    "plugins": plugin_modules(cfg)}
     if isinstance(cfg.data, schema.PluginDataConfig):  # a plugin's data: rebuilt with its keys
         description["data"]["options"] = dict(cfg.data.options)
+    if isinstance(cfg.data, (schema.ArraysConfig, schema.CSVConfig)):
+        # The user's own files and how they were split, so that ``runner.infer input=test``
+        # rebuilds the run's splits; the root made absolute, as training read it from here.
+        files = schema.to_table(cfg.data)
+        files["root"] = os.path.abspath(cfg.data.root or ".")
+        description["data"]["files"] = files
     if preprocessing:  # TOML has no null: the entry is there only when data learnt one
         description["preprocessing"] = preprocessing
     return description

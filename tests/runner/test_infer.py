@@ -105,3 +105,50 @@ def test_bad_arguments_are_one_clear_error(trained, tmp_path):
     assert done.returncode == 2
     assert done.stderr.startswith("tomlrun infer: error: run=nowhere is neither a file")
     assert not (tmp_path / "mlflow.db").exists()
+
+
+def test_help_prints_the_keys_and_exits_0(capsys):
+    assert infer.cli(["--help"]) == 0
+    out = capsys.readouterr().out
+    for key in infer.KEYS:
+        assert f"{key}=" in out
+    assert infer.cli(["-h", "run=x"]) == 0
+    assert infer.cli(["bogus"]) == 2
+    assert capsys.readouterr().err.startswith("tomlrun infer: error: 'bogus' is not a key=value")
+
+
+def test_a_split_of_the_users_own_arrays_is_rebuilt_from_their_files(tmp_path, capsys):
+    """data=arrays: input=test reads the run's .npz again and cuts the same test samples, so the
+    accuracy is the run's; root= finds the files where they are now."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((400, 6)).astype(np.float32)
+    y = (x[:, 0] + x[:, 1] > 0).astype(np.int64)
+    (tmp_path / "data").mkdir()
+    np.savez(tmp_path / "data" / "mine.npz", x=x, y=y)
+    run = schema.RunConfig(
+        model=load_option("model", "mlp", "hidden=[16]"), optim=schema.AdamConfig(lr=0.01),
+        schedule=schema.ScheduleConfig(), clip=schema.ClipConfig(),
+        data=schema.ArraysConfig(root="data", train="mine.npz", test_size=100, valid_size=0),
+        trainer=schema.TrainerConfig(epochs=2, batch_size=32, progress=False,
+                                     objective="test/acc"),
+        runtime=schema.RuntimeConfig(threads=1),
+        tracking=schema.TrackingConfig(experiment="arrays", uri=tracking.default_uri(tmp_path)))
+    import os
+    before = os.getcwd()
+    os.chdir(tmp_path)  # data.root is relative to the launch folder
+    try:
+        test_acc = app.run(run, [], str(tmp_path))
+    finally:
+        os.chdir(before)
+    capsys.readouterr()
+    model = tmp_path / "model"  # the run's output folder is the launch folder here
+    arrays = infer.main([f"run={model}", "input=test", f"out={tmp_path / 'p.npz'}"])
+    assert len(arrays["labels"]) == 100
+    assert f"accuracy {test_acc:.4f} on 100 labelled samples" in capsys.readouterr().out
+    moved = tmp_path / "moved"
+    (tmp_path / "data").rename(moved)
+    with pytest.raises(UserError, match="mine.npz does not exist"):
+        infer.main([f"run={model}", "input=test", f"out={tmp_path / 'p.npz'}"])
+    again = infer.main([f"run={model}", "input=test", f"root={moved}",
+                        f"out={tmp_path / 'q.npz'}"])
+    np.testing.assert_array_equal(again["predicted"], arrays["predicted"])
