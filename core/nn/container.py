@@ -1,10 +1,13 @@
 """Containers: ``Sequential`` (layers called in order) and ``LayerList`` (a list of layers).
 
 Children are registered under their position ("0", "1", ...) or the name given, so parameter
-names read ``0.weight`` or ``conv1.weight`` exactly as in Paddle.
+names read ``0.weight`` or ``conv1.weight`` exactly as in Paddle. At inference a ``Sequential``
+runs a Conv2D and the BatchNorm2D after it as one convolution (core.nn.fusion).
 """
 from __future__ import annotations
 
+from core.nn import fusion
+from core.nn.conv import Conv2D
 from core.nn.layer import Layer
 
 
@@ -39,8 +42,16 @@ class Sequential(Layer):
                 self.add_sublayer(str(i), _check_layer("Sequential", item, f"item {i}"))
 
     def forward(self, x):
-        for layer in self._sub_layers.values():
-            x = layer(x)
+        layers = list(self._sub_layers.values())
+        i = 0
+        while i < len(layers):
+            # A Conv2D then a BatchNorm2D run as one convolution at inference (core.nn.fusion)
+            if i + 1 < len(layers) and isinstance(layers[i], Conv2D):
+                folded = fusion.conv_bn(layers[i], layers[i + 1], x)
+                if folded is not None:
+                    x, i = folded, i + 2
+                    continue
+            x, i = layers[i](x), i + 1
         return x
 
     def __getitem__(self, index):

@@ -71,7 +71,12 @@ class BatchNorm1D(_BatchNormBase):
 
 
 class BatchNorm2D(_BatchNormBase):
-    """Batch norm over [N, C, H, W] inputs (``data_format`` "NCHW" or "NHWC")."""
+    """Batch norm over [N, C, H, W] inputs (``data_format`` "NCHW" or "NHWC"); at inference
+    (eval mode, no gradient) right after a Conv2D that only it reads, in a Sequential or a
+    network spec, it runs inside that convolution, with the same result up to rounding.
+
+    The convolution's kernel is rescaled and given a bias (core.nn.fusion): one pass over the
+    activation fewer. A hook on either layer keeps the two apart."""
 
     _dims = (4,)
     _formats = ("NCHW", "NHWC")

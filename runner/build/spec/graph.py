@@ -14,6 +14,7 @@ import numpy as np
 
 import core
 from core import nn
+from core.nn import fusion
 from runner.build.spec.layer_types import arguments, takes_lengths
 from runner.build.spec.parse import INPUT, Node
 from runner.config.validation import show
@@ -55,6 +56,7 @@ class GraphNet(nn.Layer):
         # Values no later node reads are dropped as soon as possible (lower peak memory).
         self._release = {index: [s for s, last in last_use.items() if last == index
                                  and s != output] for index in range(len(self._order))}
+        self._folds = _conv_bn_pairs(self._order, layers, output)
 
     def __getitem__(self, name: str) -> nn.Layer:
         """The layer called ``name`` (dotted inside blocks: ``model["stage1.0.conv1"]``)."""
@@ -67,16 +69,37 @@ class GraphNet(nn.Layer):
     def forward(self, inputs):
         x, lengths = inputs if isinstance(inputs, (tuple, list)) else (inputs, None)
         values = {INPUT: x}
+        folded = set()  # batch norms already run inside their convolution
         for index, (name, sources, with_lengths) in enumerate(self._order):
-            args = [values[source] for source in sources]
-            if with_lengths and lengths is not None:
-                out = self._layers[name](*args, sequence_length=lengths)
-            else:
-                out = self._layers[name](*args)
-            values[name] = out[0] if isinstance(out, (tuple, list)) else out
+            if name not in folded:
+                args = [values[source] for source in sources]
+                bn = self._folds.get(name)
+                out = fusion.conv_bn(self._layers[name], self._layers[bn], *args) if bn else None
+                if out is not None:  # conv + its batch norm as one convolution (inference)
+                    name = bn
+                    folded.add(bn)
+                elif with_lengths and lengths is not None:
+                    out = self._layers[name](*args, sequence_length=lengths)
+                else:
+                    out = self._layers[name](*args)
+                values[name] = out[0] if isinstance(out, (tuple, list)) else out
             for source in self._release[index]:
                 values.pop(source, None)
         return values[self._output]
+
+
+def _conv_bn_pairs(order, layers: dict, output: str) -> dict[str, str]:
+    """{conv: the batch norm that alone reads it}: the pairs ``core.nn.fusion.conv_bn`` may run
+    as one convolution (the convolution's own output is then never made, so nothing else may
+    read it)."""
+    readers: dict[str, list[str]] = {}
+    for name, sources, _ in order:
+        for source in sources:
+            readers.setdefault(source, []).append(name)
+    return {sources[0]: name for name, sources, _ in order
+            if isinstance(layers[name], nn.BatchNorm2D) and len(sources) == 1
+            and isinstance(layers.get(sources[0]), nn.Conv2D)
+            and readers[sources[0]] == [name] and sources[0] != output}
 
 
 def build_graph(nodes: list[Node], output: str, input_shape, num_classes: int,

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import core
+from core.nn import fusion, norm
 from runner import build
 from runner.build import summary
 from runner.config import validation
@@ -84,6 +85,51 @@ def test_residual_and_branches_with_merges_and_sizes_inferred_everywhere():
     model = _build(layers)
     assert dict(model.named_parameters())["out.weight"].shape == [8 * 8 * 8, 10]
     assert _forward(model).shape == [3, 10]
+
+
+def _bn_calls(monkeypatch) -> list:
+    calls = []
+    real = norm.batch_norm
+    monkeypatch.setattr(norm, "batch_norm", lambda *a, **k: calls.append(1) or real(*a, **k))
+    return calls
+
+
+def test_at_inference_each_conv_runs_with_the_batch_norm_that_alone_reads_it(monkeypatch):
+    """The ResNet spec's nine conv + batch norm pairs run as nine convolutions (core.nn.fusion),
+    with the outputs of the layers run one by one."""
+    core.seed(0)
+    model = build.build_model(load_option("model", "resnet", "width=4", "channels=[8]"),
+                              (1, 12, 12), 10)
+    x = core.to_tensor(np.random.default_rng(1).standard_normal((6, 1, 12, 12)).astype(
+        np.float32))
+    opt = core.optimizer.SGD(0.1, parameters=model.parameters())
+    for _ in range(3):  # running statistics and affine parameters of their own
+        core.nn.functional.cross_entropy(model(x), core.to_tensor(np.arange(6))).backward()
+        opt.step()
+        opt.clear_grad()
+    model.eval()
+    calls = _bn_calls(monkeypatch)
+    with core.no_grad():
+        folded = model(x).numpy()
+        assert calls == []
+        monkeypatch.setattr(fusion, "conv_bn", lambda *args: None)
+        plain = model(x).numpy()
+    assert len(calls) == 6  # stem, stage1 (2), down.0 (2 + shortcut)
+    np.testing.assert_allclose(folded, plain, rtol=1e-5, atol=1e-5)
+
+
+def test_a_conv_read_by_more_than_its_batch_norm_is_not_folded(monkeypatch):
+    layers = {"conv": {"type": "Conv2D", "out_channels": 4, "kernel_size": 3, "padding": 1},
+              "bn": {"type": "BatchNorm2D"},
+              "both": {"type": "Concat", "inputs": ["bn", "conv"], "axis": 1},
+              "conv2": {"type": "Conv2D", "out_channels": 4, "kernel_size": 1},
+              "bn2": {"type": "BatchNorm2D"},
+              "flat": {"type": "Flatten"}, "out": {"type": "Linear"}}
+    model = _build(layers)
+    model.eval()
+    calls = _bn_calls(monkeypatch)
+    assert _forward(model).shape == [3, 10]
+    assert len(calls) == 1  # bn (conv is read by the concat too); conv2 + bn2 are one conv
 
 
 def test_a_residual_graphs_input_gradient_matches_finite_differences():

@@ -1,0 +1,63 @@
+"""Inference folding: a batch norm that uses its running statistics is an affine map per
+channel, so ``bn(conv(x))`` is one convolution with a rescaled kernel and a new bias.
+
+Why: at inference a batch norm after a convolution reads and writes the whole activation once
+more, for a result the convolution's GEMM can produce itself (its bias rides in the GEMM,
+core.nn.functional.conv). The spec's ResNet spent 2.6 of 26 ms of its inference on one thread
+in its nine batch norms and 4.7 of 21 ms on two. Paddle Inference does the same fold
+(``conv_bn_fuse_pass``); here the containers do it on the fly, on every forward, so the folded
+kernel always matches the current weights and running statistics.
+
+When: ``conv_bn`` answers None, and the caller runs both layers as usual, unless the fold
+changes nothing a user can see: no gradient is being recorded, the batch norm uses its running
+statistics, both layers are the plain ``Conv2D`` and ``BatchNorm2D`` in one data format, and no
+hook is registered on either (a hook reads or replaces the convolution's output or the batch
+norm's input, which the fold never makes; ``core.inference.Inference`` reads layer outputs
+through such hooks). The folded result equals the two layers' up to float rounding.
+"""
+from __future__ import annotations
+
+from core import backend
+from core.nn.conv import Conv2D
+from core.nn.functional.conv import conv2d
+from core.nn.norm import BatchNorm2D
+from core.tensor import Tensor, is_grad_enabled
+
+
+def conv_bn(conv, bn, x: Tensor) -> Tensor | None:
+    """``bn(conv(x))`` as one convolution when the fold is invisible (see the module), else
+    None."""
+    if not _foldable(conv, bn):
+        return None
+    weight, bias = _folded(conv, bn)
+    return conv2d(x, weight, bias, conv.stride, conv.padding, conv.dilation, conv.groups,
+                  conv.data_format)
+
+
+def _foldable(conv, bn) -> bool:
+    if not (isinstance(conv, Conv2D) and isinstance(bn, BatchNorm2D)) or is_grad_enabled():
+        return False
+    global_stats = (not bn.training) if bn.use_global_stats is None else bn.use_global_stats
+    return (global_stats and type(conv).forward is Conv2D.forward
+            and type(bn).forward is BatchNorm2D.forward
+            and conv.data_format == bn.data_format and conv.out_channels == bn.num_features
+            and not (conv._forward_pre_hooks or conv._forward_post_hooks
+                     or bn._forward_pre_hooks or bn._forward_post_hooks))
+
+
+def _folded(conv, bn) -> tuple[Tensor, Tensor]:
+    """(kernel * gain per output channel, (bias - mean) * gain + shift), with gain =
+    bn.weight / sqrt(running variance + epsilon), in the kernel's dtype."""
+    w = conv.weight.data
+    xp = backend.array_module(w)
+    gain = 1.0 / xp.sqrt(bn._variance.data.astype(w.dtype) + w.dtype.type(bn.epsilon))
+    if bn.weight is not None:
+        gain = gain * bn.weight.data
+    shift = -bn._mean.data.astype(w.dtype)
+    if conv.bias is not None:
+        shift = shift + conv.bias.data
+    shift = shift * gain
+    if bn.bias is not None:
+        shift = shift + bn.bias.data
+    weight = w * gain.reshape(-1, 1, 1, 1)
+    return Tensor(weight, stop_gradient=True), Tensor(shift, stop_gradient=True)
