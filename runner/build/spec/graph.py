@@ -69,23 +69,26 @@ class GraphNet(nn.Layer):
     def forward(self, inputs):
         x, lengths = inputs if isinstance(inputs, (tuple, list)) else (inputs, None)
         values = {INPUT: x}
-        folded = set()  # batch norms already run inside their convolution
         for index, (name, sources, with_lengths) in enumerate(self._order):
-            if name not in folded:
+            if name not in values:  # else: a batch norm run inside its convolution already
                 args = [values[source] for source in sources]
                 bn = self._folds.get(name)
-                out = fusion.conv_bn(self._layers[name], self._layers[bn], *args) if bn else None
-                if out is not None:  # conv + its batch norm as one convolution (inference)
-                    name = bn
-                    folded.add(bn)
-                elif with_lengths and lengths is not None:
-                    out = self._layers[name](*args, sequence_length=lengths)
+                folded = fusion.conv_bn(self._layers[name], self._layers[bn], *args) \
+                    if bn else None
+                if folded is not None:  # inference: the conv's own output is never made
+                    values[bn] = folded
                 else:
-                    out = self._layers[name](*args)
-                values[name] = out[0] if isinstance(out, (tuple, list)) else out
+                    values[name] = self._call(name, args, lengths if with_lengths else None)
             for source in self._release[index]:
                 values.pop(source, None)
         return values[self._output]
+
+    def _call(self, name: str, args: list, lengths):
+        """Layer ``name`` on ``args`` (and the sequence lengths when it takes them); a layer
+        that returns several values passes on the first."""
+        layer = self._layers[name]
+        out = layer(*args) if lengths is None else layer(*args, sequence_length=lengths)
+        return out[0] if isinstance(out, (tuple, list)) else out
 
 
 def _conv_bn_pairs(order, layers: dict, output: str) -> dict[str, str]:
