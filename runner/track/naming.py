@@ -12,13 +12,16 @@ _NOT_IN_NAME = ("hydra", "tracking", "runtime", "device", "data.root", "data.cac
 
 def run_name(cfg, overrides: list[str]) -> str:
     """``<model>-<optim>`` plus one part per other override: ``cnn-adam-lr0.001-epochs3``."""
-    parts = [cfg.model.name, cfg.optim.name]
+    chosen: dict[str, str] = {}  # key -> value; a repeated key: the last, as Hydra takes it
     for override in overrides:
         key, sep, value = override.lstrip("+~").partition("=")
         if not sep or key.startswith(_NOT_IN_NAME) or key in ("model", "optim"):
             continue
-        value = _short_number(value)
-        parts.append(value if "." not in key else key.rsplit(".", 1)[1] + value)
+        chosen.pop(key, None)
+        chosen[key] = _short_number(value)
+    parts = [cfg.model.name, cfg.optim.name]
+    parts += [value if "." not in key else key.rsplit(".", 1)[1] + value
+              for key, value in chosen.items()]
     return _UNSAFE.sub("_", "-".join(parts))[:200]
 
 

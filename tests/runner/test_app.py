@@ -180,6 +180,8 @@ def test_an_unknown_objective_fails_before_the_run(job_dir):
     (["data.root=/data/mnist", "trainer.progress=false", "runtime.threads=2", "device=gpu:1",
       "schedule=cosine"], "cnn-adam-cosine"),
     (["optim.lr=0.004430375245218269", "trainer.epochs=3"], "cnn-adam-lr0.00443-epochs3"),
+    # a key given twice: Hydra takes the last, and so does the name
+    (["trainer.epochs=0", "optim.lr=0.1", "trainer.epochs=2"], "cnn-adam-lr0.1-epochs2"),
 ])
 def test_run_names_come_from_the_overrides(overrides, name):
     assert app.run_name(make_config(""), overrides) == name
