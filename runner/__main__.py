@@ -52,8 +52,17 @@ def main(cfg: DictConfig) -> float:
     except KeyboardInterrupt as exc:
         # The run is already closed as KILLED; a stack trace would only hide that message.
         signal_name = "SIGTERM" if type(exc).__name__ == "Terminated" else "Ctrl-C"
-        print(f"{PROG}: stopped by {signal_name}; the run was marked KILLED.", file=sys.stderr)
+        print(f"{PROG}: stopped by {signal_name}; the run was marked KILLED{_resume_hint(cfg)}.",
+              file=sys.stderr)
         sys.exit(143 if signal_name == "SIGTERM" else 130)
+
+
+def _resume_hint(cfg: DictConfig) -> str:
+    """How to go on from a stopped run: resume it, or why it cannot be."""
+    if (cfg.get("trainer") or {}).get("checkpoint_every", 0) > 0:
+        return "; continue it with the same overrides and trainer.resume=true"
+    return ("; it saved no resumable checkpoint (trainer.checkpoint_every=0, the default: set "
+            "it to N optimizer steps to make runs resumable)")
 
 
 def _train(cfg: DictConfig) -> float:

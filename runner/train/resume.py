@@ -144,13 +144,28 @@ def _latest_unfinished(cfg, tracker) -> str:
     if not hasattr(tracker, "find_runs"):
         raise ConfigError("trainer.resume=true looks the run up in MLflow, but tracking is "
                           "disabled: give the checkpoint file or folder (trainer.resume=PATH).")
-    for run in tracker.find_runs(tracker.run_name):
+    runs = tracker.find_runs(tracker.run_name)
+    for run in runs:
         folder = run.data.tags.get(CHECKPOINT_TAG)
         if run.info.status != "FINISHED" and folder and checkpoint.latest(folder):
             return checkpoint.latest(folder)
     raise ConfigError(f"trainer.resume=true: experiment '{cfg.tracking.experiment}' has no "
-                      f"unfinished run named '{tracker.run_name}' with a checkpoint: resume by "
-                      "run id or checkpoint path, or check the overrides match the first run's.")
+                      f"unfinished run named '{tracker.run_name}' with a checkpoint"
+                      f"{_why_none(runs)}: resume by run id or checkpoint path, or check the "
+                      "overrides match the first run's.")
+
+
+def _why_none(runs) -> str:
+    """What the runs of the name say about the missing checkpoint (runs: newest first)."""
+    unfinished = [run for run in runs if run.info.status != "FINISHED"]
+    if unfinished:
+        run = unfinished[0]
+        return (f" (its newest unfinished run, {run.info.run_id}, {run.info.status}, saved "
+                "none: runs save resumable checkpoints only with trainer.checkpoint_every=N "
+                "optimizer steps, 0 by default)")
+    if runs:
+        return f" ({len(runs)} run(s) of that name, all FINISHED)"
+    return ""
 
 
 def attach(trainer, cfg, loader, resumption: Resumption | None, folder: str,

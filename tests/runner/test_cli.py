@@ -204,6 +204,21 @@ def test_bad_config_never_reaches_the_app(fake_app, monkeypatch, capsys, args):
     assert capsys.readouterr().err.startswith("tomlrun: error: ")
 
 
+@pytest.mark.parametrize("args, hint", [
+    ((), "it saved no resumable checkpoint (trainer.checkpoint_every=0, the default"),
+    (("trainer.checkpoint_every=50",), "continue it with the same overrides and "
+                                       "trainer.resume=true"),
+])
+def test_a_stopped_run_says_how_to_go_on(fake_app, monkeypatch, capsys, args, hint):
+    fake_app.error = KeyboardInterrupt()
+    with pytest.raises(SystemExit) as info:
+        _main(monkeypatch, *args)
+    assert info.value.code == 130
+    err = capsys.readouterr().err
+    assert err.startswith("tomlrun: stopped by Ctrl-C; the run was marked KILLED; ")
+    assert hint in err and len(err.strip().splitlines()) == 1
+
+
 def test_user_error_inside_the_app_is_one_paragraph(fake_app, monkeypatch, capsys):
     fake_app.error = UserError("data.root = '/nowhere' does not exist:\nput the IDX files there.")
     with pytest.raises(SystemExit) as info:

@@ -1,5 +1,6 @@
 """runner.train.resume: what trainer.resume points to, without MLflow (tracking disabled)."""
 import dataclasses
+from types import SimpleNamespace
 
 import pytest
 
@@ -86,6 +87,32 @@ def test_clear_errors_for_what_cannot_be_resumed(tmp_path):
     with pytest.raises(checkpoint.CheckpointError, match="trainer.epochs: checkpoint 3 vs now 4"):
         resume.find(dataclasses.replace(_cfg(str(tmp_path)), trainer=schema.TrainerConfig(
             epochs=4, resume=str(tmp_path))), tracking.NullTracker())
+
+
+class _Runs:
+    """A tracker whose experiment holds runs of the wanted name (newest first)."""
+
+    run_name = "mlp-adam"
+
+    def __init__(self, *statuses):
+        self.runs = [SimpleNamespace(info=SimpleNamespace(run_id=f"run{i}", status=status),
+                                     data=SimpleNamespace(tags={}))
+                     for i, status in enumerate(statuses)]
+
+    def find_runs(self, name):
+        assert name == self.run_name
+        return self.runs
+
+
+def test_resume_true_says_why_no_run_of_the_name_can_be_resumed():
+    with pytest.raises(ConfigError, match=r"run1, KILLED, saved none: runs save resumable "
+                                          r"checkpoints only with trainer.checkpoint_every=N"):
+        resume.find(_cfg(True), _Runs("FINISHED", "KILLED", "FAILED"))
+    with pytest.raises(ConfigError, match=r"\(2 run\(s\) of that name, all FINISHED\)"):
+        resume.find(_cfg(True), _Runs("FINISHED", "FINISHED"))
+    with pytest.raises(ConfigError, match="no unfinished run named 'mlp-adam' with a "
+                                          "checkpoint: resume by"):
+        resume.find(_cfg(True), _Runs())
 
 
 def test_the_new_keys_validate_with_their_types():
