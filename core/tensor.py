@@ -249,6 +249,17 @@ def to_tensor(data, dtype=None, place=None, stop_gradient: bool = True) -> Tenso
     return out
 
 
+def arrays_to_tensors(*values) -> tuple:
+    """``values`` with each numpy array made a Tensor (``to_tensor``: its dtype, the current
+    device), the rest as they are. Paddle's DataLoader yields Tensors and its tutorial passes
+    them straight to layers and losses; ``core.io.DataLoader`` yields numpy batches, which
+    core's layers and losses therefore take as well."""
+    for value in values:
+        if isinstance(value, np.ndarray):
+            return tuple(to_tensor(v) if isinstance(v, np.ndarray) else v for v in values)
+    return values
+
+
 def _host_int_range(data, dtype) -> tuple[int, int] | None:
     """(min, max) of integer host data (labels, token ids): cheap here, whereas on a GPU the
     same read after the upload would be a host synchronisation. None for other data."""

@@ -4,6 +4,11 @@ Attributes that are Parameters, Layers or registered buffers are tracked in inse
 ``named_parameters()`` and ``state_dict()`` are deterministic and read like the model's code
 (``conv1.weight``). Forward hooks let tools read a layer's output without changing the model;
 ``error_clip`` clips the gradient arriving at the layer's output during backward.
+
+core's own layers take numpy arrays as inputs too, as ``core.to_tensor`` makes them
+(``core.tensor.arrays_to_tensors``): in Paddle a ``DataLoader`` yields Tensors, and the
+tutorial's ``model(x_data)`` passes them straight on, where ``core.io.DataLoader`` yields numpy
+batches (unless ``return_tensors=True``). A layer of your own receives what it is given.
 """
 from __future__ import annotations
 
@@ -13,11 +18,17 @@ import numpy as np
 
 from core import backend
 from core.clipping import check_error_clip, error_clip_hook
-from core.tensor import Parameter, Tensor, _HookHandle
+from core.tensor import Parameter, Tensor, _HookHandle, arrays_to_tensors
 
 
 class Layer:
     """Subclass, create parameters in ``__init__`` and compute in ``forward``."""
+
+    _takes_arrays = True  # numpy inputs become Tensors: core's layers only (__init_subclass__)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._takes_arrays = cls.__module__.startswith("core.")
 
     def __init__(self, name_scope: str | None = None, dtype: str = "float32"):
         object.__setattr__(self, "_parameters", OrderedDict())
@@ -191,6 +202,8 @@ class Layer:
         raise NotImplementedError(f"{type(self).__name__} must define forward()")
 
     def __call__(self, *inputs, **kwargs):
+        if self._takes_arrays:
+            inputs = arrays_to_tensors(*inputs)
         for hook in self._forward_pre_hooks:
             replaced = hook(self, inputs)
             if replaced is not None:

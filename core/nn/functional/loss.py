@@ -8,7 +8,7 @@ instead of a graph of a dozen small ops. A reduced loss is 0-D (shape []), as in
 from __future__ import annotations
 
 from core import backend
-from core.tensor import Tensor, apply
+from core.tensor import Tensor, apply, arrays_to_tensors
 
 _REDUCTIONS = ("mean", "sum", "none")
 
@@ -37,6 +37,7 @@ def cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = None,  #
     the shifted logits at -64 before its softmax, so its losses stop near 64.
     """
     del name
+    input, label = arrays_to_tensors(input, label)  # numpy batches too
     check_reduction(reduction, "cross_entropy")
     x = input.data
     if x.ndim < 1 or not isinstance(axis, int) or not -x.ndim <= axis < x.ndim:
@@ -222,6 +223,7 @@ def nll_loss(input: Tensor, label: Tensor, weight: Tensor | None = None,  # noqa
     whose label is not ``ignore_index`` (as ``cross_entropy``).
     """
     del name
+    input, label = arrays_to_tensors(input, label)  # numpy batches too
     check_reduction(reduction, "nll_loss")
     x, lab = input.data, label.data
     if x.ndim < 2 or lab.dtype.kind not in "iu" or list(lab.shape) != [x.shape[0]] + list(
@@ -260,6 +262,7 @@ def mse_loss(input: Tensor, label: Tensor, reduction: str = "mean",  # noqa: A00
              name: str | None = None) -> Tensor:
     """Mean squared error (input - label)^2, reduced by ``reduction``; shapes must match."""
     del name
+    input, label = arrays_to_tensors(input, label)  # numpy batches too
     check_reduction(reduction, "mse_loss")
     if input.shape != label.shape:
         raise ValueError(f"mse_loss: input of shape {input.shape} and label of shape "

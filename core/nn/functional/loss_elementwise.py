@@ -13,13 +13,13 @@ import numpy as np
 
 from core import backend
 from core.nn.functional.loss import check_reduction
-from core.tensor import Tensor, apply, unbroadcast
+from core.tensor import Tensor, apply, arrays_to_tensors, unbroadcast
 
 
 def _same_shape(input: Tensor, label: Tensor, fn: str) -> None:  # noqa: A002
     if not isinstance(input, Tensor) or not isinstance(label, Tensor):
-        raise TypeError(f"{fn}: input and label must be Tensors (wrap arrays with "
-                        "core.to_tensor)")
+        raise TypeError(f"{fn}: input and label must be Tensors or numpy arrays, got "
+                        f"{type(input).__name__} and {type(label).__name__}")
     if input.shape != label.shape:
         raise ValueError(f"{fn}: input of shape {input.shape} and label of shape {label.shape} "
                          "differ; they must have the same shape.")
@@ -64,6 +64,7 @@ def l1_loss(input: Tensor, label: Tensor, reduction: str = "mean",  # noqa: A002
             name: str | None = None) -> Tensor:
     """Absolute error ``|input - label|`` (``paddle.nn.functional.l1_loss``); gradient 0 at 0."""
     del name
+    input, label = arrays_to_tensors(input, label)  # numpy batches too
     check_reduction(reduction, "l1_loss")
     _same_shape(input, label, "l1_loss")
     diff = input.data - label.data
@@ -81,6 +82,7 @@ def smooth_l1_loss(input: Tensor, label: Tensor, reduction: str = "mean",  # noq
     (torch's ``huber_loss(delta=delta)``; torch's ``smooth_l1_loss(beta)`` divides by beta.)
     """
     del name
+    input, label = arrays_to_tensors(input, label)  # numpy batches too
     check_reduction(reduction, "smooth_l1_loss")
     _same_shape(input, label, "smooth_l1_loss")
     if not delta > 0:
@@ -102,6 +104,7 @@ def binary_cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = N
     ``weight`` rescales each element (broadcast to the input's shape).
     """
     del name
+    input, label = arrays_to_tensors(input, label)  # numpy batches too
     check_reduction(reduction, "binary_cross_entropy")
     _same_shape(input, label, "binary_cross_entropy")
     x, y = input.data, label.data
@@ -125,6 +128,7 @@ def binary_cross_entropy_with_logits(logit: Tensor, label: Tensor, weight: Tenso
     broadcast along the last axis) weighs the positive term; ``weight`` rescales each element.
     """
     del name
+    logit, label = arrays_to_tensors(logit, label)  # numpy batches too
     check_reduction(reduction, "binary_cross_entropy_with_logits")
     _same_shape(logit, label, "binary_cross_entropy_with_logits")
     x, y = logit.data, label.data
@@ -156,6 +160,7 @@ def kl_div(input: Tensor, label: Tensor, reduction: str = "mean",  # noqa: A002
     over ``input.shape[0]``: the true KL divergence per sample), ``"sum"`` or ``"none"``.
     """
     del name
+    input, label = arrays_to_tensors(input, label)  # numpy batches too
     if reduction not in ("mean", "batchmean", "sum", "none"):
         raise ValueError(f"kl_div: reduction={reduction!r} is not supported; use one of "
                          "('mean', 'batchmean', 'sum', 'none').")
