@@ -230,3 +230,16 @@ def test_host_batches_upload_intact_through_the_staging_ring(device):
         np.testing.assert_array_equal(tensor.numpy(), array)
     assert core.to_tensor(arrays[0], dtype="float64").dtype == np.float64
 
+
+
+def test_set_device_and_get_device_at_the_top_level_as_in_paddle():
+    """paddle.set_device / paddle.get_device are core.set_device / core.get_device."""
+    before = core.get_device()
+    try:
+        assert core.set_device is core.device.set_device
+        core.set_device("cpu")
+        assert core.get_device() == "cpu"
+        with pytest.raises(core.device.DeviceError, match="tpu"):
+            core.set_device("tpu")
+    finally:
+        core.set_device(before)
