@@ -108,12 +108,11 @@ def _option_keys(group: str) -> dict[str, set[str]]:
     return keys
 
 
-def _missing_option(exc: MissingConfigException, argv=None) -> str:
+def _missing_option(exc: MissingConfigException) -> str:
     group, _, name = (exc.missing_cfg_file or "").rpartition("/")
     options = sorted(exc.options)
     return (f"{group}={name} is not an option of '{group}'{_close(name, options, group, '=')}: "
-            f"the options are {', '.join(options)}."
-            + _searchpath_hint(group, name, sys.argv[1:] if argv is None else argv))
+            f"the options are {', '.join(options)}." + _searchpath_hint(group, name, sys.argv[1:]))
 
 
 def _searchpath_hint(group: str, name: str, argv) -> str:

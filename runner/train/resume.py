@@ -160,9 +160,13 @@ def _why_none(runs) -> str:
     unfinished = [run for run in runs if run.info.status != "FINISHED"]
     if unfinished:
         run = unfinished[0]
-        return (f" (its newest unfinished run, {run.info.run_id}, {run.info.status}, saved "
-                "none: runs save resumable checkpoints only with trainer.checkpoint_every=N "
-                "optimizer steps, 0 by default)")
+        newest = f"its newest unfinished run, {run.info.run_id}, {run.info.status}"
+        folder = run.data.tags.get(CHECKPOINT_TAG)
+        if folder:
+            return (f" ({newest}, has none in {folder}: it stopped before its first "
+                    "checkpoint, or the files were moved)")
+        return (f" ({newest}, saved none: runs save resumable checkpoints only with "
+                "trainer.checkpoint_every=N optimizer steps, 0 by default)")
     if runs:
         return f" ({len(runs)} run(s) of that name, all FINISHED)"
     return ""

@@ -94,9 +94,9 @@ class _Runs:
 
     run_name = "mlp-adam"
 
-    def __init__(self, *statuses):
+    def __init__(self, *statuses, tags=None):
         self.runs = [SimpleNamespace(info=SimpleNamespace(run_id=f"run{i}", status=status),
-                                     data=SimpleNamespace(tags={}))
+                                     data=SimpleNamespace(tags=dict(tags or {})))
                      for i, status in enumerate(statuses)]
 
     def find_runs(self, name):
@@ -104,7 +104,7 @@ class _Runs:
         return self.runs
 
 
-def test_resume_true_says_why_no_run_of_the_name_can_be_resumed():
+def test_resume_true_says_why_no_run_of_the_name_can_be_resumed(tmp_path):
     with pytest.raises(ConfigError, match=r"run1, KILLED, saved none: runs save resumable "
                                           r"checkpoints only with trainer.checkpoint_every=N"):
         resume.find(_cfg(True), _Runs("FINISHED", "KILLED", "FAILED"))
@@ -113,6 +113,11 @@ def test_resume_true_says_why_no_run_of_the_name_can_be_resumed():
     with pytest.raises(ConfigError, match="no unfinished run named 'mlp-adam' with a "
                                           "checkpoint: resume by"):
         resume.find(_cfg(True), _Runs())
+    empty = tmp_path / "checkpoints"
+    empty.mkdir()
+    with pytest.raises(ConfigError, match=r"run0, KILLED, has none in .*checkpoints: it stopped "
+                                          r"before its first checkpoint"):
+        resume.find(_cfg(True), _Runs("KILLED", tags={resume.CHECKPOINT_TAG: str(empty)}))
 
 
 def test_the_new_keys_validate_with_their_types():
