@@ -19,12 +19,12 @@ import sys
 import time
 
 import core
+from core import model_summary as summary
 from core import serialize
 from core.atomic import atomic_write
 from core.backend import DeviceError
 from core.optimizer.lr import LRScheduler
 from runner import build, instruments, process
-from runner.build import summary
 from runner.config import schema, tomlwrite
 from runner.config.schema import RunConfig
 from runner.config.validation import flatten

@@ -13,9 +13,9 @@ import sys
 from hydra import compose, initialize_config_dir
 from hydra.errors import CompactHydraException
 
+from core import model_summary as summary
 from core.backend import DeviceError
 from runner import build, plugins
-from runner.build import summary
 from runner.config import hydra_errors
 from runner.config.hydra_setup import register_hydra_plugins, register_plugin_options
 from runner.config.paths import config_dirs

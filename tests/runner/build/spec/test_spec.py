@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 import core
+from core import model_summary as summary
 from core.nn import fusion, norm
 from runner import build
-from runner.build import summary
 from runner.config import validation
 from runner.config.options import load_option
 from runner.errors import ConfigError

@@ -4,7 +4,8 @@ per sample) and the totals, from one probe sample run through the model with for
 It works for any model (a spec, a built-in or a plugin's), because it reads what the layers do
 rather than how they were described. FLOPs count a multiply-add as two: GEMM layers (Linear,
 convolutions, recurrent cells, attention) by their weights and shapes, any other layer as one
-operation per output value.
+operation per output value. ``summary`` is Paddle's ``paddle.summary`` (``core.summary``); the
+runner prints the same table (``python -m runner.summary``, ``model_summary.txt``).
 """
 from __future__ import annotations
 
@@ -56,6 +57,37 @@ def summarize(model: nn.Layer, input_shape, vocab_size: int = 0, variable_length
         rows.append(Row(name, type(layer).__name__, tuple(out_shape[1:]), params,
                         _flops(layer, in_shape[1:], out_shape[1:])))
     return rows
+
+
+def summary(net: nn.Layer, input_size=None, dtypes=None, input=None) -> dict:  # noqa: A002
+    """Print ``net``'s layer table for one sample and return ``{"total_params": n,
+    "trainable_params": m}``, as ``paddle.summary(net, input_size, dtypes, input)``.
+
+    ``input_size`` is the input's shape with its batch axis first (``(1, 1, 28, 28)``; the batch
+    size, also -1 or None, does not matter), or give an example ``input`` Tensor instead.
+    ``dtypes`` (one dtype, default float32) makes integer inputs (word ids) when integer. One
+    input only; the model runs once in eval mode without a gradient, and its mode is restored.
+    """
+    if input is not None:
+        shape, dtype = tuple(input.shape), str(input.dtype)
+    elif input_size is not None:
+        shape = tuple(input_size) if isinstance(input_size, (list, tuple)) else (input_size,)
+        if not shape or not all(isinstance(n, (int, np.integer)) or n is None for n in shape):
+            raise ValueError(f"summary: input_size={input_size!r} must be one input's shape, "
+                             "batch axis first, e.g. (1, 1, 28, 28); several inputs are not "
+                             "supported")
+        dtype = (dtypes[0] if isinstance(dtypes, (list, tuple)) else dtypes) or "float32"
+    else:
+        raise ValueError("summary: give input_size (e.g. (1, 1, 28, 28)) or an input Tensor")
+    if len(shape) < 2 or any(n is None or n < 1 for n in shape[1:]):
+        raise ValueError(f"summary: the input shape {list(shape)} needs a batch axis first and "
+                         "positive sizes after it, e.g. (1, 1, 28, 28)")
+    rows = summarize(net, shape[1:], input_dtype=dtype)
+    total = sum(int(p.size) for p in net.parameters())
+    trainable = sum(int(p.size) for p in net.parameters() if not p.stop_gradient)
+    print(f"{format_table(rows)}\nTotal params: {total:,}\nTrainable params: {trainable:,}\n"
+          f"Non-trainable params: {total - trainable:,}")
+    return {"total_params": total, "trainable_params": trainable}
 
 
 def format_table(rows: list[Row]) -> str:
