@@ -17,9 +17,9 @@ through such hooks). The folded result equals the two layers' up to float roundi
 """
 from __future__ import annotations
 
-from core import backend
 from core.nn.conv import Conv2D
 from core.nn.functional.conv import conv2d
+from core.nn.functional.norm import batch_norm_affine
 from core.nn.norm import BatchNorm2D
 from core.tensor import Tensor, is_grad_enabled
 
@@ -46,18 +46,12 @@ def _foldable(conv, bn) -> bool:
 
 
 def _folded(conv, bn) -> tuple[Tensor, Tensor]:
-    """(kernel * gain per output channel, (bias - mean) * gain + shift), with gain =
-    bn.weight / sqrt(running variance + epsilon), in the kernel's dtype."""
+    """(kernel * gain per output channel, conv bias * gain + shift), with the batch norm's own
+    gain and shift on its running statistics (``batch_norm_affine``), in the kernel's dtype."""
     w = conv.weight.data
-    xp = backend.array_module(w)
-    gain = 1.0 / xp.sqrt(bn._variance.data.astype(w.dtype) + w.dtype.type(bn.epsilon))
-    if bn.weight is not None:
-        gain = gain * bn.weight.data
-    shift = -bn._mean.data.astype(w.dtype)
+    _, gain, shift = batch_norm_affine(bn._mean.data.astype(w.dtype, copy=False),
+                                       bn._variance.data.astype(w.dtype, copy=False),
+                                       bn.weight, bn.bias, bn.epsilon, w.dtype)
     if conv.bias is not None:
-        shift = shift + conv.bias.data
-    shift = shift * gain
-    if bn.bias is not None:
-        shift = shift + bn.bias.data
-    weight = w * gain.reshape(-1, 1, 1, 1)
-    return Tensor(weight, stop_gradient=True), Tensor(shift, stop_gradient=True)
+        shift = shift + conv.bias.data * gain
+    return Tensor(w * gain.reshape(-1, 1, 1, 1)), Tensor(shift)

@@ -102,9 +102,7 @@ def _rows_batch_norm(x, order, back, running_mean, running_var, weight, bias, tr
         mean, var = kern.channel_moments(x2)
         if training:
             _update_running(running_mean, running_var, mean, var, momentum)
-    inv_std = (1.0 / xp.sqrt(var + epsilon)).astype(data.dtype, copy=False)
-    gain = inv_std if weight is None else inv_std * weight.data
-    shift = -mean * gain if bias is None else bias.data - mean * gain
+    inv_std, gain, shift = batch_norm_affine(mean, var, weight, bias, epsilon, data.dtype)
     out2 = kern.channel_affine(x2, gain, shift, xp.empty_like(x2))
     out = out2.reshape(xm.shape).transpose(back)
     parents = tuple(p for p in (x, weight, bias) if p is not None)
@@ -127,6 +125,18 @@ def _rows_batch_norm(x, order, back, running_mean, running_var, weight, bias, tr
         return _with_affine_grads(gx, weight, bias, g_weight, g_bias)
 
     return apply(out, parents, backward, "batch_norm")
+
+
+def batch_norm_affine(mean, var, weight, bias, epsilon: float, dtype) -> tuple:
+    """Batch norm as a per-channel affine map ``x * gain + shift``: ``(inv_std, gain, shift)``
+    with inv_std = 1 / sqrt(var + epsilon), gain = inv_std * weight, shift = bias - mean * gain
+    (``weight`` / ``bias``: Tensors or None). The rows path and core.nn.fusion's folding share
+    it, so a folded convolution scales exactly as the batch norm would."""
+    xp = backend.array_module(var)
+    inv_std = (1.0 / xp.sqrt(var + epsilon)).astype(dtype, copy=False)
+    gain = inv_std if weight is None else inv_std * weight.data
+    shift = -mean * gain if bias is None else bias.data - mean * gain
+    return inv_std, gain, shift
 
 
 def _with_affine_grads(gx, weight, bias, g_weight, g_bias) -> tuple:
