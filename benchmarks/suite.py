@@ -183,40 +183,50 @@ def calibrate(pair: Pair, target_s: float) -> dict:
     return steps
 
 
+def progress(started: float, *what: str) -> None:
+    """One line on stderr per finished stage: the table comes only at the end of minutes."""
+    print(f"[{time.time() - started:5.0f} s]", *what, file=sys.stderr, flush=True)
+
+
 def measure(names, thread_counts, rounds: int, quick: bool, target_s: float,
-            device: str = "cpu") -> list[dict]:
+            device: str = "cpu", started: float | None = None) -> list[dict]:
     previous = core.device.get_num_threads()
     try:
-        return _measure(names, thread_counts, rounds, quick, target_s, device)
+        return _measure(names, thread_counts, rounds, quick, target_s, device,
+                        time.time() if started is None else started)
     finally:
         set_threads(previous)
 
 
 def _measure(names, thread_counts, rounds: int, quick: bool, target_s: float,
-             device: str) -> list[dict]:
+             device: str, started: float) -> list[dict]:
     if device != "cpu":  # the host thread count does not drive GPU kernels: one set of rows
         peak = functools.partial(M.device_sgemm_peak, 1024 if quick else 4096)
-        return _rows(device, *_time_rounds(names, rounds, quick, target_s, peak))
+        report = functools.partial(progress, started, f"{device}:")
+        return _rows(device, *_time_rounds(names, rounds, quick, target_s, peak, report))
     rows = []
     for count in thread_counts:
         with set_threads(count):
             peak = functools.partial(M.sgemm_peak, count, 256 if quick else 2048)
-            timed = _time_rounds(names, rounds, quick, target_s, peak)
+            report = functools.partial(progress, started, f"{count} threads:")
+            timed = _time_rounds(names, rounds, quick, target_s, peak, report)
         rows += _rows(count, *timed)
     return rows
 
 
-def _time_rounds(names, rounds: int, quick: bool, target_s: float, sgemm_peak):
+def _time_rounds(names, rounds: int, quick: bool, target_s: float, sgemm_peak, report):
     """Interleaved rounds over every workload; the peak before and after them."""
     peak = sgemm_peak()
     pairs = {n: make_pair(WORKLOADS[n](quick), "both") for n in names}
     steps = {n: calibrate(p, target_s) for n, p in pairs.items()}
+    report(f"sgemm peak and step counts, {len(names)} workloads")
     rates = {(n, m, f): [] for n in names for m in ("train", "infer") for f in FRAMEWORKS}
     for r in range(rounds):
         for n, pair in pairs.items():
             for mode in ("train", "infer"):
                 for f in FRAMEWORKS if r % 2 == 0 else FRAMEWORKS[::-1]:
                     rates[n, mode, f].append(time_one(pair, f, mode, steps[n][mode]))
+        report(f"round {r + 1} of {rounds}")
     return pairs, rates, max(peak, sgemm_peak()), M.blas_libraries()
 
 
@@ -322,10 +332,15 @@ def run_suite(parser, args) -> dict:
     rounds = args.rounds or (2 if args.quick else 5)
     target = args.seconds or (0.02 if args.quick else 0.25)
     started, load = time.time(), os.getloadavg()
-    checks = {n: numerics(WORKLOADS[n](args.quick)) for n in names}
-    rows = measure(names, counts, rounds, args.quick, target, device)
-    memory = {} if args.no_memory else {
-        n: {f: M.run_memory_child(f, n, args.quick, device) for f in FRAMEWORKS} for n in names}
+    checks = {}
+    for n in names:
+        checks[n] = numerics(WORKLOADS[n](args.quick))
+        progress(started, f"numerics {n}: {'ok' if checks[n]['ok'] else 'DIFFER'}")
+    rows = measure(names, counts, rounds, args.quick, target, device, started)
+    memory = {}
+    for n in names if not args.no_memory else ():
+        memory[n] = {f: M.run_memory_child(f, n, args.quick, device) for f in FRAMEWORKS}
+        progress(started, f"memory {n}")
     info, step_mb = M.device_info(device), memory_measure(device)
     result = {"date": time.strftime("%Y-%m-%d %H:%M"), "cores": cores, "rounds": rounds,
               "seconds": time.time() - started, "rows": rows, "memory": memory,

@@ -26,7 +26,9 @@ def test_quick_run_on_each_device(device, capsys):
     assert all(row["core"] > 0 and row["torch"] > 0 for row in rows)
     assert result["device"]["device"] == device
     assert suite.core.device.get_device() == device  # the fixture's choice, restored by main
-    printed = capsys.readouterr().out
+    printed, progress = capsys.readouterr()
+    # minutes of work show on stderr, stage by stage, before the table
+    assert "numerics cnn_b100: ok" in progress and "round 1 of 1" in progress, progress
     if device == "cpu":
         assert all(isinstance(row["threads"], int) for row in rows)
     else:  # one set of rows, labelled with the device; the GPU's name printed
