@@ -19,6 +19,18 @@ from core.layout import memory_order  # noqa: F401 - re-exported: backend.memory
 _DEVICE_RE = re.compile(r"^(cpu|gpu)(?::(\d+))?$")
 
 
+# A numpy array passed to an op that takes Tensors: the op reads ``x.data``, which on a numpy
+# array is a memoryview, and would fail with "'memoryview' object has no attribute ...".
+NOT_A_TENSOR = (
+    "a numpy array was given where a Tensor is expected: wrap it with core.to_tensor(array). "
+    "core's layers and losses convert numpy inputs themselves (core.io.DataLoader yields numpy "
+    "batches); functional ops (core.nn.functional) and tensor ops, like Paddle's, take Tensors")
+
+
+class NotATensorError(TypeError):
+    """A numpy array (or another non-Tensor) where an op needs a Tensor."""
+
+
 class DeviceError(ValueError):
     """A device string that is malformed or names hardware this machine does not have."""
 
@@ -103,7 +115,11 @@ def xp():
 
 def array_module(array):
     """The array module that owns ``array`` (numpy for numpy arrays and Python scalars)."""
-    if isinstance(array, np.ndarray) or np.isscalar(array):
+    if isinstance(array, np.ndarray):
+        return np
+    if isinstance(array, memoryview):  # ``.data`` of a numpy array given where a Tensor goes
+        raise NotATensorError(NOT_A_TENSOR)  # (numpy counts memoryview among its scalars)
+    if np.isscalar(array):
         return np
     return _cupy().get_array_module(array)
 

@@ -203,11 +203,16 @@ def apply(out_data, parents: tuple, backward, op: str | None = None) -> Tensor:
         out_data = np.asarray(out_data)  # numpy returns scalars for 0-D math; keep arrays
     out = Tensor(out_data)
     if getattr(_state, "grad_enabled", True):
-        for parent in parents:  # a loop, not any(<generator>): this runs once per op
-            if not parent.stop_gradient:
-                out.stop_gradient = False
-                out._parents, out._backward, out._op = parents, backward, op
-                break
+        try:  # free unless it raises: this runs once per op
+            for parent in parents:  # a loop, not any(<generator>)
+                if not parent.stop_gradient:
+                    out.stop_gradient = False
+                    out._parents, out._backward, out._op = parents, backward, op
+                    break
+        except AttributeError:
+            if all(isinstance(parent, Tensor) for parent in parents):
+                raise
+            raise backend.NotATensorError(f"{op or 'an op'}: {backend.NOT_A_TENSOR}") from None
     return out
 
 

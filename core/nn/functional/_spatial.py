@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.backend import NotATensorError
 from core.tensor import Tensor
 
 
 def check_tensor(x, name: str, op: str, ndim: int = 4) -> Tensor:
     if not isinstance(x, Tensor):
-        raise TypeError(f"{op}: '{name}' must be a core.Tensor, got {type(x).__name__}")
+        hint = " (wrap arrays with core.to_tensor)" if hasattr(x, "__array__") else ""
+        raise NotATensorError(f"{op}: '{name}' must be a core.Tensor, got {type(x).__name__}"
+                              + hint)
     if x.ndim != ndim:
         raise ValueError(f"{op}: '{name}' must be {ndim}-D, got shape {x.shape}")
     if x.dtype.kind != "f":

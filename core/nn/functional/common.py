@@ -95,6 +95,8 @@ def _mask_shape(shape: list[int], axis) -> tuple[int, ...]:
 def flatten(x: Tensor, start_axis: int = 0, stop_axis: int = -1, name: str | None = None) -> Tensor:
     """Merge the dimensions ``start_axis..stop_axis`` (inclusive) into one."""
     del name
+    if not isinstance(x, Tensor):  # a memoryview (numpy's .data) has a shape, but no reshape
+        raise backend.NotATensorError(f"flatten: {backend.NOT_A_TENSOR}")
     shape = x.data.shape
     ndim = max(len(shape), 1)
     for label, value in (("start_axis", start_axis), ("stop_axis", stop_axis)):

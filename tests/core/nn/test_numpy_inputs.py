@@ -107,3 +107,44 @@ def test_binary_cross_entropy_takes_numpy_probabilities_and_labels():
     p = np.full((2, 3), 0.25, np.float32)
     y = np.ones((2, 3), np.float32)
     np.testing.assert_allclose(float(F.binary_cross_entropy(p, y)), -np.log(0.25), rtol=1e-6)
+
+
+_IMAGES = np.ones((2, 3, 4, 4), np.float32)
+_FUNCTIONAL_CALLS = {  # every public functional op that takes a Tensor input, with valid arguments
+    "relu": (), "sigmoid": (), "softmax": (), "tanh": (), "gelu": (), "elu": (), "silu": (),
+    "leaky_relu": (), "relu6": (), "hardswish": (), "log_softmax": (), "dropout": (),
+    "dropout2d": (), "flatten": (), "normalize": (), "instance_norm": (), "layer_norm": ([4],),
+    "group_norm": (1,), "pad": ([1, 1, 1, 1],), "max_pool2d": (2,), "avg_pool2d": (2,),
+    "adaptive_avg_pool2d": (1,), "adaptive_max_pool2d": (1,),
+    "batch_norm": (np.zeros(3, np.float32), np.ones(3, np.float32)),
+    "conv2d": (np.ones((3, 3, 1, 1), np.float32),),
+    "conv2d_transpose": (np.ones((3, 3, 1, 1), np.float32),),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_FUNCTIONAL_CALLS))
+def test_functional_ops_name_a_numpy_input_and_the_fix(name):
+    """Functional ops take Tensors, as Paddle's do; a numpy array gets one clear TypeError that
+    says to use core.to_tensor, not numpy's "'memoryview' object has no attribute ..."."""
+    with pytest.raises(TypeError, match=r"core\.to_tensor") as raised:
+        getattr(F, name)(_IMAGES, *_FUNCTIONAL_CALLS[name])
+    assert "memoryview" not in str(raised.value)
+    as_tensors = [core.to_tensor(a) if isinstance(a, np.ndarray) else a
+                  for a in (_IMAGES, *_FUNCTIONAL_CALLS[name])]
+    tensor_result = getattr(F, name)(*as_tensors)
+    assert isinstance(tensor_result, core.Tensor)  # the same call on a Tensor runs
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: F.linear(x[:, :, 0, 0], core.ones([3, 2])),
+    lambda x: F.conv1d(x[0], core.ones([3, 3, 1])),
+    lambda x: F.max_pool1d(x[0], 2),
+    lambda x: F.scaled_dot_product_attention(x[0], x[0], x[0]),
+    lambda x: core.matmul(x, x), lambda x: core.add(x, x), lambda x: core.exp(x),
+    lambda x: core.reshape(x, [-1]), lambda x: core.concat([x, x]),
+], ids=["linear", "conv1d", "max_pool1d", "attention", "matmul", "add", "exp", "reshape",
+        "concat"])
+def test_other_ops_name_a_numpy_input_and_the_fix(call):
+    with pytest.raises(TypeError, match=r"core\.to_tensor") as raised:
+        call(_IMAGES)
+    assert "memoryview" not in str(raised.value)
