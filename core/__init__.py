@@ -91,13 +91,15 @@ from core.search import argsort, index_select, masked_select, nonzero, sort, top
 from core.serialize import load, save  # noqa: E402
 from core.device import get_device, set_device  # paddle.set_device / paddle.get_device
 from core.model_summary import summary  # paddle.summary
+from core import callbacks, static  # noqa: E402 - paddle.callbacks, paddle.static.InputSpec
+from core.hapi import Model  # paddle.Model: prepare / fit / evaluate / predict
 from core.tensor import Parameter, Tensor, is_grad_enabled, no_grad, to_tensor
 
 __all__ = [
     "datasets", "io", "load", "metric", "nn", "optimizer", "regularizer", "save",
     "backend", "data", "debug", "host_memory", "inference", "serialize", "sparse",
     "Parameter", "Tensor", "device", "get_device", "is_grad_enabled", "no_grad", "seed",
-    "set_device", "summary", "to_tensor",
+    "set_device", "summary", "to_tensor", "Model", "callbacks", "static",
     # math and reductions
     "abs", "add", "argmax", "argmin", "clip", "cumsum", "divide", "einsum", "exp", "log",
     "matmul", "max", "maximum", "mean", "min", "minimum", "multiply", "pow", "sqrt", "square",

@@ -1,0 +1,446 @@
+"""``core.Model``: Paddle's high-level API (``paddle.Model``) over a ``core.nn.Layer``.
+
+The Paddle tutorial's second half trains with it::
+
+    model = core.Model(LeNet())
+    model.prepare(core.optimizer.Adam(parameters=model.parameters()),
+                  core.nn.CrossEntropyLoss(), core.metric.Accuracy())
+    model.fit(train_dataset, epochs=5, batch_size=64, verbose=1)
+    model.evaluate(test_dataset, batch_size=64)
+
+A batch is a list ``[input..., label...]``: the first ``len(inputs)`` fields go to the network
+(``inputs`` given to ``Model``, else one per named positional argument of its ``forward``), the
+rest are labels for the loss and the metrics. numpy fields become Tensors on the current device.
+Where core differs from Paddle (``evaluate``'s loss is the mean over the data, ``save`` with
+``training=False``), docs/paddle.md says so. The runner (``python -m runner``) is the full
+trainer: configs, MLflow, checkpoints with resume; this is the Python API's short path.
+"""
+from __future__ import annotations
+
+import inspect
+import os
+import warnings
+
+import numpy as np
+
+from core import callbacks as cb
+from core import serialize
+from core.io import DataLoader
+from core.model_summary import summary as network_summary
+from core.nn.layer import Layer
+from core.optimizer.optimizer import STATE_KEY
+from core.static import InputSpec
+from core.tensor import Tensor, arrays_to_tensors, no_grad
+
+_METRIC_METHODS = ("compute", "update", "accumulate", "reset", "name")
+
+
+class Model:
+    """Train, evaluate, predict, save and load ``network`` (a ``core.nn.Layer``).
+
+    ``inputs`` / ``labels``: an ``InputSpec`` or a list of them (their number splits each
+    batch; their shapes serve ``summary``), or None.
+    """
+
+    def __init__(self, network: Layer, inputs=None, labels=None):
+        if not isinstance(network, Layer):
+            raise TypeError(f"Model: network must be a core.nn.Layer, got "
+                            f"{type(network).__name__}.")
+        self.network = network
+        self._inputs = _specs(inputs, "inputs")
+        self._labels = _specs(labels, "labels")
+        self._optimizer = self._loss = None
+        self._metrics: list = []
+        self.stop_training = False
+
+    def parameters(self, *args, **kwargs):
+        return self.network.parameters(*args, **kwargs)
+
+    # ----- configuring ------------------------------------------------------------------
+    def prepare(self, optimizer=None, loss=None, metrics=None, amp_configs=None) -> None:
+        """The optimizer (needed by ``fit``), the loss (a Layer or any callable taking the
+        outputs then the labels) and the metrics (``core.metric.Accuracy`` or any object with
+        compute/update/accumulate/reset/name)."""
+        if amp_configs not in (None, "O0") and not (
+                isinstance(amp_configs, dict) and amp_configs.get("level", "O1") == "O0"):
+            raise ValueError(f"prepare: amp_configs={amp_configs!r} asks for mixed precision; "
+                             "core trains in float32 only (leave amp_configs as None or 'O0').")
+        if optimizer is not None and not (hasattr(optimizer, "step")
+                                          and hasattr(optimizer, "clear_grad")):
+            raise TypeError(f"prepare: optimizer must be a core.optimizer optimizer, got "
+                            f"{type(optimizer).__name__}.")
+        if loss is not None and not callable(loss):
+            raise TypeError(f"prepare: loss must be a core.nn loss Layer or a callable, got "
+                            f"{type(loss).__name__}.")
+        metrics = [] if metrics is None else list(metrics) if isinstance(
+            metrics, (list, tuple)) else [metrics]
+        for metric in metrics:
+            lacking = [m for m in _METRIC_METHODS if not callable(getattr(metric, m, None))]
+            if lacking:
+                raise TypeError(f"prepare: metric {metric!r} lacks {', '.join(lacking)}; use "
+                                "core.metric.Accuracy or an object with "
+                                f"{', '.join(_METRIC_METHODS)}.")
+        self._optimizer, self._loss, self._metrics = optimizer, loss, metrics
+
+    # ----- one batch ----------------------------------------------------------------------
+    def train_batch(self, inputs, labels=None, update: bool = True):
+        """One training step; returns the losses (numpy), and the metrics' batch values when
+        there are metrics. ``update=False`` keeps the gradients (accumulation)."""
+        if self._optimizer is None or self._loss is None:
+            raise RuntimeError("train_batch: call prepare(optimizer, loss) first; training "
+                               "needs both.")
+        self.network.train()
+        inputs, labels = _tensors(inputs), _tensors(labels)
+        outputs = _as_list(self.network(*inputs))
+        losses = self._losses(outputs, labels)
+        total = losses[0]
+        for extra in losses[1:]:
+            total = total + extra
+        total.backward()
+        if update:
+            self._optimizer.step()
+            self._optimizer.clear_grad()
+        return self._batch_result(losses, outputs, labels)
+
+    def eval_batch(self, inputs, labels=None):
+        """Losses (if a loss was prepared) and metrics of one batch, in eval mode, no gradient."""
+        self.network.eval()
+        inputs, labels = _tensors(inputs), _tensors(labels)
+        with no_grad():
+            outputs = _as_list(self.network(*inputs))
+            losses = self._losses(outputs, labels) if self._loss is not None else []
+            return self._batch_result(losses, outputs, labels)
+
+    def predict_batch(self, inputs) -> list[np.ndarray]:
+        """The network's outputs for one batch, as numpy arrays, in eval mode."""
+        self.network.eval()
+        with no_grad():
+            outputs = _as_list(self.network(*_tensors(inputs)))
+        return [o.numpy() if isinstance(o, Tensor) else np.asarray(o) for o in outputs]
+
+    def _losses(self, outputs: list, labels: list) -> list[Tensor]:
+        losses = _as_list(self._loss(*outputs, *labels))
+        for value in losses:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"the loss returned {type(value).__name__}, not a Tensor.")
+        return losses
+
+    def _batch_result(self, losses, outputs, labels):
+        values = [loss.numpy() for loss in losses]
+        if not self._metrics:
+            return values
+        metrics = []
+        for metric in self._metrics:
+            computed = _as_list(metric.compute(*outputs, *labels))
+            metrics.append(metric.update(*computed))
+        return (values, metrics) if losses else metrics
+
+    # ----- whole passes -------------------------------------------------------------------
+    def fit(self, train_data=None, eval_data=None, batch_size=1, epochs: int = 1,
+            eval_freq: int = 1, log_freq: int = 10, save_dir: str | None = None,
+            save_freq: int = 1, verbose: int = 2, drop_last: bool = False, shuffle: bool = True,
+            num_workers: int = 0, callbacks=None, accumulate_grad_batches: int = 1,
+            num_iters: int | None = None) -> None:
+        """Train for ``epochs`` passes over ``train_data`` (a Dataset, cut into batches here,
+        or a DataLoader or any iterable of batches, used as it is), evaluating ``eval_data``
+        every ``eval_freq`` epochs. ``save_dir``: weights and optimizer state every
+        ``save_freq`` epochs and at the end. ``num_iters`` stops after that many steps."""
+        if train_data is None:
+            raise ValueError("fit: train_data is required (a core.io.Dataset or DataLoader).")
+        for name, value in (("epochs", epochs), ("eval_freq", eval_freq),
+                            ("accumulate_grad_batches", accumulate_grad_batches)):
+            _check_positive(value, f"fit: {name}")
+        if num_iters is not None:
+            _check_positive(num_iters, "fit: num_iters")
+        train_size, eval_size = _batch_sizes(batch_size)
+        train_loader = _loader(train_data, "train_data", train_size, shuffle, drop_last,
+                               num_workers)
+        eval_loader = None if eval_data is None else _loader(
+            eval_data, "eval_data", eval_size, False, False, num_workers)
+        steps = _length(train_loader)
+        if num_iters is not None and steps:
+            epochs, steps = num_iters // steps + 1, min(num_iters, steps)
+        cbks = self._callback_list(callbacks, verbose=verbose, log_freq=log_freq,
+                                   save_freq=save_freq, save_dir=save_dir, epochs=epochs,
+                                   steps=steps, batch_size=train_size)
+        if eval_loader is None and any(isinstance(c, cb.EarlyStopping) for c in cbks.callbacks):
+            warnings.warn("fit: EarlyStopping needs eval_data; it will not stop training.",
+                          stacklevel=2)
+        self.stop_training, self._accumulate, self._steps_left = False, accumulate_grad_batches, \
+            num_iters
+        logs: dict = {}
+        cbks.begin("train")
+        for epoch in range(epochs):
+            cbks.epoch_begin(epoch)
+            logs = self._run_pass(train_loader, cbks, "train")
+            cbks.epoch_end(epoch, logs)
+            if eval_loader is not None and epoch % eval_freq == 0:
+                self._evaluate(eval_loader, cbks)
+            if self.stop_training:
+                break
+        cbks.end("train", logs)
+
+    def evaluate(self, eval_data, batch_size: int = 1, log_freq: int = 10, verbose: int = 2,
+                 num_workers: int = 0, callbacks=None, num_iters: int | None = None) -> dict:
+        """``{'loss': [mean loss over the data], <metric name>: value, ...}``."""
+        if num_iters is not None:
+            _check_positive(num_iters, "evaluate: num_iters")
+        loader = _loader(eval_data, "eval_data", batch_size, False, False, num_workers)
+        cbks = self._callback_list(callbacks, verbose=verbose, log_freq=log_freq)
+        self._steps_left = num_iters
+        logs = self._evaluate(loader, cbks)
+        return {name: logs[name] for name in self._metric_names() if name in logs}
+
+    def predict(self, test_data, batch_size: int = 1, num_workers: int = 0,
+                stack_outputs: bool = False, verbose: int = 1, callbacks=None) -> list:
+        """The outputs over ``test_data``: one list per network output, holding each batch's
+        numpy array, or (``stack_outputs``) one array stacked over all samples. Label fields
+        in the batches are ignored."""
+        loader = _loader(test_data, "test_data", batch_size, False, False, num_workers)
+        cbks = self._callback_list(callbacks, verbose=verbose, log_freq=10, metrics=[])
+        self._steps_left = None
+        cbks.begin("predict", {"steps": _length(loader)})
+        batches = []
+        for step, batch in enumerate(loader):
+            fields = _fields(batch)
+            cbks.batch_begin("predict", step)
+            batches.append(self.predict_batch(fields[:self._input_count(len(fields))]))
+            cbks.batch_end("predict", step, {"step": step, "batch_size": _rows(fields)})
+        cbks.end("predict", {"steps": len(batches)})
+        outputs = [list(per_output) for per_output in zip(*batches)]
+        return [np.concatenate(o) for o in outputs] if stack_outputs else outputs
+
+    def _evaluate(self, loader, cbks: cb.CallbackList) -> dict:
+        cbks.begin("eval", {"steps": _length(loader), "metrics": self._metric_names()})
+        logs = self._run_pass(loader, cbks, "eval")
+        cbks.end("eval", logs)
+        return logs
+
+    def _run_pass(self, loader, cbks: cb.CallbackList, mode: str) -> dict:
+        """One pass of ``train_batch`` or ``eval_batch`` over ``loader``; the last logs.
+        Training logs each batch's loss (as Paddle); evaluation the mean so far over samples."""
+        logs: dict = {}
+        loss_sum, seen = None, 0
+        steps = _length(loader)
+        for step, batch in enumerate(loader):
+            fields = _fields(batch)
+            n_inputs = self._input_count(len(fields))
+            inputs, labels = fields[:n_inputs], fields[n_inputs:]
+            cbks.batch_begin(mode, step, logs)
+            if mode == "train":
+                update = (step + 1) % self._accumulate == 0 or step + 1 == steps
+                result = self.train_batch(inputs, labels, update=update)
+            else:
+                result = self.eval_batch(inputs, labels)
+            losses, metrics = _split_result(result, self._loss is not None, bool(self._metrics))
+            rows = _rows(fields)
+            if losses and mode == "eval":
+                batch_sum = np.array([float(v) for v in losses]) * rows
+                loss_sum = batch_sum if loss_sum is None else loss_sum + batch_sum
+            seen += rows
+            logs = self._logs(losses if mode == "train" else
+                              None if loss_sum is None else list(loss_sum / seen), metrics)
+            logs.update(step=step, batch_size=rows)
+            cbks.batch_end(mode, step, logs)
+            if self._steps_left is not None:
+                self._steps_left -= 1
+                if self._steps_left <= 0:
+                    self.stop_training = True
+                    break
+        for metric in self._metrics:
+            metric.reset()
+        return logs
+
+    def _logs(self, losses, metrics: list) -> dict:
+        logs: dict = {}
+        if losses is not None and self._loss is not None:
+            logs["loss"] = [float(v) for v in losses]
+        for metric in self._metrics:
+            for name, value in zip(_as_list(metric.name()), _as_list(metric.accumulate())):
+                logs[name] = value
+        del metrics  # the batch values; the logs carry the accumulated ones
+        return logs
+
+    def _metric_names(self) -> list[str]:
+        names = ["loss"] if self._loss is not None else []
+        for metric in self._metrics:
+            names += _as_list(metric.name())
+        return names
+
+    def _input_count(self, fields: int) -> int:
+        """How many leading batch fields are network inputs."""
+        if self._inputs is not None:
+            count = len(self._inputs)
+        else:
+            count = _forward_arity(self.network)
+        if count > fields:
+            raise ValueError(
+                f"a batch has {fields} field(s), but the network takes {count} input(s) "
+                f"({type(self.network).__name__}.forward); give Model(network, inputs=[...]) "
+                "to say how many leading fields are inputs.")
+        return count
+
+    def _callback_list(self, callbacks, verbose: int, log_freq: int, save_freq: int = 1,
+                       save_dir: str | None = None, metrics: list | None = None,
+                       **params) -> cb.CallbackList:
+        """The user's callbacks, with a ProgBarLogger and a ModelCheckpoint added unless given
+        (as Paddle does)."""
+        found = cb.as_callback_list(callbacks)
+        if not any(isinstance(c, cb.ProgBarLogger) for c in found):
+            found.insert(0, cb.ProgBarLogger(log_freq, verbose))
+        if not any(isinstance(c, cb.ModelCheckpoint) for c in found):
+            found.append(cb.ModelCheckpoint(save_freq, save_dir))
+        if not any(isinstance(c, cb.LRScheduler) for c in found):
+            found.append(cb.LRScheduler())
+        params.update(verbose=verbose, save_dir=save_dir,
+                      metrics=self._metric_names() if metrics is None else metrics)
+        return cb.CallbackList(found, self, params)
+
+    # ----- files and summary ----------------------------------------------------------------
+    def save(self, path: str, training: bool = True) -> None:
+        """``path.pdparams`` (the network's state) and, with ``training`` and an optimizer,
+        ``path.pdopt``; each written atomically. ``training=False`` writes the weights only:
+        core has no static-graph export (the runner's MLflow model is its deployment form)."""
+        path = os.fspath(path)
+        if not os.path.basename(path):
+            raise ValueError(f"save: path '{path}' must end in a file prefix (dir/name).")
+        folder = os.path.dirname(path)
+        if folder:
+            os.makedirs(folder, exist_ok=True)
+        serialize.save(self.network.state_dict(), path + ".pdparams")
+        if training and self._optimizer is not None:
+            serialize.save(self._optimizer_state(), path + ".pdopt")
+
+    def load(self, path: str, skip_mismatch: bool = False, reset_optimizer: bool = False) -> None:
+        """The weights from ``path.pdparams`` and, unless ``reset_optimizer``, the optimizer's
+        state from ``path.pdopt`` when that file exists. ``skip_mismatch`` leaves parameters
+        whose saved shape differs (or that were not saved) as they are, with a warning."""
+        path = os.fspath(path)
+        for suffix in (".pdparams", ".pdopt"):
+            path = path[:-len(suffix)] if path.endswith(suffix) else path
+        state = serialize.load(path + ".pdparams")
+        if skip_mismatch:
+            state = _matching(state, self.network.state_dict())
+        self.network.set_state_dict(state, strict=not skip_mismatch)
+        if self._optimizer is not None and not reset_optimizer and os.path.isfile(
+                path + ".pdopt"):
+            self._set_optimizer_state(serialize.load(path + ".pdopt"))
+
+    # An optimizer keys its state by parameter name (``param_12``), which differs between two
+    # builds of the same network in one process; the files key it by the parameter's place in
+    # the network (``fc.weight``), so another instance can load them.
+    def _optimizer_state(self) -> dict:
+        state = self._optimizer.state_dict()
+        by_name = {param.name: key for key, param in self.network.named_parameters()}
+        state[STATE_KEY] = {by_name.get(k, k): v for k, v in state.get(STATE_KEY, {}).items()}
+        return state
+
+    def _set_optimizer_state(self, state: dict) -> None:
+        by_key = {key: param.name for key, param in self.network.named_parameters()}
+        state[STATE_KEY] = {by_key.get(k, k): v for k, v in state.get(STATE_KEY, {}).items()}
+        self._optimizer.set_state_dict(state)
+
+    def summary(self, input_size=None, dtype=None) -> dict:
+        """``core.summary`` of the network; ``input_size`` defaults to the ``inputs`` spec."""
+        if input_size is None:
+            if not self._inputs or len(self._inputs) != 1:
+                raise ValueError("summary: give input_size, or Model(network, inputs=InputSpec"
+                                 "(...)) with one input.")
+            input_size, dtype = self._inputs[0].example_shape(), dtype or self._inputs[0].dtype
+        return network_summary(self.network, input_size, dtypes=dtype)
+
+
+def _specs(specs, name: str) -> list[InputSpec] | None:
+    if specs is None:
+        return None
+    found = list(specs) if isinstance(specs, (list, tuple)) else [specs]
+    for spec in found:
+        if not isinstance(spec, InputSpec):
+            raise TypeError(f"Model: {name} must be core.static.InputSpec objects (or None), "
+                            f"got {type(spec).__name__}.")
+    return found
+
+
+def _as_list(value) -> list:
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _tensors(values) -> list:
+    return list(arrays_to_tensors(*_as_list(values))) if values is not None else []
+
+
+def _fields(batch) -> list:
+    """A batch as a flat list: [x, y], (x, y), ([x1, x2], [y]) all become [x..., y...]."""
+    flat = []
+    for field in _as_list(batch):
+        flat += list(field) if isinstance(field, (list, tuple)) else [field]
+    return flat
+
+
+def _rows(fields: list) -> int:
+    shape = getattr(fields[0], "shape", None) if fields else None
+    return int(shape[0]) if shape else 1
+
+
+def _split_result(result, has_loss: bool, has_metrics: bool):
+    if has_loss and has_metrics:
+        return result
+    return (result, []) if has_loss else (None, result)
+
+
+def _forward_arity(network: Layer) -> int:
+    """Named positional arguments of ``network.forward`` (Paddle's rule); 1 for ``*inputs``."""
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    params = inspect.signature(network.forward).parameters.values()
+    named = [p for p in params if p.kind in kinds]
+    return len(named) or 1
+
+
+def _loader(data, name: str, batch_size: int, shuffle: bool, drop_last: bool, workers: int):
+    """A Dataset (anything indexable with a length) becomes a DataLoader; a DataLoader or any
+    other iterable of batches is used as given."""
+    if isinstance(data, DataLoader):
+        return data
+    if hasattr(data, "__getitem__") and hasattr(data, "__len__"):
+        _check_positive(batch_size, "batch_size")
+        return DataLoader(data, batch_size=batch_size, shuffle=shuffle, drop_last=drop_last,
+                          workers=workers)
+    if hasattr(data, "__iter__"):
+        return data
+    raise TypeError(f"{name} must be a core.io.Dataset, a core.io.DataLoader or an iterable of "
+                    f"batches, got {type(data).__name__}.")
+
+
+def _batch_sizes(batch_size) -> tuple[int, int]:
+    if isinstance(batch_size, (list, tuple)):
+        if len(batch_size) != 2:
+            raise ValueError(f"fit: batch_size={batch_size!r}: give one size, or two (train, "
+                             "eval).")
+        return batch_size[0], batch_size[1]
+    return batch_size, batch_size
+
+
+def _check_positive(value, what: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{what}={value!r} must be a positive integer.")
+
+
+def _length(loader) -> int | None:
+    try:
+        return len(loader)
+    except TypeError:
+        return None
+
+
+def _matching(saved: dict, own: dict) -> dict:
+    """The saved entries whose shape fits the model; a warning names the others."""
+    kept, skipped = {}, []
+    for key, target in own.items():
+        if key in saved and tuple(np.shape(saved[key])) == tuple(target.shape):
+            kept[key] = saved[key]
+        else:
+            skipped.append(key)
+    if skipped:
+        warnings.warn(f"load: kept the model's own values for {skipped} (not saved, or saved "
+                      "with another shape).", stacklevel=3)
+    return kept

@@ -1,0 +1,291 @@
+"""core.Model (paddle.Model): the tutorial's high-level path, driven through the public API and
+checked against the same steps written as a plain loop."""
+import numpy as np
+import pytest
+
+import core
+from core import nn
+from core.datasets import Digits
+from core.io import DataLoader, TensorDataset
+from core.nn import functional as F
+from core.static import InputSpec
+
+
+class LeNet(nn.Layer):
+    """The tutorial's shape of network, for the 8x8 digits."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2D(1, 6, 3, padding=1)
+        self.pool = nn.MaxPool2D(2, 2)
+        self.fc = nn.Linear(6 * 4 * 4, 10)
+
+    def forward(self, x):
+        return self.fc(core.flatten(self.pool(F.relu(self.conv(x))), 1))
+
+
+def _model(lr=0.01, metrics=True, seed=0):
+    core.seed(seed)
+    model = core.Model(LeNet())
+    model.prepare(core.optimizer.Adam(learning_rate=lr, parameters=model.parameters()),
+                  nn.CrossEntropyLoss(), core.metric.Accuracy() if metrics else None)
+    return model
+
+
+def _small(n=40, seed=0):
+    rng = np.random.default_rng(seed)
+    return TensorDataset([rng.random((n, 1, 8, 8)).astype("float32"),
+                          rng.integers(0, 10, (n, 1)).astype("int64")])
+
+
+def test_the_tutorial_fits_the_digits_to_a_known_accuracy(capsys):
+    model = _model()
+    model.fit(Digits("train"), Digits("valid"), epochs=5, batch_size=64, verbose=2)
+    result = model.evaluate(Digits("test"), batch_size=64, verbose=0)
+    assert set(result) == {"loss", "acc"}
+    assert result["acc"] > 0.9 and result["loss"][0] < 0.4, result
+    printed = capsys.readouterr().out
+    assert "Epoch 5/5" in printed and "Eval begin..." in printed and "acc: " in printed
+
+
+def test_fit_takes_the_same_steps_as_the_plain_loop():
+    data = _small()
+    model = _model(metrics=False)
+    model.fit(DataLoader(data, batch_size=16), epochs=2, verbose=0)
+
+    core.seed(0)
+    net = LeNet()
+    opt = core.optimizer.Adam(learning_rate=0.01, parameters=net.parameters())
+    for _ in range(2):
+        for x, y in DataLoader(data, batch_size=16):
+            loss = F.cross_entropy(net(x), y)
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+    for ours, plain in zip(model.parameters(), net.parameters()):
+        np.testing.assert_array_equal(ours.numpy(), plain.numpy())
+
+
+def test_accumulated_batches_step_once_per_group_with_summed_gradients():
+    data = _small(n=32)
+    model = _model(metrics=False)
+    model.fit(DataLoader(data, batch_size=8), epochs=1, verbose=0, accumulate_grad_batches=2)
+
+    core.seed(0)
+    net = LeNet()
+    opt = core.optimizer.Adam(learning_rate=0.01, parameters=net.parameters())
+    for i, (x, y) in enumerate(DataLoader(data, batch_size=8)):
+        F.cross_entropy(net(x), y).backward()
+        if i % 2 == 1:
+            opt.step()
+            opt.clear_grad()
+    for ours, plain in zip(model.parameters(), net.parameters()):
+        np.testing.assert_allclose(ours.numpy(), plain.numpy(), rtol=1e-6, atol=1e-7)
+
+
+def test_evaluate_reports_the_mean_loss_over_samples_and_metrics_over_all_batches():
+    data, model = _small(n=37), _model()
+    result = model.evaluate(data, batch_size=10, verbose=0)  # batches of 10, 10, 10, 7
+    x, y = (core.to_tensor(a) for a in data.arrays)
+    model.network.eval()
+    with core.no_grad():
+        logits = model.network(x)
+    want_loss = float(F.cross_entropy(logits, y))
+    want_acc = float(np.mean(logits.numpy().argmax(1) == y.numpy()[:, 0]))
+    assert result["loss"][0] == pytest.approx(want_loss, rel=1e-5)
+    assert result["acc"] == pytest.approx(want_acc)
+
+
+def test_metrics_only_and_predict_with_stacked_or_batched_outputs():
+    data = _small(n=25)
+    model = core.Model(LeNet())
+    model.prepare(metrics=core.metric.Accuracy(topk=(1, 2)))
+    assert set(model.evaluate(data, batch_size=10, verbose=0)) == {"acc_top1", "acc_top2"}
+    batched = model.predict(data, batch_size=10, verbose=0)
+    assert len(batched) == 1 and [b.shape for b in batched[0]] == [(10, 10), (10, 10), (5, 10)]
+    stacked = model.predict(data, batch_size=10, verbose=0, stack_outputs=True)
+    np.testing.assert_array_equal(stacked[0], np.concatenate(batched[0]))
+
+
+def test_save_and_load_restore_weights_and_optimizer_state(tmp_path):
+    data = _small()
+    model = _model()
+    model.fit(data, epochs=2, batch_size=16, verbose=0, save_dir=str(tmp_path / "ckpt"),
+              shuffle=False)
+    written = sorted(p.name for p in (tmp_path / "ckpt").iterdir())
+    assert written == ["0.pdopt", "0.pdparams", "1.pdopt", "1.pdparams", "final.pdopt",
+                       "final.pdparams"]
+    other = _model(seed=5)
+    other.load(str(tmp_path / "ckpt" / "final"))
+    for a, b in zip(model.parameters(), other.parameters()):
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+    # the optimizer state came too: one more epoch on each gives the same weights
+    model.fit(data, epochs=1, batch_size=16, verbose=0, shuffle=False)
+    other.fit(data, epochs=1, batch_size=16, verbose=0, shuffle=False)
+    for a, b in zip(model.parameters(), other.parameters()):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6)
+
+
+def test_load_with_skip_mismatch_keeps_what_does_not_fit(tmp_path):
+    model = _model()
+    model.save(str(tmp_path / "m"))
+
+    class Wider(LeNet):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(6 * 4 * 4, 12)
+
+    wider = core.Model(Wider())
+    fc_before = wider.network.fc.weight.numpy().copy()
+    with pytest.raises(ValueError, match="fc.weight"):
+        wider.load(str(tmp_path / "m"))
+    with pytest.warns(UserWarning, match="fc.weight"):
+        wider.load(str(tmp_path / "m.pdparams"), skip_mismatch=True)
+    np.testing.assert_array_equal(wider.network.fc.weight.numpy(), fc_before)
+    np.testing.assert_array_equal(wider.network.conv.weight.numpy(),
+                                  model.network.conv.weight.numpy())
+
+
+def test_two_inputs_split_by_input_specs():
+    class TwoInputs(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.a, self.b = nn.Linear(3, 2), nn.Linear(4, 2)
+
+        def forward(self, *parts):
+            return self.a(parts[0]) + self.b(parts[1])
+
+    rng = np.random.default_rng(0)
+    data = TensorDataset([rng.random((12, 3)).astype("float32"),
+                          rng.random((12, 4)).astype("float32"),
+                          rng.integers(0, 2, (12, 1)).astype("int64")])
+    model = core.Model(TwoInputs(), inputs=[InputSpec([None, 3]), InputSpec([None, 4])],
+                       labels=InputSpec([None, 1], "int64"))
+    model.prepare(core.optimizer.SGD(0.1, parameters=model.parameters()), nn.CrossEntropyLoss())
+    model.fit(data, batch_size=4, verbose=0)
+    assert model.predict(data, batch_size=12, verbose=0)[0][0].shape == (12, 2)
+
+
+def test_num_iters_stops_after_that_many_steps():
+    seen = []
+
+    class Count(core.callbacks.Callback):
+        def on_train_batch_end(self, step, logs=None):
+            seen.append(step)
+
+    _model().fit(_small(), batch_size=8, epochs=10, num_iters=7, verbose=0, callbacks=Count())
+    assert len(seen) == 7
+
+
+def test_callbacks_see_every_hook_in_order_and_can_stop_training():
+    calls = []
+
+    class Recorder(core.callbacks.Callback):
+        def on_train_begin(self, logs=None):
+            calls.append(("train_begin", self.params["epochs"], self.params["steps"]))
+
+        def on_epoch_begin(self, epoch, logs=None):
+            calls.append(("epoch_begin", epoch))
+
+        def on_train_batch_end(self, step, logs=None):
+            calls.append(("batch", step, sorted(logs)))
+
+        def on_eval_end(self, logs=None):
+            calls.append(("eval_end", sorted(logs)))
+
+        def on_epoch_end(self, epoch, logs=None):
+            calls.append(("epoch_end", epoch))
+            self.model.stop_training = epoch == 1
+
+        def on_train_end(self, logs=None):
+            calls.append(("train_end",))
+
+    _model().fit(_small(n=16), _small(n=8), batch_size=8, epochs=5, verbose=0,
+                 callbacks=[Recorder()])
+    keys = ["acc", "batch_size", "loss", "step"]
+    assert calls == [("train_begin", 5, 2),
+                     ("epoch_begin", 0), ("batch", 0, keys), ("batch", 1, keys),
+                     ("epoch_end", 0), ("eval_end", keys),
+                     ("epoch_begin", 1), ("batch", 0, keys), ("batch", 1, keys),
+                     ("epoch_end", 1), ("eval_end", keys), ("train_end",)]
+
+
+def test_early_stopping_stops_when_the_monitor_stops_improving_and_keeps_the_best(tmp_path):
+    stop = core.callbacks.EarlyStopping(monitor="loss", patience=1, verbose=0)
+    model = _model(lr=0.0)  # nothing changes: the eval loss never improves after the first
+    model.fit(_small(n=16), _small(n=8), batch_size=8, epochs=10, verbose=0, callbacks=stop,
+              save_dir=str(tmp_path))
+    assert stop.stopped_epoch == 2  # evaluations 0 (best), 1 (wait 1), 2 (wait 2 > patience)
+    assert (tmp_path / "best_model.pdparams").is_file()
+    assert (tmp_path / "final.pdparams").is_file()
+
+
+def test_progress_lines_follow_log_freq_and_verbose(capsys):
+    model = _model()
+    model.fit(_small(n=40), epochs=1, batch_size=8, verbose=2, log_freq=2)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Epoch 1/1"
+    assert [line.split(" - ")[0] for line in lines[1:]] == ["step 2/5", "step 4/5", "step 5/5"]
+    model.fit(_small(n=40), epochs=1, batch_size=8, verbose=0)
+    assert capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda m: m.fit(_small(), verbose=0), RuntimeError, "prepare(optimizer, loss)"),
+    (lambda m: m.prepare(amp_configs="O1"), ValueError, "float32 only"),
+    (lambda m: m.prepare(metrics=object()), TypeError, "lacks compute"),
+    (lambda m: m.prepare(loss="mse"), TypeError, "loss must be"),
+    (lambda m: m.fit(42), TypeError, "train_data must be"),
+    (lambda m: m.fit(_small(), epochs=0), ValueError, "epochs=0"),
+    (lambda m: m.fit(_small(), batch_size=0), ValueError, "batch_size=0"),
+    (lambda m: m.evaluate(_small(), callbacks=[print]), TypeError, "not a core.callbacks"),
+    (lambda m: m.summary(), ValueError, "give input_size"),
+])
+def test_mistakes_get_errors_that_name_them(call, error, words):
+    model = core.Model(LeNet())
+    with pytest.raises(error) as raised:
+        call(model)
+    assert words in str(raised.value)
+
+
+def test_a_batch_without_the_inputs_the_network_takes_is_named():
+    class Pair(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(3, 2)
+
+        def forward(self, x, y):
+            return self.fc(x) + self.fc(y)
+
+    model = core.Model(Pair())
+    model.prepare(metrics=core.metric.Accuracy())
+    only_x = TensorDataset([np.ones((4, 3), "float32")])
+    with pytest.raises(ValueError, match=r"1 field\(s\), but the network takes 2 input"):
+        model.predict(only_x, verbose=0)
+
+
+def test_summary_uses_the_input_spec():
+    model = core.Model(LeNet(), inputs=InputSpec([None, 1, 8, 8], "float32", "image"))
+    info = model.summary()
+    assert info["total_params"] == sum(int(np.prod(p.shape)) for p in model.parameters())
+
+
+def test_input_spec_checks_its_shape_and_dtype():
+    assert InputSpec([-1, 3]).shape == (None, 3)
+    with pytest.raises(ValueError, match="shape"):
+        InputSpec(["a"])
+    with pytest.raises(ValueError, match="dtype"):
+        InputSpec([1], dtype="nope")
+
+
+def test_a_learning_rate_schedule_steps_after_each_batch_unless_told_by_epoch():
+    def fit(callbacks):
+        schedule = core.optimizer.lr.StepDecay(learning_rate=0.1, step_size=1, gamma=0.5)
+        model = core.Model(LeNet())
+        model.prepare(core.optimizer.SGD(schedule, parameters=model.parameters()),
+                      nn.CrossEntropyLoss())
+        model.fit(_small(n=24), batch_size=8, epochs=2, verbose=0, callbacks=callbacks)
+        return schedule.last_epoch
+
+    assert fit(None) == 6  # 3 batches x 2 epochs
+    assert fit(core.callbacks.LRScheduler(by_step=False, by_epoch=True)) == 2
