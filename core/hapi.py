@@ -166,14 +166,17 @@ class Model:
         if eval_loader is None and any(isinstance(c, cb.EarlyStopping) for c in cbks.callbacks):
             warnings.warn("fit: EarlyStopping needs eval_data; it will not stop training.",
                           stacklevel=2)
-        self.stop_training, self._accumulate, self._steps_left = False, accumulate_grad_batches, \
-            num_iters
+        self.stop_training, self._accumulate = False, accumulate_grad_batches
         logs: dict = {}
+        left = num_iters  # training steps still allowed (None: no limit)
         cbks.begin("train")
         for epoch in range(epochs):
             cbks.epoch_begin(epoch)
-            logs = self._run_pass(train_loader, cbks, "train")
+            logs, ran = self._run_pass(train_loader, cbks, "train", left)
             cbks.epoch_end(epoch, logs)
+            if left is not None:
+                left -= ran
+                self.stop_training = self.stop_training or left <= 0
             if eval_loader is not None and epoch % eval_freq == 0:
                 self._evaluate(eval_loader, cbks)
             if self.stop_training:
@@ -187,8 +190,7 @@ class Model:
             _check_positive(num_iters, "evaluate: num_iters")
         loader = _loader(eval_data, "eval_data", batch_size, False, False, num_workers)
         cbks = self._callback_list(callbacks, verbose=verbose, log_freq=log_freq)
-        self._steps_left = num_iters
-        logs = self._evaluate(loader, cbks)
+        logs = self._evaluate(loader, cbks, num_iters)
         return {name: logs[name] for name in self._metric_names() if name in logs}
 
     def predict(self, test_data, batch_size: int = 1, num_workers: int = 0,
@@ -198,7 +200,6 @@ class Model:
         in the batches are ignored."""
         loader = _loader(test_data, "test_data", batch_size, False, False, num_workers)
         cbks = self._callback_list(callbacks, verbose=verbose, log_freq=10, metrics=[])
-        self._steps_left = None
         cbks.begin("predict", {"steps": _length(loader)})
         batches = []
         for step, batch in enumerate(loader):
@@ -210,55 +211,58 @@ class Model:
         outputs = [list(per_output) for per_output in zip(*batches)]
         return [np.concatenate(o) for o in outputs] if stack_outputs else outputs
 
-    def _evaluate(self, loader, cbks: cb.CallbackList) -> dict:
-        cbks.begin("eval", {"steps": _length(loader), "metrics": self._metric_names()})
-        logs = self._run_pass(loader, cbks, "eval")
+    def _evaluate(self, loader, cbks: cb.CallbackList, limit: int | None = None) -> dict:
+        steps = _length(loader)
+        cbks.begin("eval", {"steps": steps if limit is None or steps is None
+                            else min(steps, limit), "metrics": self._metric_names()})
+        logs, _ = self._run_pass(loader, cbks, "eval", limit)
         cbks.end("eval", logs)
         return logs
 
-    def _run_pass(self, loader, cbks: cb.CallbackList, mode: str) -> dict:
-        """One pass of ``train_batch`` or ``eval_batch`` over ``loader``; the last logs.
-        Training logs each batch's loss (as Paddle); evaluation the mean so far over samples."""
+    def _run_pass(self, loader, cbks: cb.CallbackList, mode: str,
+                  limit: int | None) -> tuple[dict, int]:
+        """``train_batch`` or ``eval_batch`` over ``loader``, at most ``limit`` batches; the
+        last logs and the number of batches. Training logs each batch's loss (as Paddle);
+        evaluation the mean so far over samples."""
         logs: dict = {}
-        loss_sum, seen = None, 0
+        loss_sum, seen, ran = None, 0, 0
         steps = _length(loader)
+        last = steps if limit is None or steps is None else min(steps, limit)
         for step, batch in enumerate(loader):
             fields = _fields(batch)
             n_inputs = self._input_count(len(fields))
             inputs, labels = fields[:n_inputs], fields[n_inputs:]
             cbks.batch_begin(mode, step, logs)
             if mode == "train":
-                update = (step + 1) % self._accumulate == 0 or step + 1 == steps
+                update = (step + 1) % self._accumulate == 0 or step + 1 == last
                 result = self.train_batch(inputs, labels, update=update)
             else:
                 result = self.eval_batch(inputs, labels)
-            losses, metrics = _split_result(result, self._loss is not None, bool(self._metrics))
+            losses = _losses_of(result, self._loss is not None, bool(self._metrics))
             rows = _rows(fields)
             if losses and mode == "eval":
                 batch_sum = np.array([float(v) for v in losses]) * rows
                 loss_sum = batch_sum if loss_sum is None else loss_sum + batch_sum
             seen += rows
             logs = self._logs(losses if mode == "train" else
-                              None if loss_sum is None else list(loss_sum / seen), metrics)
+                              None if loss_sum is None else list(loss_sum / seen))
             logs.update(step=step, batch_size=rows)
             cbks.batch_end(mode, step, logs)
-            if self._steps_left is not None:
-                self._steps_left -= 1
-                if self._steps_left <= 0:
-                    self.stop_training = True
-                    break
+            ran += 1
+            if limit is not None and ran >= limit:
+                break
         for metric in self._metrics:
             metric.reset()
-        return logs
+        return logs, ran
 
-    def _logs(self, losses, metrics: list) -> dict:
+    def _logs(self, losses) -> dict:
+        """The loss given and each metric's value accumulated over the pass so far."""
         logs: dict = {}
         if losses is not None and self._loss is not None:
             logs["loss"] = [float(v) for v in losses]
         for metric in self._metrics:
             for name, value in zip(_as_list(metric.name()), _as_list(metric.accumulate())):
                 logs[name] = value
-        del metrics  # the batch values; the logs carry the accumulated ones
         return logs
 
     def _metric_names(self) -> list[str]:
@@ -382,10 +386,11 @@ def _rows(fields: list) -> int:
     return int(shape[0]) if shape else 1
 
 
-def _split_result(result, has_loss: bool, has_metrics: bool):
-    if has_loss and has_metrics:
-        return result
-    return (result, []) if has_loss else (None, result)
+def _losses_of(result, has_loss: bool, has_metrics: bool):
+    """The losses in a ``train_batch`` / ``eval_batch`` result (None without a loss)."""
+    if not has_loss:
+        return None
+    return result[0] if has_metrics else result
 
 
 def _forward_arity(network: Layer) -> int:

@@ -289,3 +289,19 @@ def test_a_learning_rate_schedule_steps_after_each_batch_unless_told_by_epoch():
 
     assert fit(None) == 6  # 3 batches x 2 epochs
     assert fit(core.callbacks.LRScheduler(by_step=False, by_epoch=True)) == 2
+
+
+def test_num_iters_counts_training_steps_only_and_evaluate_takes_its_own():
+    evaluated = []
+
+    class Count(core.callbacks.Callback):
+        def on_eval_batch_end(self, step, logs=None):
+            evaluated.append(step)
+
+    model = _model()
+    model.fit(_small(n=16), _small(n=32), batch_size=8, epochs=5, num_iters=3, verbose=0,
+              callbacks=Count())
+    assert evaluated == [0, 1, 2, 3, 0, 1, 2, 3]  # two epochs (2 + 1 steps), whole evaluations
+    evaluated.clear()
+    model.evaluate(_small(n=32), batch_size=8, num_iters=2, verbose=0, callbacks=Count())
+    assert evaluated == [0, 1]
