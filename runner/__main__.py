@@ -124,6 +124,9 @@ def _load_plugins() -> None:
 
 
 hydra_errors.install(PROG)
+_bad_override = hydra_errors.check_overrides(sys.argv[1:])
+if _bad_override:
+    exit_with_error(UserError(_bad_override))
 _load_plugins()
 
 if __name__ == "__main__":

@@ -177,6 +177,8 @@ def load_entry_points() -> None:
 def load(modules=()) -> None:
     """The entry-point plugins, then the modules a config lists."""
     load_entry_points()
+    if isinstance(modules, str):  # plugins=NAME on the command line: one module, not letters
+        modules = [modules]
     for module in modules:
         load_module(str(module), "listed in plugins")
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import multiprocessing
 import queue
+import signal
 import traceback
 from collections.abc import Callable, Iterator
 
@@ -35,6 +36,7 @@ def _context():
 
 def _work(tasks: list, run_task: Callable, out) -> None:
     """A worker's loop: run each task, send its samples in chunks, then ("done", task)."""
+    _default_signals()
     try:
         for task_id, task in tasks:
             chunk = []
@@ -49,6 +51,15 @@ def _work(tasks: list, run_task: Callable, out) -> None:
     except BaseException as exc:  # noqa: BLE001 - every failure must reach the main process
         detail = f"{type(exc).__name__}: {exc}"
         out.put(("error", None, (detail, traceback.format_exc())))
+
+
+def _default_signals() -> None:
+    """A forked worker inherits the parent's signal handlers: a trainer's handler that turns
+    SIGTERM into a graceful-stop exception would make ``close()``'s terminate print that
+    exception's traceback from every worker. A worker just ends on SIGTERM, and leaves Ctrl-C
+    (SIGINT, sent to the whole process group) to the parent, which stops it."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class OrderedWorkers:

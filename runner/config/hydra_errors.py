@@ -54,6 +54,16 @@ def install(prog: str) -> None:
     hydra_utils.run_and_report = run_and_report
 
 
+def check_overrides(argv: list[str]) -> str | None:
+    """A paragraph for an override with nothing before its '=' (Hydra's parser raises a bare
+    ValueError with a traceback for ``=3``), else None."""
+    for arg in argv:
+        if not arg.startswith("-") and arg.lstrip("+~").startswith("="):
+            return (f"'{arg}' has no key before '=': write KEY=VALUE, e.g. optim.lr=0.01 or "
+                    "model=mlp (python -m runner --help lists the groups and keys).")
+    return None
+
+
 def message(exc: CompactHydraException) -> str:
     """One paragraph for a Hydra composition error."""
     text = str(exc)

@@ -126,7 +126,9 @@ def validate(cfg: DictConfig | Mapping) -> schema.RunConfig:
         node = tree.get(section)
         parts[section] = _build(cls, {} if node is None else node, section)
     parts["device"] = _device(tree.get("device", "cpu"))
-    parts["plugins"] = _typed(tree.get("plugins", []), list[str], "plugins")
+    listed = tree.get("plugins", [])
+    parts["plugins"] = _typed([listed] if isinstance(listed, str) else listed, list[str],
+                              "plugins")  # plugins=NAME is a list of one
     run_config = schema.RunConfig(**parts)
     _check_together(run_config)
     return run_config
@@ -287,9 +289,21 @@ def _plugin(group: str, node: dict, builder) -> Any:
         if key not in taken:
             intro = f"{group}={node['name']} (a plugin from {source}) takes"
             raise ConfigError(_unknown_key(key, group, taken, intro))
+    hints = _annotations(builder)
+    options = {key: _typed(value, hints[key], f"{group}.{key}") if hints.get(key) in _TYPE_NAMES
+               else value for key, value in options.items()}
     config = _build(cls, {k: v for k, v in node.items() if k in own}, group)
     config.options = options
     return config
+
+
+def _annotations(builder) -> dict:
+    """The builder's parameter types, where Python can resolve them ({} where it cannot: a
+    plugin's annotations are its own business, and only the plain types are checked)."""
+    try:
+        return typing.get_type_hints(builder)
+    except Exception:  # noqa: BLE001 - an unresolvable annotation only means no check
+        return {}
 
 
 def _build(cls: type, node: Any, path: str, siblings: dict[str, type] | None = None) -> Any:
@@ -333,8 +347,18 @@ def _check_together(run_config: schema.RunConfig) -> None:
         raise ConfigError("clip.error_clip = 0.0 is not allowed with clip=error, which clips "
                           "the gradient at every layer's output: use a threshold > 0.")
     _check_monitor(run_config.trainer)
+    _check_pool(run_config.data)
     _check_text_sizes(run_config.data)
     _check_register(run_config)
+
+
+def _check_pool(data: schema.DataConfig) -> None:
+    """The pool fills to min_pool_size before the first batch, so it must fit in the pool."""
+    pool, least = getattr(data, "pool_size", -1), getattr(data, "min_pool_size", -1)
+    if pool > 0 and least > pool:
+        raise ConfigError(f"data.min_pool_size = {show(least)} is not allowed with "
+                          f"data.pool_size = {show(pool)}: the pool holds at most pool_size "
+                          "samples, so use a min_pool_size <= pool_size (or -1 for pool_size).")
 
 
 def _check_text_sizes(data: schema.DataConfig) -> None:

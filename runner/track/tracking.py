@@ -78,10 +78,19 @@ def open_client(uri: str):
     """An ``MlflowClient`` for ``uri`` (tracking and model registry); a local sqlite store is
     created whole or checked first (``runner.track.store``)."""
     store.prepare(uri)
-    from mlflow.tracking import MlflowClient  # noqa: PLC0415 - slow import, only when used
+    from mlflow.exceptions import MlflowException  # noqa: PLC0415 - slow import, only when used
+    from mlflow.tracking import MlflowClient  # noqa: PLC0415
 
     quiet_mlflow()
-    return MlflowClient(tracking_uri=uri, registry_uri=uri)
+    try:
+        return MlflowClient(tracking_uri=uri, registry_uri=uri)
+    except MlflowException as exc:  # an unknown scheme, a store this MLflow refuses, ...
+        reason = str(exc).strip().split(". ")[0].strip()
+        raise TrackingError(
+            f"the MLflow tracking URI '{uri}' (tracking.uri) cannot be used: {reason}. Use "
+            "sqlite:///path/to/mlflow.db (the default is mlflow.db in the launch folder), "
+            "an http(s):// tracking server, or a database URI (postgresql://, mysql://); "
+            "nothing was written.") from None
 
 
 def quiet_mlflow() -> None:

@@ -81,6 +81,10 @@ def test_a_plugin_reader_feeds_data_files(site, tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["plugins=[no_such_plugin_module]"], "the plugin module 'no_such_plugin_module'"),
     (["model=probe", "+model.hiden=3"], "did you mean 'model.hidden'"),
+    # checked against the builder's annotations (hidden: int, noise: float)
+    (["model=probe", "model.hidden=abc"], "model.hidden = 'abc' has the wrong type: expected "
+                                          "an integer"),
+    (["model=probe", "model.noise=[1]"], "model.noise = [1] has the wrong type"),
 ])
 def test_plugin_mistakes_are_one_paragraph_with_status_2(site, tmp_path, args, message):
     done = _run(site, tmp_path, *TINY, "data=blobs", *args)
@@ -106,3 +110,9 @@ def test_the_registry_refuses_a_second_object_under_one_name():
     with pytest.raises(UserError, match="registered twice: by module a and by module b"):
         registry.add("net", max, "module b")
     assert plugins.modules_in_argv(["plugins=[a, b]", "+plugins=c", "x=1"]) == ["a", "b", "c"]
+
+
+def test_plugins_given_as_one_name_load_that_module(site, tmp_path):
+    done = _run(site, tmp_path, *TINY, "plugins=tomlrun_example", "model=probe", "data=blobs",
+                "trainer.epochs=1", "tracking.enabled=false")
+    assert done.returncode == 0, done.stderr[-3000:]  # not split into 't', 'o', ...

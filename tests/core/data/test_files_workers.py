@@ -233,3 +233,30 @@ def test_worker_error_in_an_indexable_dataset_names_the_index():
     loader = DataLoader(Broken(), batch_size=8, workers=2)
     with pytest.raises(WorkerError, match="sample index 37 of Broken failed: KeyError"):
         list(loader)
+
+
+class _GracefulStop(BaseException):
+    pass
+
+
+def _raise_graceful(signum, frame):
+    raise _GracefulStop("stopped by SIGTERM")
+
+
+def test_workers_stopped_mid_pass_print_nothing_under_a_parents_sigterm_handler(files, capfd):
+    """A trainer turns SIGTERM into an exception for a graceful stop; forked workers inherit
+    that handler, and stopping them at the end of a pass must not print its traceback."""
+    import signal
+
+    previous = signal.signal(signal.SIGTERM, _raise_graceful)
+    try:
+        for _ in range(3):
+            loader = DataLoader(FileDataset(files, "test_lines"), batch_size=4, workers=2)
+            batches = iter(loader)
+            next(batches)  # the workers are mid-pass when the pass is dropped
+            batches.close()
+            time.sleep(0.2)  # let the stopped workers write whatever they would
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "_GracefulStop" not in err, err
