@@ -53,6 +53,29 @@ def _check_length_free(model, input_shape, vocab_size: int, input_dtype: str) ->
                           "SimpleRNN followed by SequencePool (pool_type = \"last\").")
 
 
+def _probe(model, name: str, input_shape, vocab_size: int, variable_length: bool,
+           input_dtype: str) -> None:
+    """One forward pass on two samples of zeros shaped like the data, before any run opens: a
+    model that cannot take the data fails here, with a paragraph, instead of in its first
+    training step (with a traceback and a failed MLflow run)."""
+    dtype = np.int64 if vocab_size or input_dtype[0] in "iu" else np.float32
+    if variable_length:
+        sample = (core.to_tensor(np.zeros((2, 3, *input_shape), dtype)), np.full(2, 3))
+    else:
+        sample = core.to_tensor(np.zeros((2, *input_shape), dtype))
+    model.eval()
+    try:
+        with core.no_grad():
+            model(sample)
+    except Exception as exc:  # noqa: BLE001 - any failure means the model does not fit the data
+        what = sequence_models.describe(input_shape, variable_length)
+        raise ConfigError(f"model={name} cannot take this data: the data gives {what} "
+                          f"({np.dtype(dtype).name}), and the model's forward pass on two such "
+                          f"samples failed: {' '.join(str(exc).split())}") from None
+    finally:
+        model.train()
+
+
 def _plugin(cfg: schema.PluginModelConfig, input_shape, num_classes: int, vocab_size: int,
             variable_length: bool, input_dtype: str) -> nn.Layer:
     del variable_length, input_dtype
@@ -70,8 +93,9 @@ def _plugin(cfg: schema.PluginModelConfig, input_shape, num_classes: int, vocab_
 
 def _sequence(cfg, input_shape, num_classes: int, vocab_size: int, variable_length: bool,
               input_dtype: str) -> nn.Layer:
-    del variable_length, input_dtype
-    return sequence_models.MODELS[cfg.name](cfg, tuple(input_shape), num_classes, vocab_size)
+    del input_dtype
+    return sequence_models.MODELS[cfg.name](cfg, tuple(input_shape), num_classes, vocab_size,
+                                            variable_length)
 
 
 MODELS = {name: _sequence for name in sequence_models.MODELS}  # cbow, gru, lstm
@@ -93,6 +117,8 @@ def build_model(cfg: schema.ModelConfig, input_shape, num_classes: int, vocab_si
                           "table, docs/models.md) or register a plugin model (runner.plugins).")
     model = builder(cfg, tuple(input_shape), num_classes, vocab_size, variable_length,
                     input_dtype)
+    if builder is not _spec:  # a spec is probed as it is built (runner.build.spec)
+        _probe(model, cfg.name, tuple(input_shape), vocab_size, variable_length, input_dtype)
     # Optimizer state and checkpoints are keyed by parameter name: structural names
     # (``conv1.weight``) are the same in every process, unlike the automatic ``param_N``.
     for name, param in model.named_parameters():

@@ -70,10 +70,11 @@ class SequenceClassifier(nn.Layer):
         return self.out(self.dropout(hidden))
 
 
-def _cbow(cfg: schema.CBOWConfig, input_shape, num_classes: int, vocab_size: int) -> nn.Layer:
-    if len(input_shape) != 1:
-        raise ConfigError(f"model=cbow needs word-id contexts (data=text); the data gives "
-                          f"samples of shape {list(input_shape)}.")
+def _cbow(cfg: schema.CBOWConfig, input_shape, num_classes: int, vocab_size: int,
+          variable_length: bool) -> nn.Layer:
+    if len(input_shape) != 1 or variable_length:
+        raise ConfigError(f"model=cbow needs fixed-size contexts of word ids (data=text); the "
+                          f"data gives {describe(input_shape, variable_length)}.")
     if cfg.pooling not in ("sum", "mean"):
         raise ConfigError(f"model.pooling = '{cfg.pooling}' is not allowed for cbow: use sum "
                           "or mean.")
@@ -81,14 +82,27 @@ def _cbow(cfg: schema.CBOWConfig, input_shape, num_classes: int, vocab_size: int
     return CBOW(vocab_size or num_classes, cfg.embedding_dim, cfg.sparse_update, cfg.pooling)
 
 
-def _rnn(cfg: schema.RNNConfig, input_shape, num_classes: int, vocab_size: int) -> nn.Layer:
-    if not vocab_size and len(input_shape) != 1:
-        raise ConfigError(f"model={cfg.name} needs sequences of feature vectors or of word ids; "
-                          f"the data gives steps of shape {list(input_shape)}.")
-    features = 0 if vocab_size else int(input_shape[0])
+def _rnn(cfg: schema.RNNConfig, input_shape, num_classes: int, vocab_size: int,
+         variable_length: bool) -> nn.Layer:
+    # Feature vectors per step: [F] per step of variable-length sequences, [T, F] per sample of
+    # fixed-length ones (data=arrays); word ids go through the embedding.
+    steps_of = 1 if variable_length else 2
+    if not vocab_size and len(input_shape) != steps_of:
+        raise ConfigError(f"model={cfg.name} needs sequences: variable-length sequences of "
+                          "feature vectors (data=vowels), fixed-length ones as [N, T, F] arrays, "
+                          f"or word ids (data=text); the data gives "
+                          f"{describe(input_shape, variable_length)}.")
+    features = 0 if vocab_size else int(input_shape[-1])
     return SequenceClassifier(cfg.name, features, num_classes, cfg.hidden_size, cfg.num_layers,
                               cfg.pooling, cfg.dropout, vocab_size, cfg.embedding_dim,
                               cfg.sparse_update, cfg.direction)
+
+
+def describe(input_shape, variable_length: bool) -> str:
+    """What the data's samples are, in the words of the model errors."""
+    if variable_length:
+        return f"variable-length sequences of steps of shape {list(input_shape)}"
+    return f"fixed-size samples of shape {list(input_shape)}"
 
 
 MODELS = {"cbow": _cbow, "gru": _rnn, "lstm": _rnn}

@@ -122,3 +122,33 @@ def test_vowels_and_text_need_a_root(tmp_path, monkeypatch):
         sequence_data.vowels(schema.SequenceDataConfig(name="vowels"), 0)
     with pytest.raises(ConfigError, match=r"data=text needs data.root: a folder of plain-text"):
         sequence_data.text(schema.TextConfig(name="text"), 0)
+
+
+@pytest.mark.parametrize("model, shape, variable, dtype, message", [
+    # cbow on vowel sequences: refused by its shape rule
+    (schema.CBOWConfig(), (12,), True, "float32",
+     "model=cbow needs fixed-size contexts of word ids (data=text); the data gives "
+     "variable-length sequences of steps of shape [12]"),
+    # cbow on float arrays: the probe's forward pass names the embedding's complaint
+    (schema.CBOWConfig(), (4,), False, "float32",
+     "model=cbow cannot take this data: the data gives fixed-size samples of shape [4] "
+     "(float32), and the model's forward pass on two such samples failed: embedding: x must "
+     "hold integers"),
+    # a GRU on flat feature vectors: not sequences at all
+    (schema.RNNConfig(name="gru"), (6,), False, "float32",
+     "model=gru needs sequences: variable-length sequences of feature vectors (data=vowels), "
+     "fixed-length ones as [N, T, F] arrays"),
+])
+def test_a_model_that_cannot_take_the_data_is_refused_when_built(model, shape, variable, dtype,
+                                                                  message):
+    with pytest.raises(ConfigError) as raised:
+        build.build_model(model, shape, 5, 0, variable, dtype)
+    assert message in str(raised.value)
+
+
+@pytest.mark.parametrize("name", ["gru", "lstm"])
+def test_fixed_length_sequence_arrays_train_a_recurrent_model(name):
+    """data=arrays with x of shape [N, T, F]: each sample is T steps of F features."""
+    model = build.build_model(schema.RNNConfig(name=name, hidden_size=8), (5, 3), 4, 0, False)
+    x = core.to_tensor(np.random.default_rng(0).standard_normal((6, 5, 3)).astype("float32"))
+    assert model(x).shape == [6, 4]
