@@ -6,7 +6,7 @@ numpy broadcasting by summing gradients back to each input's shape (``unbroadcas
 from __future__ import annotations
 
 from core import backend, threads
-from core.tensor import Tensor, apply, as_tensor, unbroadcast
+from core.tensor import Tensor, apply, as_tensor, is_grad_enabled, unbroadcast
 
 
 def add(x, y) -> Tensor:
@@ -149,6 +149,59 @@ def getitem(x: Tensor, index) -> Tensor:
     return apply(x.data[index], (x,), backward, "getitem")
 
 
+def setitem(x: Tensor, index, value) -> None:
+    """``x[index] = value`` in place (Paddle's ``Tensor.__setitem__``).
+
+    ``index`` is anything ``__getitem__`` takes (ints, slices, ``None``, ``...``, integer or
+    boolean arrays and Tensors); ``value`` a scalar, list, numpy array or Tensor, broadcast to
+    the indexed positions and cast to ``x``'s dtype. No graph is recorded: with grad enabled,
+    ``x`` and a Tensor ``value`` must not need gradients (docs/paddle.md says why and what to
+    use instead); under ``core.no_grad()`` anything may be assigned, e.g. a Parameter's rows.
+    """
+    _check_no_graph(x, value)
+    xp = backend.array_module(x.data)
+    value = _value_array(value, x.data.dtype, xp)
+    flags = getattr(x.data, "flags", None)
+    if flags is not None and not flags.writeable:
+        x.data = x.data.copy()  # e.g. expand's broadcast view: one array cannot be written
+    try:
+        x.data[_raw_index(index)] = value
+    except (IndexError, ValueError, TypeError) as err:
+        raise type(err)(f"Tensor.__setitem__: cannot assign a value of shape "
+                        f"{list(value.shape)} at index {index!r} of a tensor of shape "
+                        f"{x.shape}: {err}") from None
+    x._value_range = None  # the bounds to_tensor recorded no longer hold
+
+
+def _value_array(value, dtype, xp):
+    """``value`` as an array of ``dtype`` on the tensor's device (host values are uploaded)."""
+    try:
+        return xp.asarray(value.data if isinstance(value, Tensor) else value, dtype=dtype)
+    except (TypeError, ValueError) as err:
+        raise TypeError(f"Tensor.__setitem__: value {value!r} cannot be made an array of the "
+                        f"tensor's dtype {dtype}: {err}") from None
+
+
+def _check_no_graph(x: Tensor, value) -> None:
+    """Refuse an assignment autograd would get wrong. Ops recorded earlier hold ``x`` itself
+    as their parent (no version counter), so ``x`` cannot start a new history in place."""
+    if not is_grad_enabled():
+        return
+    if not x.stop_gradient:
+        raise RuntimeError(
+            "Tensor.__setitem__: the tensor needs a gradient (stop_gradient=False), and core "
+            "cannot record an in-place assignment in the graph. Build a new tensor instead "
+            "(core.where(mask, value, x), core.concat of slices), or assign inside "
+            "`with core.no_grad():` when the change is not to be differentiated (editing a "
+            "Parameter's values).")
+    if isinstance(value, Tensor) and not value.stop_gradient:
+        raise RuntimeError(
+            "Tensor.__setitem__: the assigned value needs a gradient (stop_gradient=False), "
+            "which an in-place assignment cannot pass on. Build a new tensor so the gradient "
+            "reaches the value (core.where, core.concat, core.stack), or assign "
+            "value.detach() to copy its values without one.")
+
+
 def _raw_index(index):
     if isinstance(index, Tensor):
         return index.data
@@ -189,6 +242,7 @@ Tensor.__rpow__ = lambda self, other: pow(as_tensor(other, like=self), self)
 Tensor.__matmul__ = matmul
 Tensor.__rmatmul__ = lambda self, other: matmul(other, self)
 Tensor.__getitem__ = getitem
+Tensor.__setitem__ = setitem
 Tensor.__lt__ = _compare(lambda a, b: a < b)
 Tensor.__le__ = _compare(lambda a, b: a <= b)
 Tensor.__gt__ = _compare(lambda a, b: a > b)
