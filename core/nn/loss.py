@@ -12,16 +12,21 @@ class CrossEntropyLoss(Layer):
 
     def __init__(self, weight: Tensor | None = None, ignore_index: int = -100,
                  reduction: str = "mean", soft_label: bool = False, axis: int = -1,
-                 use_softmax: bool = True, name: str | None = None):
+                 use_softmax: bool = True, label_smoothing: float = 0.0,
+                 name: str | None = None):
         super().__init__(name)
         F.check_reduction(reduction, "CrossEntropyLoss")
+        if label_smoothing:
+            F.check_smoothing(label_smoothing)  # fail at construction, not at the first step
         self.weight = weight  # class weights are a constant, not a trainable parameter
         self.ignore_index, self.reduction = ignore_index, reduction
         self.soft_label, self.axis, self.use_softmax = soft_label, axis, use_softmax
+        self.label_smoothing = label_smoothing
 
     def forward(self, input: Tensor, label: Tensor) -> Tensor:  # noqa: A002
         return F.cross_entropy(input, label, self.weight, self.ignore_index, self.reduction,
-                               self.soft_label, self.axis, self.use_softmax)
+                               self.soft_label, self.axis, self.use_softmax,
+                               self.label_smoothing)
 
     def extra_repr(self) -> str:
         return f"reduction={self.reduction}, ignore_index={self.ignore_index}"

@@ -21,7 +21,8 @@ def check_reduction(reduction: str, fn: str) -> None:
 
 def cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = None,  # noqa: A002
                   ignore_index: int = -100, reduction: str = "mean", soft_label: bool = False,
-                  axis: int = -1, use_softmax: bool = True, name: str | None = None) -> Tensor:
+                  axis: int = -1, use_softmax: bool = True, label_smoothing: float = 0.0,
+                  name: str | None = None) -> Tensor:
     """Softmax cross entropy between logits ``input`` and ``label`` (Paddle's semantics).
 
     Hard labels are integers shaped like ``input`` without ``axis`` ([N] for [N, C] logits) or
@@ -30,6 +31,11 @@ def cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = None,  #
     given). Soft labels (``soft_label=True``) are probabilities shaped like ``input``. With
     ``use_softmax=False`` the input is taken to be probabilities already. ``reduction="none"``
     returns one loss per row, shaped like a hard label.
+
+    ``label_smoothing`` (eps, in [0, 1)) trains against the target ``(1 - eps) * one_hot +
+    eps / C`` (soft labels: ``(1 - eps) * label + eps / C``). With class ``weight`` a hard
+    row's loss is ``-sum_c weight[c] * target[c] * log p[c]`` and ``"mean"`` divides by the
+    summed ``weight[label]`` of the counted rows, as torch does.
 
     Two deliberate differences from Paddle 3.3.1 (docs/paddle.md): with ignored rows and no
     ``weight``, ``"mean"`` divides by the counted rows (torch's rule: the mean over the samples
@@ -52,11 +58,18 @@ def cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = None,  #
         raise ValueError(f"cross_entropy: weight of shape {weight.shape} does not fit "
                          f"{num_classes} classes; it must be one weight per class, "
                          f"[{num_classes}].")
+    if label_smoothing:  # the default 0.0 skips all of this (every training step)
+        check_smoothing(label_smoothing)
+        if soft_label:
+            label = label * (1.0 - label_smoothing) + label_smoothing / num_classes
     if soft_label:
         return _soft_cross_entropy(input, label, weight, reduction, axis, use_softmax, rows)
     labels, out_shape = _hard_labels(input, label, axis, num_classes)
     valid = _check_label_values(labels, num_classes, ignore_index, label._value_range)
     safe = labels if valid is None else xp.where(valid, labels, 0)
+    if label_smoothing:
+        return _smoothed_cross_entropy(input, rows, safe, valid, weight, label_smoothing,
+                                       reduction, use_softmax, out_shape, axis, moved.shape)
     index = xp.arange(rows.shape[0])
 
     if use_softmax:  # one fused kernel on a GPU (backend_kernels), plain numpy on the host
@@ -83,6 +96,52 @@ def cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = None,  #
             grad = xp.zeros_like(rows)
             grad[index, safe] = -coef / picked
         return (_restore(grad, moved.shape, axis, xp),)
+
+    return apply(out, (input,), backward, "cross_entropy")
+
+
+def check_smoothing(label_smoothing) -> None:
+    if (isinstance(label_smoothing, bool) or not isinstance(label_smoothing, (int, float))
+            or not 0.0 <= label_smoothing < 1.0):
+        raise ValueError(f"cross_entropy: label_smoothing={label_smoothing!r} must be a "
+                         "number in [0, 1) (0 means no smoothing).")
+
+
+def _smoothed_cross_entropy(input: Tensor, rows, safe, valid, weight, eps: float,
+                            reduction: str, use_softmax: bool, out_shape, axis: int,
+                            moved_shape) -> Tensor:
+    """Hard labels with label smoothing: ``-sum_c target[c] * log p[c]`` per row, where
+    ``target`` is the smoothed one-hot times the class weights, zero on ignored rows."""
+    xp = backend.array_module(rows)
+    n, num_classes = rows.shape
+    target = xp.full(rows.shape, eps / num_classes, dtype=rows.dtype)
+    target[xp.arange(n), safe] += 1.0 - eps
+    class_weight = None if weight is None else weight.data.astype(rows.dtype, copy=False)
+    if class_weight is not None:
+        target *= class_weight
+    if valid is not None:
+        target *= valid[:, None]
+    if use_softmax:
+        shifted = rows - rows.max(axis=1, keepdims=True)
+        logp = shifted - xp.log(xp.exp(shifted).sum(axis=1, keepdims=True))
+    else:  # log only where the target counts: an ignored row may hold probability 0
+        probs = xp.where(target != 0, rows, 1)
+        logp = xp.log(probs)
+    losses = -(target * logp).sum(axis=1)
+    # "mean" divides by the weight of the labelled class, not the target's total (torch's rule)
+    row_weight = None if valid is None else valid.astype(rows.dtype)
+    if class_weight is not None:
+        row_weight = class_weight[safe] if row_weight is None else class_weight[safe] * row_weight
+    denom = _mean_denominator(row_weight, n)
+    out = _reduce(losses, reduction, denom, out_shape)
+
+    def backward(g):
+        coef = _row_coefficients(g, reduction, denom, None, n, rows.dtype)[:, None]
+        if use_softmax:
+            grad = (xp.exp(logp) * target.sum(axis=1, keepdims=True) - target) * coef
+        else:
+            grad = -target / probs * coef
+        return (_restore(grad, moved_shape, axis, xp),)
 
     return apply(out, (input,), backward, "cross_entropy")
 
