@@ -161,8 +161,7 @@ def setitem(x: Tensor, index, value) -> None:
     _check_no_graph(x, value)
     xp = backend.array_module(x.data)
     value = _value_array(value, x.data.dtype, xp)
-    flags = getattr(x.data, "flags", None)
-    if flags is not None and not flags.writeable:
+    if not getattr(getattr(x.data, "flags", None), "writeable", True):  # cupy has no such flag
         x.data = x.data.copy()  # e.g. expand's broadcast view: one array cannot be written
     try:
         x.data[_raw_index(index)] = value
