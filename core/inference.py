@@ -1,7 +1,9 @@
 """``Inference``: run a model and return the outputs of several layers (Paddle v2's
 ``paddle.inference.Inference(output_layer=[...])``).
 
-Layers are named by their dotted names in the model (``conv2``, ``fc``, ``block.0``); two more
+Layers are named by their dotted names in the model (``conv2``, ``fc``, ``block.0``), as
+``model.output_layers()`` gives them (a name for a group of layers reads the group's output
+layer); two more
 names are understood when no layer is called so: ``output`` (the model's own output) and
 ``softmax`` (the softmax of the model's output, class probabilities for a classifier). The model
 runs in eval mode without recording a graph, and its mode is restored afterwards.
@@ -24,12 +26,14 @@ class Inference:
         if not names:
             raise ValueError("Inference: output_layer is empty: name at least one layer (or "
                              f"'{OUTPUT}' for the model's output).")
-        layers = dict(model.named_sublayers())
+        # Names as the model reads them: a network may name groups of layers (a spec's block
+        # copies) whose output is one of their layers' (Layer.output_layers).
+        layers = model.output_layers()
         unknown = [n for n in names if n not in layers and n not in (OUTPUT, SOFTMAX)]
         if unknown:
-            raise ValueError(f"Inference: output_layer {unknown} are not layers of this model: "
-                             f"use {', '.join(layers)}, or '{OUTPUT}' / '{SOFTMAX}' for the "
-                             "model's output and its softmax.")
+            raise ValueError(f"Inference: output_layer {unknown} are not layers of this model "
+                             f"whose outputs can be read: use {', '.join(layers)}, or "
+                             f"'{OUTPUT}' / '{SOFTMAX}' for the model's output and its softmax.")
         self.model, self.output_layer = model, names
         self._layers = {n: layers[n] for n in names if n in layers}
 
@@ -76,6 +80,10 @@ class Inference:
                 handle.remove()
             if was_training:
                 self.model.train()
+        skipped = [name for name in self._layers if name not in captured]
+        if skipped:  # a layer the model holds but its forward never calls
+            raise ValueError(f"Inference: the layers {skipped} did not run in the model's "
+                             "forward pass, so they have no output to read.")
         out = {}
         for name in self.output_layer:
             raw = captured[name] if name in self._layers else output.data

@@ -13,8 +13,9 @@ Keys (``key=value``, in any order):
             with it; data=arrays and data=csv read the run's own files again); or, for a
             run trained with ``data=csv``, a raw ``.csv`` file with the training header, which
             the saved preprocessing prepares (its label column, when present, gives labels)
-  outputs=  layer names (``[conv2,fc]``), plus ``output`` (the model's output) and ``softmax``
-            (its softmax); default ``[output]``
+  outputs=  layer names (``[conv2,fc]``; a spec's block entry or copy, ``hidden`` or
+            ``hidden.0``, is its output layer's output), plus ``output`` (the model's output)
+            and ``softmax`` (its softmax); default ``[output]``
   labels=   optional ``.npy`` of integer labels for a ``.npy`` input (accuracy is printed)
   out=      the ``.npz`` to write (default ``inference.npz``)
   uri=      the MLflow tracking URI holding the run (default ``sqlite:///./mlflow.db``)

@@ -75,6 +75,8 @@ class Sequential(Layer):
 class LayerList(Layer):
     """A list of layers whose parameters belong to the owner; index, append, extend, insert."""
 
+    _runs_forward = False  # a container: its owner calls the items, never it
+
     def __init__(self, sublayers=None):
         super().__init__()
         for layer in sublayers or ():
@@ -136,6 +138,8 @@ class LayerList(Layer):
 class LayerDict(Layer):
     """An ordered dict of named layers whose parameters belong to the owner, Paddle's
     ``LayerDict(sublayers=None)`` (a dict, or an iterable of (name, layer) pairs)."""
+
+    _runs_forward = False  # a container: its owner calls the items, never it
 
     def __init__(self, sublayers=None):
         super().__init__()

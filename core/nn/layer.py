@@ -25,6 +25,7 @@ class Layer:
     """Subclass, create parameters in ``__init__`` and compute in ``forward``."""
 
     _takes_arrays = True  # numpy inputs become Tensors: core's layers only (__init_subclass__)
+    _runs_forward = True  # False for pure containers, whose forward never runs (output_layers)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -102,6 +103,16 @@ class Layer:
         if include_self:
             yield prefix, self
         yield from _depth_first(self, prefix)
+
+    def output_layers(self) -> dict[str, Layer]:
+        """{name: the layer whose forward output that name reads}: the names forward hooks can
+        read (``core.inference.Inference``, the runner's ``inspect.layer_outputs``).
+
+        Every sublayer by its dotted name, except containers that never run themselves
+        (``LayerList``, ``LayerDict``): a hook on them would never fire. A network that groups
+        layers under names of its own overrides this to say whose output each group name is.
+        """
+        return {name: layer for name, layer in self.named_sublayers() if layer._runs_forward}
 
     def sublayers(self, include_self: bool = False) -> list[Layer]:
         return [layer for _, layer in self.named_sublayers(include_self=include_self)]

@@ -18,14 +18,14 @@ from runner.errors import ConfigError
 def _spec(cfg: schema.SpecConfig, input_shape, num_classes: int, vocab_size: int,
           variable_length: bool, input_dtype: str) -> nn.Layer:
     """A network written in TOML: nodes checked and ordered, then sized and probed."""
-    nodes, output = spec.parse(cfg)
+    nodes, output, aliases = spec.parse(cfg)
     if vocab_size and not any("num_embeddings" in arguments(node.cls) for node in nodes):
         raise ConfigError(f"the data are word ids (a vocabulary of {vocab_size}), but the "
                           f"model {cfg.name} has no Embedding layer to turn them into vectors: "
                           "start the network with an Embedding (num_embeddings is inferred), "
                           "or use model=cbow.")
     model = spec.build_graph(nodes, output, input_shape, num_classes, vocab_size,
-                             variable_length, input_dtype)
+                             variable_length, input_dtype, aliases=aliases)
     if variable_length:
         _check_length_free(model, input_shape, vocab_size, input_dtype)
     return model

@@ -1,7 +1,7 @@
 """Layer taps: read chosen layers' outputs during training without changing the model.
 
 ``LayerTaps(model).watch(["conv2", "fc"])`` registers one forward post-hook per named layer
-(dotted names, as ``model.named_sublayers()`` gives them). A hook keeps a reference to the
+(dotted names, as ``model.output_layers()`` gives them). A hook keeps a reference to the
 layer's latest output array; nothing is copied until someone asks, and then only that layer is
 copied to the host. Layers nobody watches get no hook, so an unwatched model runs as before.
 """
@@ -13,16 +13,21 @@ from core import backend
 
 
 def layer_names(model) -> list[str]:
-    """The dotted names of every sublayer of ``model`` (the names ``watch`` accepts)."""
-    return [name for name, _ in model.named_sublayers()]
+    """The dotted names whose outputs can be read (the names ``watch`` accepts)."""
+    return list(model.output_layers())
 
 
 def find_layer(model, name: str, what: str = "layer"):
-    """The sublayer called ``name``; a ValueError lists the valid names otherwise."""
-    layers = dict(model.named_sublayers())
+    """The layer whose output ``name`` reads; a ValueError lists the valid names otherwise.
+
+    ``model.output_layers()`` decides: a name that only groups layers (a spec's block entry
+    ``hidden`` or copy ``hidden.0``) reads the layer that gives the group's output, since a
+    hook on the group itself would never fire.
+    """
+    layers = model.output_layers()
     if name not in layers:
-        raise ValueError(f"{what} '{name}' is not a layer of this model: the layers are "
-                         f"{', '.join(layers) or '(none)'}.")
+        raise ValueError(f"{what} '{name}' is not a layer of this model whose output can be "
+                         f"read: the names are {', '.join(layers) or '(none)'}.")
     return layers[name]
 
 

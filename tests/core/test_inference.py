@@ -67,3 +67,27 @@ def test_unknown_layers_and_empty_requests_are_refused():
         Inference(_model(), ["nope"])
     with pytest.raises(ValueError, match="output_layer is empty"):
         Inference(_model(), [])
+
+
+class Stack(nn.Layer):
+    """Its blocks sit in a LayerList (a container that never runs itself); ``spare`` never runs."""
+
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.LayerList([nn.Flatten(), nn.Linear(16, 4)])
+        self.spare = nn.ReLU()
+
+    def forward(self, x):
+        for block in self.blocks:
+            x = block(x)
+        return x
+
+
+def test_a_container_is_not_readable_and_a_layer_that_never_runs_is_a_clear_error():
+    model = Stack()
+    assert list(model.output_layers()) == ["blocks.0", "blocks.1", "spare"]
+    with pytest.raises(ValueError, match=r"\['blocks'\] are not layers.*blocks\.0, blocks\.1"):
+        Inference(model, ["blocks"])
+    assert Inference(model, ["blocks.1"]).infer(_images())["blocks.1"].shape == (7, 4)
+    with pytest.raises(ValueError, match=r"\['spare'\] did not run in the model's forward"):
+        Inference(model, ["spare"]).infer(_images())

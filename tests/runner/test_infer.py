@@ -73,6 +73,18 @@ def test_the_run_folder_bundle_and_a_npy_input_give_the_same_outputs(trained, tm
     assert np.array_equal(from_npy["predicted"], from_run["predicted"])
 
 
+def test_block_entry_and_copy_names_give_their_output_layers_outputs(trained, tmp_path):
+    folder, _, _ = trained  # model=mlp, hidden=[32]: one copy, hidden.0, of the dense block
+    arrays = infer.main([f"run={folder}", "input=test",
+                         "outputs=[hidden,hidden.0,hidden.0.drop]", f"out={tmp_path / 'h.npz'}"])
+    assert arrays["hidden.0"].shape == (len(arrays["labels"]), 32)
+    np.testing.assert_array_equal(arrays["hidden.0"], arrays["hidden.0.drop"])
+    np.testing.assert_array_equal(arrays["hidden"], arrays["hidden.0.drop"])
+    with pytest.raises(UserError, match=r"\['hidden.1'\] are not layers of this model whose "
+                       r"outputs can be read: use flatten, hidden, hidden.0, hidden.0.fc"):
+        infer.main([f"run={folder}", "input=test", "outputs=[hidden.1]"])
+
+
 def test_a_training_checkpoint_is_enough_to_infer(tmp_path):
     core.seed(0)
     data = build.build_data(schema.DataConfig(), seed=0)

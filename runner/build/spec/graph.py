@@ -32,6 +32,8 @@ PROBE_STEPS = 3  # time steps of the probe for variable-length sequences
 class _Group(nn.Layer):
     """The layers of one block copy, so that their names read ``stage1.0.conv1``."""
 
+    _runs_forward = False  # GraphNet runs the layers inside; a hook on the group never fires
+
 
 class GraphNet(nn.Layer):
     """A network built from a spec: runs its nodes in order, each on its inputs' outputs.
@@ -41,8 +43,10 @@ class GraphNet(nn.Layer):
     values (an RNN's outputs and final states) passes on the first.
     """
 
-    def __init__(self, nodes: list[Node], layers: dict[str, nn.Layer], output: str):
+    def __init__(self, nodes: list[Node], layers: dict[str, nn.Layer], output: str,
+                 aliases: dict[str, str] | None = None):
         super().__init__()
+        self._aliases = dict(aliases or {})  # block entry / copy name -> its output node
         self._order = [(node.name, tuple(node.inputs), takes_lengths(layers[node.name]))
                        for node in nodes]
         self._output = output
@@ -65,6 +69,19 @@ class GraphNet(nn.Layer):
             raise KeyError(f"'{name}' is not a layer of this network: the layers are "
                            f"{', '.join(layers)}.")
         return layers[name]
+
+    def output_layers(self) -> dict[str, nn.Layer]:
+        """Every layer by name, and every block entry and copy (``hidden``, ``hidden.0``) as
+        the layer giving its output, the one other layers' ``inputs`` read by that name."""
+        readable = {}
+        for name, layer in self.named_sublayers():
+            source = self._layers.get(self._aliases.get(name, ""), layer)
+            if source._runs_forward:
+                readable[name] = source
+        for name, node in self._aliases.items():  # an entry of 0 copies: its input's layer
+            if name not in readable and node in self._layers:
+                readable[name] = self._layers[node]
+        return readable
 
     def forward(self, inputs):
         x, lengths = inputs if isinstance(inputs, (tuple, list)) else (inputs, None)
@@ -107,8 +124,9 @@ def _conv_bn_pairs(order, layers: dict, output: str) -> dict[str, str]:
 
 def build_graph(nodes: list[Node], output: str, input_shape, num_classes: int,
                 vocab_size: int = 0, variable_length: bool = False,
-                input_dtype: str = "float32") -> GraphNet:
-    """The ``GraphNet`` of ``nodes`` for samples of ``input_shape``; ConfigError on a misfit."""
+                input_dtype: str = "float32", aliases: dict | None = None) -> GraphNet:
+    """The ``GraphNet`` of ``nodes`` for samples of ``input_shape`` (``aliases``: block entry
+    and copy names -> their output nodes, from ``parse``); ConfigError on a misfit."""
     sample = tuple(input_shape)
     lengths = None
     if variable_length:  # (padded, lengths) batches: a few steps of the per-step shape
@@ -130,7 +148,7 @@ def build_graph(nodes: list[Node], output: str, input_shape, num_classes: int,
             values[node.name] = out
             shapes[node.name] = tuple(out.shape[1:])
     _check_output(output, layers[output], shapes[output], num_classes)
-    return GraphNet(nodes, layers, output)
+    return GraphNet(nodes, layers, output, aliases)
 
 
 def _probe_input(input_shape, vocab_size: int, dtype: str):

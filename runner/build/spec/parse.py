@@ -42,8 +42,9 @@ class _Scope:
     values: dict  # $arg -> value
 
 
-def parse(spec) -> tuple[list[Node], str]:
-    """(nodes in dependency order, the output node's name) of a ``SpecConfig``."""
+def parse(spec) -> tuple[list[Node], str, dict[str, str]]:
+    """(nodes in dependency order, the output node's name, {block entry or copy name: the node
+    giving its output}) of a ``SpecConfig``."""
     types = layer_types()
     nodes: dict[str, Node] = {}
     aliases: dict[str, str] = {}  # a block entry's name -> its last copy's output node
@@ -53,7 +54,7 @@ def parse(spec) -> tuple[list[Node], str]:
         node.inputs = [_resolve(name, node, nodes, aliases) for name in node.inputs]
     order = _sorted(nodes)
     output = _output(spec.output, nodes, aliases)
-    return order, output
+    return order, output, {name: _through(name, aliases) for name in aliases}
 
 
 def _expand(tables: dict, scope: _Scope, blocks: dict, types: dict, nodes: dict, aliases: dict,
@@ -199,11 +200,21 @@ def _local(name: str, scope: _Scope) -> str:
     return scope.prefix + name if scope.prefix else name
 
 
+def _through(name: str, aliases: dict) -> str:
+    """The node (or ``input``) an alias stands for: a block whose ``output`` names a nested
+    block entry gives an alias of an alias."""
+    seen = set()
+    while name in aliases and name not in seen:
+        seen.add(name)
+        name = aliases[name]
+    return name
+
+
 def _resolve(name: str, node: Node, nodes: dict, aliases: dict) -> str:
     if name == INPUT or name in nodes:
         return name
     if name in aliases:
-        return aliases[name]
+        return _through(name, aliases)
     raise ConfigError(f"{node.where}.inputs names '{name.split('.')[-1]}', which is not a layer "
                       f"here: {_known('the layers are', [INPUT, *nodes, *aliases], name)}")
 
@@ -232,7 +243,7 @@ def _sorted(nodes: dict) -> list[Node]:
 def _output(given: str, nodes: dict, aliases: dict) -> str:
     sinks = [name for name, node in nodes.items() if not node.consumers]
     if given:
-        output = aliases.get(given, given)
+        output = _through(given, aliases)
         if output not in nodes:
             raise ConfigError(f"model.output = '{given}' is not a layer: "
                               f"{_known('the layers are', list(nodes), given)}")

@@ -160,6 +160,30 @@ def test_config_driven_inspection_logs_every_n_steps(loaders):
     assert 0 <= relu <= 1
 
 
+def test_block_entry_and_copy_names_are_inspected_as_their_output_layers(loaders):
+    """docs/models.md: ``hidden`` is the last copy's output, ``hidden.0`` the first copy's."""
+    trainer = _trainer(load_option("model", "mlp", "hidden=[16,8]"))
+    Inspector(schema.InspectConfig(every=5, layer_outputs=["hidden", "hidden.0"])).attach(
+        trainer)
+    trainer.watch("hidden.1.drop", "hidden.0.drop")
+    seen = []
+
+    def check(event):
+        if event.batch_id == 3:
+            seen.append(True)
+            assert event.layer_outputs("hidden").shape == (64, 8)
+            np.testing.assert_array_equal(event.layer_outputs("hidden"),
+                                          event.layer_outputs("hidden.1.drop"))
+            np.testing.assert_array_equal(event.layer_outputs("hidden.0"),
+                                          event.layer_outputs("hidden.0.drop"))
+
+    trainer.on(EndIteration, check)
+    trainer.fit(loaders[0])
+    points = trainer.sink.points
+    assert seen and len(points["inspect/hidden/out_std"]) == len(points["inspect/hidden.0/out_l2"])
+    assert len(points["inspect/hidden/out_std"]) > 1
+
+
 def test_with_accumulation_gradients_are_inspected_once_complete(loaders):
     trainer = _trainer()
     trainer = Trainer(trainer.model, trainer.optimizer, dataclasses.replace(CFG, accumulate=3),

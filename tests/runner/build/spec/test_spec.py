@@ -7,6 +7,7 @@ import pytest
 
 import core
 from core import model_summary as summary
+from core.inference import Inference
 from core.nn import fusion, norm
 from runner import build
 from runner.config import validation
@@ -70,6 +71,45 @@ def test_blocks_repeat_and_each_name_their_layers_and_set_their_arguments():
     assert shapes["same.1.fc.weight"] == [6, 6] and shapes["head.weight"] == [6, 10]
     assert type(model["body.1.act"]).__name__ == "Tanh"
     assert _forward(model).shape == [3, 10]
+
+
+def test_block_entry_and_copy_names_read_the_output_their_inputs_would_read():
+    """docs/models.md: an entry (``body``) is its last copy's output, a copy (``body.0``) its
+    block's last layer or its ``output``; hooks read them (Inference, inspect.layer_outputs)."""
+    blocks = {"dense": {"fc": {"type": "Linear", "out_features": "$width"},
+                        "sum": {"type": "Add", "inputs": ["fc", "act"]},
+                        "act": {"type": "Tanh", "inputs": ["fc"]}, "output": "sum"},
+              "pair": {"inner": {"block": "dense", "repeat": 2, "with": {"width": 6}},
+                       "output": "inner"}}  # a block entry as a block's output
+    layers = {"flat": {"type": "Flatten"},
+              "body": {"block": "dense", "each": {"width": [12, 6]}},
+              "nest": {"block": "pair", "inputs": ["body.0"]},
+              "none": {"block": "dense", "repeat": 0, "with": {"width": 6}},
+              "sum": {"type": "Concat", "inputs": ["body", "none"]}, "head": {"type": "Linear"}}
+    model = _build(layers, blocks=blocks)
+    readable = model.output_layers()
+    for name, layer in {"body": "body.1.sum", "body.0": "body.0.sum",
+                        "nest": "nest.inner.1.sum", "nest.inner.0": "nest.inner.0.sum",
+                        "none": "nest.inner.1.sum"}.items():
+        assert readable[name] is model[layer], name
+    x = np.random.default_rng(0).random((3, *DIGITS), dtype=np.float32)
+    out = Inference(model, ["body", "body.0", "body.0.sum", "nest"]).infer(x)
+    assert out["body"].shape == (3, 6) and out["body.0"].shape == (3, 12)
+    np.testing.assert_array_equal(out["body.0"], out["body.0.sum"])
+
+
+def test_reading_a_block_of_the_resnet_keeps_the_other_conv_batch_norm_pairs_folded(
+        monkeypatch):
+    core.seed(0)
+    model = build.build_model(load_option("model", "resnet", "width=4", "channels=[8]"),
+                              (1, 12, 12), 10)
+    x = np.random.default_rng(1).standard_normal((6, 1, 12, 12)).astype(np.float32)
+    calls = _bn_calls(monkeypatch)
+    out = Inference(model, ["down", "down.0", "down.0.relu2"]).infer(x)
+    assert calls == []  # the read layer is a ReLU: every conv + batch norm still runs as one
+    assert out["down"].shape == (6, 8, 6, 6)
+    np.testing.assert_array_equal(out["down"], out["down.0.relu2"])
+    np.testing.assert_array_equal(out["down.0"], out["down.0.relu2"])
 
 
 def test_residual_and_branches_with_merges_and_sizes_inferred_everywhere():
@@ -238,6 +278,10 @@ CLI_ERRORS = {
     "classes": (["+model.layers.fc.out_features=7"], "but the data has 10 classes"),
     "knob": (["+model.channels=[3]"], "no layer of the spec 'cnn' uses it"),
     "missing_plus": (["model.layers.fc.in_features=3"], "prefix the override with +"),
+    "inspect": (["model=mlp", "inspect.every=5", "inspect.layer_outputs=[hidden.2]"],
+                "inspect.layer_outputs: layer 'hidden.2' is not a layer of this model whose "
+                "output can be read: the names are flatten, hidden, hidden.0, hidden.0.fc, "
+                "hidden.0.act, hidden.0.drop, hidden.1, hidden.1.fc"),
 }
 
 
@@ -256,7 +300,23 @@ def cli_runs(tmp_path_factory):
                              "+model.layers.hidden.inputs=[input]",
                              "+model.layers.flat={type: Flatten, inputs: [hidden]}",
                              "+model.layers.out.inputs=[flat]", "tracking.enabled=false"])
+    folder = tmp_path_factory.mktemp("inspect_blocks")
+    jobs["inspect_blocks"] = (folder, [*TINY, "model=mlp", "inspect.every=10",
+                                       "inspect.layer_outputs=[hidden,hidden.0]",
+                                       "tracking.experiment=spec-inspect"])
     return run_all(jobs, timeout=600)
+
+
+def test_block_entry_and_copy_names_are_inspected_during_training(cli_runs):
+    code, stdout, stderr, folder = cli_runs["inspect_blocks"]
+    assert code == 0, stderr[-3000:]
+    from runner.track import runstore, tracking
+
+    uri = tracking.default_uri(folder)
+    run = runstore.experiment_runs(uri, runstore.experiment_id(uri, "spec-inspect"))[0]
+    history = {key: runstore.metric_history(uri, run.run_id, key)
+               for key in ("inspect/hidden/out_std", "inspect/hidden.0/out_max")}
+    assert all(len(points) > 1 for points in history.values()), history
 
 
 @pytest.mark.parametrize("case", sorted(CLI_ERRORS))
