@@ -107,12 +107,28 @@ def plot_curves(uri: str, rows: list[summary.Row], objective: str,
     return os.fspath(path)
 
 
+def check_output(path: str) -> None:
+    """Refuse an ``--output`` that cannot be written before the store is read: the PNG is
+    written atomically beside its target, so its folder must exist (none is created: a typo
+    would leave the plot somewhere new)."""
+    if not path:
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UserError(f"--output {path}: the folder {folder} does not exist: create it "
+                        "first, or give a path in an existing folder (default "
+                        "compare-<target>.png, here).")
+    if os.path.isdir(path):
+        raise UserError(f"--output {path} is a folder: give the path of the .png to write.")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     uri = args.uri or tracking.default_uri(os.getcwd())
     try:
         if args.top < 0:
             raise UserError(f"--top {args.top} is not allowed: use an integer >= 0.")
+        check_output(args.output)
         job.check_server(uri)
         if uri.startswith("sqlite:///") and not Path(uri[len("sqlite:///"):]).is_file():
             raise UserError(f"there is no tracking store at {uri}: run python -m runner here "

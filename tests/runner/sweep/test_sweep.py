@@ -206,3 +206,15 @@ def test_compare_names_what_exists_when_the_target_is_unknown(sweeps, capsys):
     assert compare.main(["nope", "--uri", tracking.default_uri(cwd)]) == 2
     assert capsys.readouterr().err.startswith(
         "tomlrun: error: there is no experiment or run 'nope' in sqlite:///")
+
+
+def test_compare_refuses_an_output_in_a_missing_folder(tmp_path, capsys):
+    from runner import compare
+
+    png = tmp_path / "none" / "x.png"
+    assert compare.main(["--output", str(png)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"tomlrun: error: --output {png}: the folder {png.parent} does not "
+                          "exist") and "Traceback" not in err
+    assert compare.main(["--output", str(tmp_path)]) == 2
+    assert f"--output {tmp_path} is a folder" in capsys.readouterr().err
