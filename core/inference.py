@@ -39,7 +39,8 @@ class Inference:
 
     def infer(self, input, flatten_result: bool = False,  # noqa: A002 - Paddle's name
               batch_size: int | None = None):
-        """The requested outputs for ``input`` (an array or Tensor of samples).
+        """The requested outputs for ``input`` (an array or Tensor of samples, or the tuple
+        ``(padded, lengths)`` of a variable-length model, as ``core.data.pad_sequences`` gives).
 
         Returns a dict ``{name: numpy array}`` in ``output_layer`` order. ``batch_size`` runs
         the samples in chunks (results are concatenated). With ``flatten_result=True`` each
@@ -50,9 +51,10 @@ class Inference:
         if batch_size is not None and (isinstance(batch_size, bool) or batch_size < 1):
             raise ValueError(f"Inference.infer: batch_size={batch_size!r} must be an integer "
                              ">= 1 or None.")
-        count = len(data)
+        count = len(data[0]) if isinstance(data, tuple) else len(data)
         step = count if batch_size is None else batch_size
-        parts = [self._run(data[i:i + step]) for i in range(0, max(count, 1), max(step, 1))]
+        parts = [self._run(_rows(data, i, i + step))
+                 for i in range(0, max(count, 1), max(step, 1))]
         results = {name: np.concatenate([p[name] for p in parts]) if len(parts) > 1
                    else parts[0][name] for name in self.output_layer}
         return _flatten(results) if flatten_result else results
@@ -73,8 +75,7 @@ class Inference:
         self.model.eval()
         try:
             with no_grad():
-                x = to_tensor(chunk, dtype=self._input_dtype(chunk))
-                output = self.model(x)
+                output = self.model(self._as_input(chunk))
         finally:
             for handle in handles:
                 handle.remove()
@@ -92,6 +93,13 @@ class Inference:
             out[name] = np.array(backend.to_numpy(raw), copy=True)
         return out
 
+    def _as_input(self, chunk):
+        """A Tensor of the chunk; of ``(padded, lengths)`` only the padded steps (GRU and LSTM
+        read ``sequence_length`` from an integer array or a Tensor alike)."""
+        if isinstance(chunk, tuple):
+            padded, *rest = chunk
+            return (to_tensor(padded, dtype=self._input_dtype(padded)), *rest)
+        return to_tensor(chunk, dtype=self._input_dtype(chunk))
 
     def _input_dtype(self, chunk):
         """Float inputs take the parameters' dtype (a float64 .npy meets float32 weights)."""
@@ -99,6 +107,13 @@ class Inference:
         if params and np.dtype(getattr(chunk, "dtype", np.float64)).kind == "f":
             return params[0].dtype
         return None
+
+
+def _rows(data, start: int, stop: int):
+    """Rows ``start:stop`` of an array, or of each array of a ``(padded, lengths)`` tuple."""
+    if isinstance(data, tuple):
+        return tuple(part[start:stop] for part in data)
+    return data[start:stop]
 
 
 def _softmax(logits):

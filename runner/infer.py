@@ -10,18 +10,23 @@ Keys (``key=value``, in any order):
   input=    a ``.npy`` file of samples prepared as in training (e.g. pixels in [0, 1] when the
             data was normalized), shaped [N, *input_shape] or [N, features]; or a split of the
             run's dataset: ``train``, ``valid`` or ``test``, split as in training (labels come
-            with it; data=arrays and data=csv read the run's own files again); or, for a
+            with it; data=arrays, csv, text, vowels and files read the run's own files
+            again, with the run's data keys: dict_size, max_len, ...); or, for a
             run trained with ``data=csv``, a raw ``.csv`` file with the training header, which
             the saved preprocessing prepares (its label column, when present, gives labels)
   outputs=  layer names (``[conv2,fc]``; a spec's block entry or copy, ``hidden`` or
             ``hidden.0``, is its output layer's output), plus ``output`` (the model's output)
             and ``softmax`` (its softmax); default ``[output]``
-  labels=   optional ``.npy`` of integer labels for a ``.npy`` input (accuracy is printed)
-  out=      the ``.npz`` to write (default ``inference.npz``)
+  labels=   optional ``.npy`` of integer labels for a ``.npy`` input, one per sample (accuracy
+            is printed)
+  out=      the ``.npz`` to write (default ``inference.npz``), in a folder that exists
   uri=      the MLflow tracking URI holding the run (default ``sqlite:///./mlflow.db``)
-  root=     the folder of the IDX files, for an mnist / fashion_mnist split; for data=arrays
-            or data=csv, the folder the run's files are in now (default: where they were)
-  batch_size=  samples per forward pass (default 256)
+  root=     the folder of the IDX files, for an mnist / fashion_mnist split; for data=arrays,
+            csv, text, vowels or files, the folder the run's files are in now (default: where
+            they were)
+  batch_size=  samples per forward pass, an integer >= 1 (default 256)
+  unknown_category=  error or zeros, for a run trained with data=csv: what a category its
+            training rows never had does (default: what the run used, data.unknown_category)
 
 For a classifier the ``.npz`` also holds ``predicted`` (argmax of the model's output) and, with
 labels, ``labels``; the summary prints the predicted label counts and the accuracy.
@@ -34,16 +39,25 @@ import sys
 
 import numpy as np
 
+from core import data as cdata
 from core.atomic import atomic_write
 from core.inference import OUTPUT, Inference
 from runner import build, plugins
-from runner.build import array_data, tabular
+from runner.build import array_data, sequence_data, tabular
 from runner.config import schema, validation
 from runner.errors import ConfigError, UserError
 from runner.track import bundle
 
-KEYS = ("run", "input", "outputs", "labels", "out", "uri", "root", "batch_size")
+KEYS = ("run", "input", "outputs", "labels", "out", "uri", "root", "batch_size",
+        "unknown_category")
 SPLITS = ("train", "valid", "test")
+UNKNOWN_CATEGORY = ("error", "zeros")
+# Data keys of the training config that messages from the data layer name, and the key of this
+# command that sets the same thing (infer takes no ``data.`` keys).
+MAX_COUNTS = 20  # predicted label counts printed
+# Data kinds whose whole config the bundle records (runner.track.bundle.REBUILT_FROM_FILES).
+RECORDED = set(array_data.DATASETS) | set(sequence_data.DATASETS)
+OWN_KEYS = {"data.root": "root", "data.unknown_category": "unknown_category"}
 
 
 def parse(argv: list[str]) -> dict[str, str]:
@@ -71,71 +85,127 @@ def names(text: str) -> list[str]:
 def load_input(options: dict, description: dict) -> tuple[np.ndarray, np.ndarray | None]:
     """(samples shaped like the model's input, labels or None)."""
     source = options["input"]
+    if options.get("unknown_category") and not (description.get("preprocessing") or {}).get(
+            "kind") == tabular.KIND:
+        raise UserError(f"unknown_category={options['unknown_category']}: only a run trained "
+                        "with data=csv has categories; leave the key out for this run.")
     if source in SPLITS:
-        return _split(source, description, options.get("root", ""))
+        return _split(source, description, options)
     if source.endswith(".csv"):
-        return _csv(source, description)
+        return _csv(source, description, options.get("unknown_category"))
     if not source.endswith(".npy") or not os.path.isfile(source):
         raise UserError(f"input={source} is neither a .npy file that exists nor a split "
                         f"({', '.join(SPLITS)}).")
-    samples = np.load(source, allow_pickle=False)
-    labels = np.load(options["labels"], allow_pickle=False) if options.get("labels") else None
+    samples = _npy("input", source)
     shape = tuple(description["input_shape"])
     if samples.ndim < 1 or samples[0].size != math.prod(shape):
         raise UserError(f"input={source} holds samples of shape {list(samples.shape[1:])}, but "
                         f"the model takes {list(shape)} ({math.prod(shape)} values) per sample.")
-    if labels is not None and len(labels) != len(samples):
-        raise UserError(f"labels={options['labels']} has {len(labels)} labels for "
-                        f"{len(samples)} samples.")
+    labels = _labels(options.get("labels"), len(samples))
     return samples.reshape(len(samples), *shape), labels
 
 
-def _csv(source: str, description: dict):
+def _npy(key: str, path: str) -> np.ndarray:
+    """The array in the .npy file that ``key=path`` names."""
+    if not os.path.isfile(path):
+        raise UserError(f"{key}={path} does not exist: give the path of a .npy file.")
+    try:
+        return np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as exc:  # not a .npy, or one holding Python objects
+        raise UserError(f"{key}={path} is not a .npy file of numbers that numpy can read "
+                        f"({exc}).") from None
+
+
+def _labels(path: str | None, count: int) -> np.ndarray | None:
+    """The labels of ``labels=path``: one integer per sample (shape [count] or [count, 1])."""
+    if not path:
+        return None
+    labels = _npy("labels", path)
+    if labels.ndim == 0 or labels.size != count or len(labels) != count:
+        raise UserError(f"labels={path} holds an array of shape {list(labels.shape)}, but the "
+                        f"input has {count} samples: give one integer label per sample, shape "
+                        f"[{count}].")
+    if labels.dtype.kind not in "iub" and not np.array_equal(labels, np.round(labels)):
+        raise UserError(f"labels={path} holds {labels.dtype} values that are not whole "
+                        "numbers: give integer class ids.")
+    return labels.reshape(count).astype(np.int64)
+
+
+def _csv(source: str, description: dict, unknown_category: str | None):
     """A raw CSV prepared by the transform the run learnt on its training rows (data=csv)."""
     saved = description.get("preprocessing")
     if not saved or saved.get("kind") != tabular.KIND:
         raise UserError(f"input={source}: this model was not trained on data=csv, so it has no "
                         "saved CSV preprocessing: pass a .npy file of prepared samples.")
     transform = tabular.TabularTransform.from_dict(saved)
+    transform.unknown_category = unknown_category or transform.unknown_category
     try:
         table = tabular.read_table(source, transform.delimiter)
         samples = transform.features(table)
         labels = transform.labels(table) if transform.label in table.header else None
     except ValueError as exc:  # DatasetError: the file, line and column
-        raise UserError(f"input={source}: {exc}") from None
+        raise UserError(f"input={source}: {own_keys(str(exc))}") from None
     return samples, labels
 
 
-def _split(split: str, description: dict, root: str):
+def own_keys(message: str) -> str:
+    """``message`` with the training keys it names (``data.root``) as this command's
+    (``root=``): infer refuses ``data.`` keys, so advice must name the keys it takes."""
+    for data_key, key in OWN_KEYS.items():
+        message = message.replace(f"{data_key}=", f"{key}=").replace(data_key,
+                                                                     f"the {key}= key")
+    return message
+
+
+def _split(split: str, description: dict, options: dict):
     data = description["data"]
-    # The run's own split: the same files, sizes and split seed as in training (runner.app).
-    if data["name"] in array_data.DATASETS:
-        cfg = _files_config(split, data, root)
+    # The run's own split: the same files, keys and split seed as in training (runner.app).
+    if data["name"] in RECORDED:
+        cfg = _files_config(split, data, options)
     elif plugins.get("dataset", data["name"]) is not None:  # a plugin's data, with its keys
         cfg = schema.PluginDataConfig(name=data["name"], options=data.get("options", {}))
     else:
-        cfg = schema.DataConfig(name=data["name"], normalize=data["normalize"], root=root,
+        cfg = schema.DataConfig(name=data["name"], normalize=data["normalize"],
+                                root=options.get("root", ""),
                                 valid_size=data.get("valid_size", 0.1))
-    sets = build.build_data(cfg, seed=build.SPLIT_SEED)
+    try:
+        sets = build.build_data(cfg, seed=build.SPLIT_SEED)
+    except UserError as exc:  # ConfigError too: a missing folder, a file that moved
+        raise UserError(f"input={split}: {own_keys(str(exc))}") from None
     if split == "valid" and sets.valid is None:
         raise UserError("input=valid: the run's data has no validation split (valid_size 0).")
-    dataset = {"train": sets.train, "valid": sets.valid, "test": sets.test}[split]
+    return _whole({"train": sets.train, "valid": sets.valid, "test": sets.test}[split])
+
+
+def _whole(dataset):
+    """(samples, labels) of a whole split; a sequence set's samples are ``(padded, lengths)``
+    padded to its longest sequence (each row's state stops at its length, so the outputs are
+    those of training's batches)."""
     arrays = getattr(dataset, "arrays", None)
-    if arrays is None:
+    if arrays is not None:
+        return np.asarray(arrays[0]), np.asarray(arrays[1])
+    if hasattr(dataset, "read_shard"):  # data=files: a stream over the files, not indexable
+        samples = [s for shard in range(len(dataset.shards)) for s in dataset.read_shard(shard)]
+    else:
         samples = [dataset[i] for i in range(len(dataset))]
-        arrays = (np.stack([s[0] for s in samples]), np.asarray([s[1] for s in samples]))
-    return np.asarray(arrays[0]), np.asarray(arrays[1])
+    if isinstance(dataset, cdata.SequenceDataset):
+        padded, lengths, labels = dataset.collate(samples)
+        return (padded, lengths), labels
+    return np.stack([s[0] for s in samples]), np.asarray([s[-1] for s in samples])
 
 
-def _files_config(split: str, data: dict, root: str):
-    """The data=arrays / data=csv config the run trained on (its files under ``root`` when
-    given: they may have moved since)."""
+def _files_config(split: str, data: dict, options: dict):
+    """The data config the run trained on, from its files (under ``root=`` when given: they
+    may have moved since)."""
     files = data.get("files")
     if files is None:
-        raise UserError(f"input={split}: this model's bundle does not record the files of its "
-                        f"data={data['name']} (it was logged by an older tomlrun): pass the "
-                        "file itself (input=file.csv, or a .npy of samples).")
-    files = dict(files, root=root or files["root"])
+        raise UserError(f"input={split}: this model's bundle does not record the files and "
+                        f"keys of its data={data['name']} (it was logged by an older tomlrun), "
+                        "so its splits cannot be rebuilt: pass the samples themselves (a .npy "
+                        "file, or for data=csv the .csv file).")
+    files = dict(files, root=options.get("root") or files["root"])
+    if options.get("unknown_category"):
+        files["unknown_category"] = options["unknown_category"]
     try:
         return validation.group_option("data", files)
     except ConfigError as exc:
@@ -143,40 +213,77 @@ def _files_config(split: str, data: dict, root: str):
                           f"this tomlrun: {exc}") from None
 
 
+def check_values(options: dict) -> dict:
+    """``options`` with batch_size an int; a bad value or an ``out=`` that cannot be written
+    is refused before the model is loaded and run."""
+    text = options.get("batch_size", "256")
+    try:
+        batch_size = int(text)
+    except ValueError:
+        batch_size = 0
+    if batch_size < 1:
+        raise UserError(f"batch_size={text} is not allowed: use an integer >= 1 (samples per "
+                        "forward pass; default 256).")
+    category = options.get("unknown_category")
+    if category is not None and category not in UNKNOWN_CATEGORY:
+        raise UserError(f"unknown_category={category} is not allowed: use "
+                        f"{' or '.join(UNKNOWN_CATEGORY)}.")
+    out = options.get("out") or "inference.npz"
+    folder = os.path.dirname(os.path.abspath(out))
+    # Writes are atomic (a temporary file renamed in the folder), and a typo in a folder name
+    # should not leave results somewhere new: the folder must exist, as for every output.
+    if not os.path.isdir(folder):
+        raise UserError(f"out={out}: the folder {folder} does not exist: create it first, or "
+                        "give a path in an existing folder (default inference.npz, here).")
+    if os.path.isdir(out):
+        raise UserError(f"out={out} is a folder: give the path of the .npz file to write.")
+    return dict(options, batch_size=batch_size, out=out)
+
+
 def main(argv: list[str] | None = None) -> dict:
     """Run the command; returns the arrays written (for tests)."""
-    options = parse(sys.argv[1:] if argv is None else argv)
+    options = check_values(parse(sys.argv[1:] if argv is None else argv))
     model, description = bundle.load_model(options["run"], options.get("uri") or None)
     samples, labels = load_input(options, description)
     wanted = names(options.get("outputs", "")) or [OUTPUT]
     try:
-        batch_size = int(options.get("batch_size", 256))
         results = Inference(model, output_layer=wanted + [OUTPUT]).infer(
-            samples, batch_size=batch_size)
+            samples, batch_size=options["batch_size"])
     except ValueError as exc:
         raise UserError(str(exc)) from None
     arrays = {name: results[name] for name in wanted}
-    summary = [f"{len(samples)} samples; outputs: " + ", ".join(
+    count = len(samples[0]) if isinstance(samples, tuple) else len(samples)
+    summary = [f"{count} samples; outputs: " + ", ".join(
         f"{name} {list(array.shape)}" for name, array in arrays.items())]
     logits = results[OUTPUT]
     if logits.ndim == 2 and logits.shape[1] == description.get("num_classes"):
         predicted = logits.argmax(axis=1)
         arrays["predicted"] = predicted
         counts = np.bincount(predicted, minlength=logits.shape[1])
-        classes = description.get("preprocessing", {}).get("classes") or []
-        summary.append("predicted label counts: " + " ".join(
-            f"{classes[label] if label < len(classes) else label}:{count}"
-            for label, count in enumerate(counts)))
+        summary.append(_counts_line(counts, description.get("preprocessing", {}).get(
+            "classes") or []))
         if labels is not None:
             arrays["labels"] = labels
             summary.append(f"accuracy {float((predicted == labels.reshape(-1)).mean()):.4f} "
                            f"on {len(labels)} labelled samples")
-    out = options.get("out") or "inference.npz"
+    out = options["out"]
     with atomic_write(out, "wb") as handle:
         np.savez(handle, **arrays)
     summary.append(f"wrote {out}")
     print("\n".join(summary))
     return arrays
+
+
+def _counts_line(counts: np.ndarray, classes: list[str]) -> str:
+    """The predicted label counts, by class name where the run has them; of many classes (a
+    word2vec vocabulary) only the most predicted, which a line can show."""
+    shown = range(len(counts))
+    head = "predicted label counts: "
+    if len(counts) > MAX_COUNTS:
+        shown = np.argsort(-counts, kind="stable")[:MAX_COUNTS]
+        head = f"predicted label counts (the {MAX_COUNTS} most predicted of {len(counts)}): "
+    return head + " ".join(f"{classes[label] if label < len(classes) else label}:"
+                           f"{counts[label]}" for label in shown)
 
 
 def cli(argv: list[str] | None = None) -> int:

@@ -35,6 +35,10 @@ WEIGHTS_FILE = "model.pdparams"
 FORMAT = 1  # the description's format: a tomlrun that reads format N reads every format <= N
 MODEL_URI = re.compile(r"^models:/(?P<name>[^/@]+)(?:/(?P<version>\d+)|@(?P<alias>[^/@]+))/?$")
 RUNS_URI = re.compile(r"^runs:/(?P<run>[0-9a-f]+)(?:/(?P<path>.*))?$")
+# Data read from the user's files, whose whole config the description records (the digits and
+# the IDX sets need only name, normalize and valid_size; a plugin's data records its options).
+REBUILT_FROM_FILES = (schema.ArraysConfig, schema.CSVConfig, schema.TextConfig,
+                      schema.SequenceDataConfig, schema.FilesConfig)
 
 
 def describe(cfg, input_shape, num_classes: int, vocab_size: int = 0,
@@ -51,9 +55,10 @@ def describe(cfg, input_shape, num_classes: int, vocab_size: int = 0,
                    "plugins": plugin_modules(cfg)}
     if isinstance(cfg.data, schema.PluginDataConfig):  # a plugin's data: rebuilt with its keys
         description["data"]["options"] = dict(cfg.data.options)
-    if isinstance(cfg.data, (schema.ArraysConfig, schema.CSVConfig)):
-        # The user's own files and how they were split, so that ``runner.infer input=test``
-        # rebuilds the run's splits; the root made absolute, as training read it from here.
+    if isinstance(cfg.data, REBUILT_FROM_FILES):
+        # The user's own files and every key that shaped the splits (dict_size, max_len, ...),
+        # so that ``runner.infer input=test`` rebuilds the run's splits; the root made
+        # absolute, as training read it from here.
         files = schema.to_table(cfg.data)
         files["root"] = os.path.abspath(cfg.data.root or ".")
         description["data"]["files"] = files

@@ -164,3 +164,94 @@ def test_a_split_of_the_users_own_arrays_is_rebuilt_from_their_files(tmp_path, c
     again = infer.main([f"run={model}", "input=test", f"root={moved}",
                         f"out={tmp_path / 'q.npz'}"])
     np.testing.assert_array_equal(again["predicted"], arrays["predicted"])
+
+
+def _train_in(folder, data, model, experiment):
+    """A run of ``model`` on ``data`` launched in ``folder`` (its output folder); its objective,
+    the test accuracy."""
+    run = schema.RunConfig(
+        model=model, optim=schema.AdamConfig(lr=0.01), schedule=schema.ScheduleConfig(),
+        clip=schema.ClipConfig(), data=data,
+        trainer=schema.TrainerConfig(epochs=1, batch_size=32, progress=False,
+                                     objective="test/acc"),
+        runtime=schema.RuntimeConfig(threads=1),
+        tracking=schema.TrackingConfig(experiment=experiment, uri=tracking.default_uri(folder)))
+    import os
+    before = os.getcwd()
+    os.chdir(folder)
+    try:
+        return app.run(run, [], str(folder))
+    finally:
+        os.chdir(before)
+
+
+def test_a_vowels_split_is_rebuilt_with_the_runs_keys(tmp_path, shared_dir, capsys):
+    """data=vowels: the split comes back with the run's max_len and split seed, padded with its
+    lengths, so input=test gives the run's own test accuracy."""
+    data = schema.SequenceDataConfig(root=str(shared_dir("japanese-vowels")), max_len=12)
+    test_acc = _train_in(tmp_path, data, load_option("model", "gru", "hidden_size=16"), "vowels")
+    capsys.readouterr()
+    assert infer.cli([f"run={tmp_path}", "input=test", "outputs=[output,softmax]",
+                      f"out={tmp_path / 't.npz'}"]) == 0
+    assert f"accuracy {test_acc:.4f} on 370 labelled samples" in capsys.readouterr().out
+    assert np.load(tmp_path / "t.npz")["softmax"].shape == (370, 9)
+    samples, _ = infer.load_input({"input": "test"}, bundle.load_model(str(tmp_path))[1])
+    padded, lengths = samples
+    assert padded.shape[1:] == (12, 12) and lengths.max() == 12  # cut to max_len as in training
+    valid = infer.main([f"run={tmp_path}", "input=valid", f"out={tmp_path / 'v.npz'}"])
+    assert len(valid["labels"]) == 27  # valid_size 0.1 of the 270 training utterances
+
+
+def test_a_text_split_is_rebuilt_and_a_moved_corpus_is_found_with_root(tmp_path, capsys):
+    """data=text: the split comes back with the run's dict_size and window; when the corpus
+    moved, the message names infer's own key (root=), not the training key data.root."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    words = np.random.default_rng(0).choice(["the", "cat", "sat", "on", "a", "mat", "dog"], 3000)
+    (corpus / "a.txt").write_text(" ".join(words))
+    data = schema.TextConfig(root=str(corpus), dict_size=5, window=1)
+    test_acc = _train_in(tmp_path, data, load_option("model", "cbow", "embedding_dim=8"), "text")
+    capsys.readouterr()
+    arrays = infer.main([f"run={tmp_path}", "input=test", f"out={tmp_path / 'p.npz'}"])
+    assert arrays["output"].shape[1] == 5 and arrays["labels"].max() < 5  # dict_size words
+    assert f"accuracy {test_acc:.4f}" in capsys.readouterr().out
+    corpus.rename(tmp_path / "moved")
+    assert infer.cli([f"run={tmp_path}", "input=test"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tomlrun infer: error: input=test: data=text:") and "root=" in err
+    assert "data.root" not in err
+    again = infer.main([f"run={tmp_path}", "input=test", f"root={tmp_path / 'moved'}",
+                        f"out={tmp_path / 'q.npz'}"])
+    np.testing.assert_array_equal(again["predicted"], arrays["predicted"])
+
+
+def test_a_bundle_without_the_data_keys_says_why_its_split_cannot_be_rebuilt():
+    """Runs logged before the whole data config was recorded (dict_size, max_len, ...)."""
+    old = {"data": {"name": "vowels", "normalize": True, "valid_size": 0.1}}
+    with pytest.raises(UserError, match="does not record the files and keys of its data=vowels"):
+        infer.load_input({"input": "test"}, old)
+
+
+@pytest.mark.parametrize("argument, message", [
+    ("out={tmp}/none/o.npz", "out={tmp}/none/o.npz: the folder {tmp}/none does not exist"),
+    ("out={tmp}", "out={tmp} is a folder"),
+    ("batch_size=abc", "batch_size=abc is not allowed: use an integer >= 1"),
+    ("labels={tmp}/none.npy", "labels={tmp}/none.npy does not exist"),
+    ("labels={tmp}/y2.npy", "labels={tmp}/y2.npy holds an array of shape [359, 2], but the "
+                            "input has 359 samples: give one integer label per sample"),
+    ("labels={tmp}/y.txt", "labels={tmp}/y.txt is not a .npy file"),
+    ("unknown_category=zeros", "unknown_category=zeros: only a run trained with data=csv"),
+    ("unknown_category=skip", "unknown_category=skip is not allowed: use error or zeros"),
+])
+def test_bad_paths_and_values_name_their_key(trained, tmp_path, capsys, argument, message):
+    folder, _, _ = trained
+    samples, labels = infer.load_input({"input": "test"}, bundle.load_model(str(folder))[1])
+    np.save(tmp_path / "x.npy", samples)
+    np.save(tmp_path / "y2.npy", np.stack([labels, labels], axis=1))
+    (tmp_path / "y.txt").write_text("1 2 3")
+    assert infer.cli([f"run={folder}", f"input={tmp_path / 'x.npy'}",
+                      argument.format(tmp=tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"tomlrun infer: error: {message.format(tmp=tmp_path)}"), err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert not (tmp_path / "inference.npz").exists()

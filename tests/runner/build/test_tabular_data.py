@@ -174,8 +174,12 @@ def test_csv_learns_the_easy_table_and_infers_a_raw_csv(cli, tmp_path, capsys):
                       f"out={tmp_path / 'b.npz'}"])  # columns found by name, in any order
     assert "labels" not in raw and (raw["predicted"] == labelled["predicted"]).all()
     _csv(tmp_path / "odd.csv", "x1,colour,x2", ["50.0,purple,0.1"])
-    with pytest.raises(UserError, match="odd.csv line 2, column 'colour': category 'purple'"):
+    with pytest.raises(UserError, match="odd.csv line 2, column 'colour': category 'purple'"
+                                        r".*set unknown_category=zeros"):  # infer's own key
         infer.main([f"run={bundle_dir}", f"input={tmp_path / 'odd.csv'}"])
+    zeros = infer.main([f"run={bundle_dir}", f"input={tmp_path / 'odd.csv'}",
+                        "unknown_category=zeros", f"out={tmp_path / 'c.npz'}"])
+    assert len(zeros["predicted"]) == 1  # purple: all zeros in the colour columns
     _csv(tmp_path / "short.csv", "x1,x2", ["50.0,0.1"])
     with pytest.raises(UserError, match="short.csv has no column 'colour'"):
         infer.main([f"run={bundle_dir}", f"input={tmp_path / 'short.csv'}"])
