@@ -5,7 +5,8 @@ Layers are named by their dotted names in the model (``conv2``, ``fc``, ``block.
 ``model.output_layers()`` gives them (a name for a group of layers reads the group's output
 layer); two more
 names are understood when no layer is called so: ``output`` (the model's own output) and
-``softmax`` (the softmax of the model's output, class probabilities for a classifier). The model
+``softmax`` (the softmax of the model's output, class probabilities for a classifier). A layer
+that returns several tensors (GRU, LSTM: per-step outputs, final states) gives its first. The model
 runs in eval mode without recording a graph, and its mode is restored afterwards.
 """
 from __future__ import annotations
@@ -65,7 +66,7 @@ class Inference:
         def keeper(name):
             def keep(layer, inputs, output):
                 del layer, inputs
-                captured[name] = output.data
+                captured[name] = _first_tensor(output).data
 
             return keep
 
@@ -107,6 +108,14 @@ class Inference:
         if params and np.dtype(getattr(chunk, "dtype", np.float64)).kind == "f":
             return params[0].dtype
         return None
+
+
+def _first_tensor(output):
+    """A layer's output, or for a layer that returns several (GRU / LSTM: the per-step outputs,
+    then the final states) the first: the per-step outputs, what the next layer reads."""
+    while isinstance(output, (tuple, list)):
+        output = output[0]
+    return output
 
 
 def _rows(data, start: int, stop: int):

@@ -91,3 +91,26 @@ def test_a_container_is_not_readable_and_a_layer_that_never_runs_is_a_clear_erro
     assert Inference(model, ["blocks.1"]).infer(_images())["blocks.1"].shape == (7, 4)
     with pytest.raises(ValueError, match=r"\['spare'\] did not run in the model's forward"):
         Inference(model, ["spare"]).infer(_images())
+
+
+def test_a_recurrent_layer_gives_its_per_step_outputs():
+    """GRU and LSTM return (outputs, final states); reading them gives the per-step outputs."""
+    class Seq(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.rnn = nn.LSTM(3, 4)
+            self.fc = nn.Linear(4, 2)
+
+        def forward(self, x):
+            outputs, _ = self.rnn(x)
+            return self.fc(outputs[:, -1])
+
+    core.seed(0)
+    model = Seq()
+    x = np.random.default_rng(0).standard_normal((5, 6, 3)).astype("float32")
+    got = Inference(model, ["rnn", "output"]).infer(x)
+    model.eval()
+    with core.no_grad():
+        want, _ = model.rnn(core.to_tensor(x))
+    np.testing.assert_allclose(got["rnn"], want.numpy(), rtol=1e-6)
+    assert got["output"].shape == (5, 2)
