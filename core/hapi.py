@@ -322,13 +322,13 @@ class Model:
         path = os.fspath(path)
         for suffix in (".pdparams", ".pdopt"):
             path = path[:-len(suffix)] if path.endswith(suffix) else path
-        state = serialize.load(path + ".pdparams")
+        state = serialize.load(path + ".pdparams", return_numpy=True)
         if skip_mismatch:
             state = _matching(state, self.network.state_dict())
         self.network.set_state_dict(state, strict=not skip_mismatch)
         if self._optimizer is not None and not reset_optimizer and os.path.isfile(
                 path + ".pdopt"):
-            self._set_optimizer_state(serialize.load(path + ".pdopt"))
+            self._set_optimizer_state(serialize.load(path + ".pdopt", return_numpy=True))
 
     # An optimizer keys its state by parameter name (``param_12``), which differs between two
     # builds of the same network in one process; the files key it by the parameter's place in

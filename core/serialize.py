@@ -105,11 +105,12 @@ def _write_npz(handle, arrays: dict) -> None:
 
 # ----- loading --------------------------------------------------------------------------------
 
-def load(path, return_numpy: bool = True):
-    """Read a file written by ``save``.
+def load(path, return_numpy: bool = False):
+    """Read a file written by ``save`` (Paddle's ``paddle.load``).
 
-    Saved Tensors come back as numpy arrays (which ``set_state_dict`` accepts) or, with
-    ``return_numpy=False``, as Tensors on the current device. Raises ``FileNotFoundError`` for a
+    Saved Tensors come back as Tensors on the current device, as in Paddle, or with
+    ``return_numpy=True`` as numpy arrays; saved numpy arrays come back as numpy arrays.
+    ``set_state_dict`` takes either. Raises ``FileNotFoundError`` for a
     missing file and ``SerializationError`` (a ``ValueError``) naming the path for a corrupt,
     truncated or foreign one.
     """

@@ -167,7 +167,7 @@ def from_bundle(folder: str):
     with open(os.path.join(folder, MODEL_FILE), "rb") as handle:
         description = tomllib.load(handle)
     model = build_from(description)
-    model.set_state_dict(serialize.load(os.path.join(folder, WEIGHTS_FILE)))
+    model.set_state_dict(serialize.load(os.path.join(folder, WEIGHTS_FILE), return_numpy=True))
     return model, description
 
 

@@ -115,7 +115,7 @@ def load(path, fingerprint: dict | None = None) -> dict:
     """The body of the checkpoint at ``path``, verified; ``fingerprint`` must match if given."""
     path = os.fspath(path)
     try:
-        outer = serialize.load(path)
+        outer = serialize.load(path, return_numpy=True)
     except (FileNotFoundError, serialize.SerializationError) as exc:
         raise CheckpointError(f"cannot resume from checkpoint '{path}': {exc}.") from None
     if not isinstance(outer, dict) or outer.get("format") != FORMAT:

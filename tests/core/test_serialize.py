@@ -28,7 +28,7 @@ def nested():
 def test_nested_round_trip(tmp_path):
     path = tmp_path / "model.pdparams"  # any suffix: Paddle users write .pdparams / .pdopt
     save(nested(), path)
-    got = load(path)
+    got = load(path, return_numpy=True)
     np.testing.assert_array_equal(got["model"]["fc.weight"], np.arange(6).reshape(2, 3))
     assert got["model"]["fc.weight"].dtype == np.float32
     assert isinstance(got["model"]["fc.bias"], np.ndarray)
@@ -54,10 +54,18 @@ def test_return_tensors_and_set_state_dict(tmp_path):
     source, target = Tiny(), Tiny()
     source.w.data[:] = [3.0, 4.0]
     save(source.state_dict(), tmp_path / "tiny.pdparams")
-    as_tensors = load(tmp_path / "tiny.pdparams", return_numpy=False)
+    as_tensors = load(tmp_path / "tiny.pdparams")  # Tensors by default, as paddle.load
     assert isinstance(as_tensors["w"], Tensor)
+    np.testing.assert_array_equal(as_tensors["w"].numpy(), [3.0, 4.0])
+    assert isinstance(load(tmp_path / "tiny.pdparams", return_numpy=True)["w"], np.ndarray)
     target.set_state_dict(load(tmp_path / "tiny.pdparams"))
     np.testing.assert_array_equal(target.w.numpy(), [3.0, 4.0])
+
+
+def test_numpy_arrays_saved_come_back_as_numpy_arrays(tmp_path):
+    save({"counts": np.arange(3), "w": Tensor(np.ones(2, "float32"))}, tmp_path / "m")
+    got = load(tmp_path / "m")
+    assert isinstance(got["counts"], np.ndarray) and isinstance(got["w"], Tensor)
 
 
 def test_the_file_is_a_plain_npz_without_pickle(tmp_path):

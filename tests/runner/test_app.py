@@ -96,7 +96,7 @@ def test_one_epoch_run_is_recorded_and_returns_the_objective(launch, job_dir):
     assert written["model"]["layers"]["conv1"]["out_channels"] == 4
     summary = open(os.path.join(local, app.SUMMARY_FILE)).read()
     assert re.search(r"conv1 +Conv2D +\[4, 8, 8\] +104 ", summary) and "total" in summary
-    state = serialize.load(os.path.join(local, app.CHECKPOINT))
+    state = serialize.load(os.path.join(local, app.CHECKPOINT), return_numpy=True)
     assert state["conv1.weight"].shape == (4, 1, 5, 5) and state["fc.weight"].shape == (32, 10)
     with open(os.path.join(local, app.CURVES_FILE), "rb") as png:
         assert png.read(8) == b"\x89PNG\r\n\x1a\n"

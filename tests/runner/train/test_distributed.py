@@ -96,8 +96,8 @@ def test_two_ranks_train_the_same_parameters_as_one_process(tmp_path):
     pair = _runner(tmp_path / "two", 2, "trainer.distributed=true")
     assert pair.returncode == 0, pair.stderr[-2000:]
     assert "data parallel: 2 ranks, gradients over mpi" in pair.stdout + pair.stderr
-    want = serialize.load(tmp_path / "one" / "model.pdparams")
-    got = serialize.load(tmp_path / "two" / "model.pdparams")
+    want = serialize.load(tmp_path / "one" / "model.pdparams", return_numpy=True)
+    got = serialize.load(tmp_path / "two" / "model.pdparams", return_numpy=True)
     assert sorted(got) == sorted(want)
     for key in want:
         np.testing.assert_allclose(got[key], want[key], rtol=1e-4, atol=1e-5, err_msg=key)
@@ -163,7 +163,7 @@ _RESUME = ["trainer.epochs=2", "trainer.checkpoint_every=7", "trainer.keep_last=
 
 
 def _params(folder: Path) -> dict:
-    return serialize.load(folder / "model.pdparams")
+    return serialize.load(folder / "model.pdparams", return_numpy=True)
 
 
 @needs_mpi

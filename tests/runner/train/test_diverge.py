@@ -66,7 +66,7 @@ def test_diverge_stops_naming_the_culprit_fails_the_run_and_keeps_the_last_check
     (kept,) = checkpoint.list_checkpoints(tmp_path / "checkpoints")
     assert kept.endswith(checkpoint.checkpoint_name(4))
     assert not (tmp_path / app.CHECKPOINT).exists()
-    body = serialize.load(kept)
+    body = serialize.load(kept, return_numpy=True)
     weights = [np.asarray(v) for k, v in _flat(body) if k.endswith("weight")]
     assert weights and all(np.isfinite(w).all() for w in weights)
 
