@@ -56,7 +56,10 @@ def parse_device(spec: str) -> Device:
             "GPU visible to this process (CUDA_VISIBLE_DEVICES=2,3 makes physical GPU 2 'gpu:0')."
         )
     kind, index = match.group(1), int(match.group(2) or 0)
-    return Device(kind, index if kind == "gpu" else 0)
+    if kind == "cpu" and index:
+        raise DeviceError(f"device '{spec}' is not valid: the CPU has no index (core uses all of "
+                          "its cores; runtime.threads sets how many): use 'cpu'.")
+    return Device(kind, index)
 
 
 def _cupy():

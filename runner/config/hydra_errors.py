@@ -61,7 +61,22 @@ def check_overrides(argv: list[str]) -> str | None:
         if not arg.startswith("-") and arg.lstrip("+~").startswith("="):
             return (f"'{arg}' has no key before '=': write KEY=VALUE, e.g. optim.lr=0.01 or "
                     "model=mlp (python -m runner --help lists the groups and keys).")
+    missing = [entry for entry in _searchpath_entries(argv) if entry.startswith("toml://")
+               and not os.path.isdir(entry.partition("://")[2])]
+    if missing:  # Hydra would only warn, then report every option of it as unknown
+        return (f"hydra.searchpath names {', '.join(missing)}, which is not a folder: give the "
+                "folder that holds your TOML options (model/NAME.toml, ...), as "
+                "toml:///abs/path (three slashes) or a path relative to the launch folder.")
     return None
+
+
+def _searchpath_entries(argv) -> list[str]:
+    entries = []
+    for arg in argv:
+        key, _, value = arg.partition("=")
+        if key.lstrip("+~") == "hydra.searchpath":
+            entries += [e.strip().strip("'\"") for e in value.strip().strip("[]").split(",")]
+    return entries
 
 
 def message(exc: CompactHydraException) -> str:
@@ -129,11 +144,7 @@ def _searchpath_hint(group: str, name: str, argv) -> str:
     """Where a user's own option file would have to be: a ``hydra.searchpath`` entry that holds
     ``group/name.toml`` but is not given as toml:// (Hydra reads file:// and pkg:// folders for
     YAML only, so the file is skipped without a word), else how to add one."""
-    entries = []
-    for arg in argv:
-        key, _, value = arg.partition("=")
-        if key.lstrip("+~") == "hydra.searchpath":
-            entries += [e.strip().strip("'\"") for e in value.strip().strip("[]").split(",")]
+    entries = _searchpath_entries(argv)
     for entry in entries:
         scheme, sep, path = entry.partition("://")
         if sep and scheme != "toml" and os.path.isfile(os.path.join(path, group, f"{name}.toml")):

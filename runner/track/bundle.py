@@ -234,8 +234,8 @@ def _download_registered(client, source: str, uri: str) -> str:
         location = client.get_model_version_download_uri(name, version)
     except MlflowException as exc:
         known = _versions(client, name)
-        raise UserError(f"run={source}: {exc.message.splitlines()[0]} in {uri}; "
-                        f"{known}.") from None
+        reason = exc.message.splitlines()[0].rstrip(". ")
+        raise UserError(f"run={source}: {reason} (in {uri}); {known}.") from None
     return download_artifacts(artifact_uri=location, tracking_uri=uri)
 
 

@@ -241,5 +241,8 @@ def test_set_device_and_get_device_at_the_top_level_as_in_paddle():
         assert core.get_device() == "cpu"
         with pytest.raises(core.device.DeviceError, match="tpu"):
             core.set_device("tpu")
+        with pytest.raises(core.device.DeviceError, match="the CPU has no index"):
+            core.set_device("cpu:1")
+        assert core.get_device() == "cpu"
     finally:
         core.set_device(before)

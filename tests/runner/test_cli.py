@@ -55,6 +55,7 @@ def _cases(user: Path) -> dict[str, list[str]]:
         "key_of_another_option": ["data.root=/data"],
         "unknown_layer": ["inspect.layer_outputs=[conv9]", "inspect.every=5"],
         "no_key": ["=3"],
+        "missing_searchpath": ["model=mine", "hydra.searchpath=[toml:///no/such/folder]"],
         "pool_order": ["data.pool_size=10", "data.min_pool_size=100"],
         "tracking_scheme": ["tracking.uri=nonsense://x"],
     }
@@ -119,6 +120,8 @@ def test_user_searchpath_adds_a_toml_option_and_parses_lazily(cli):
     # Checked once the model is built, still before any run is opened:
     ("unknown_layer", ["inspect.layer_outputs: layer 'conv9' is not a layer of this model"]),
     ("no_key", ["'=3' has no key before '='"]),
+    ("missing_searchpath", ["hydra.searchpath names toml:///no/such/folder, which is not a "
+                            "folder"]),
     ("pool_order", ["data.min_pool_size = 100 is not allowed with data.pool_size = 10"]),
     # MLflow refuses the store when the client opens, before any run is made:
     ("tracking_scheme", ["tracking URI 'nonsense://x' (tracking.uri) cannot be used",

@@ -133,6 +133,9 @@ def _copies(name, table, inputs, where, blocks, types, nodes, aliases, depth, sc
 
 def _node(name: str, table: dict, inputs: list[str], where: str, types: dict) -> Node:
     kind = table.get("type")
+    if kind is not None and not isinstance(kind, str):
+        raise ConfigError(f"{where}.type = {kind!r} is not a layer type name: give a string, "
+                          "type = \"Linear\" (a core.nn layer).")
     if not isinstance(kind, str):
         raise ConfigError(f"{where} has no type: give type = \"Linear\" (a core.nn layer) or "
                           "block = \"NAME\" (a block of this model).")
@@ -251,9 +254,12 @@ def _output(given: str, nodes: dict, aliases: dict) -> str:
     else:
         output, sinks = sinks[-1], sinks[:-1]
     if sinks:
-        raise ConfigError(f"the layers {', '.join(sinks)} are computed but nothing consumes "
-                          f"them (the output is {output}): name them in a later layer's inputs, "
-                          "remove them, or choose the output with model.output.")
+        which = (f"the layers {', '.join(sinks)} are" if len(sinks) > 1
+                 else f"the layer {sinks[0]} is")
+        them = "them" if len(sinks) > 1 else "it"
+        raise ConfigError(f"{which} computed but nothing consumes {them} (the output is "
+                          f"{output}): name {them} in a later layer's inputs, remove {them}, or "
+                          "choose the output with model.output.")
     return output
 
 
