@@ -5,7 +5,7 @@ import re
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.+=,-]+")
 # Overrides that do not change what is trained (where files are, how it is shown or tracked).
-_NOT_IN_NAME = ("hydra", "tracking", "runtime", "device", "data.root", "data.cache_dir",
+_NOT_IN_NAME = ("hydra", "tracking", "runtime", "device", "sweep", "data.root", "data.cache_dir",
                 "data.download", "trainer.progress", "trainer.log_every", "trainer.checkpoint",
                 "trainer.keep_last", "trainer.resume", "trainer.profile", "inspect")
 
@@ -19,10 +19,28 @@ def run_name(cfg, overrides: list[str]) -> str:
             continue
         chosen.pop(key, None)
         chosen[key] = _short_number(value)
+    labels = _labels(list(chosen))
     parts = [cfg.model.name, cfg.optim.name]
-    parts += [value if "." not in key else key.rsplit(".", 1)[1] + value
-              for key, value in chosen.items()]
+    parts += [labels[key] + value for key, value in chosen.items()]
     return _UNSAFE.sub("_", "-".join(parts))[:200]
+
+
+def _labels(keys: list[str]) -> dict[str, str]:
+    """Each key's shortest dotted tail that no other key shares: ``optim.lr`` -> ``lr``, but
+    ``model.layers.conv1.out_channels`` beside ``...conv2.out_channels`` -> ``conv1.out_channels``.
+    A group choice (no dot: ``data=mnist``) is its value alone."""
+    labels = {}
+    for key in keys:
+        if "." not in key:
+            labels[key] = ""
+            continue
+        parts = key.split(".")
+        for size in range(1, len(parts)):
+            tail = ".".join(parts[-size:])
+            if not any(other != key and other.endswith("." + tail) for other in keys):
+                break
+        labels[key] = tail
+    return labels
 
 
 def _short_number(value: str) -> str:

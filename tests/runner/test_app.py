@@ -182,6 +182,11 @@ def test_an_unknown_objective_fails_before_the_run(job_dir):
     (["optim.lr=0.004430375245218269", "trainer.epochs=3"], "cnn-adam-lr0.00443-epochs3"),
     # a key given twice: Hydra takes the last, and so does the name
     (["trainer.epochs=0", "optim.lr=0.1", "trainer.epochs=2"], "cnn-adam-lr0.1-epochs2"),
+    # two keys with one last part: each named by the shortest tail that tells them apart
+    (["model.layers.conv1.out_channels=32", "model.layers.conv2.out_channels=8"],
+     "cnn-adam-conv1.out_channels32-conv2.out_channels8"),
+    # how a sweep is run or recorded does not change what each run trains
+    (["optim.lr=0.1", "sweep.register_best=digits-cnn"], "cnn-adam-lr0.1"),
 ])
 def test_run_names_come_from_the_overrides(overrides, name):
     assert app.run_name(make_config(""), overrides) == name
