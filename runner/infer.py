@@ -8,7 +8,8 @@ Keys (``key=value``, in any order):
             ``models:/<name>/<version>`` or ``models:/<name>@<alias>`` (the model registry), a
             run's output folder or its ``model/`` folder, or a training checkpoint file or folder
   input=    a ``.npy`` file of samples prepared as in training (e.g. pixels in [0, 1] when the
-            data was normalized), shaped [N, *input_shape] or [N, features]; or a split of the
+            data was normalized), shaped [N, *input_shape] or [N, features] ([N, T, *step] of
+            equal-length sequences for a sequence model); or a split of the
             run's dataset: ``train``, ``valid`` or ``test``, split as in training (labels come
             with it; data=arrays, csv, text, vowels and files read the run's own files
             again, with the run's data keys: dict_size, max_len, ...); or, for a
@@ -98,11 +99,23 @@ def load_input(options: dict, description: dict) -> tuple[np.ndarray, np.ndarray
                         f"({', '.join(SPLITS)}).")
     samples = _npy("input", source)
     shape = tuple(description["input_shape"])
+    if description.get("variable_length"):
+        return _sequences(source, samples, shape), _labels(options.get("labels"), len(samples))
     if samples.ndim < 1 or samples[0].size != math.prod(shape):
         raise UserError(f"input={source} holds samples of shape {list(samples.shape[1:])}, but "
                         f"the model takes {list(shape)} ({math.prod(shape)} values) per sample.")
     labels = _labels(options.get("labels"), len(samples))
     return samples.reshape(len(samples), *shape), labels
+
+
+def _sequences(source: str, samples: np.ndarray, step: tuple) -> tuple:
+    """A .npy of [N, T, *step] for a variable-length model: N sequences of T steps each, run
+    as (padded, lengths) with every length T (padded sequences of other lengths: a split)."""
+    if samples.ndim != 2 + len(step) or tuple(samples.shape[2:]) != step:
+        raise UserError(f"input={source} holds an array of shape {list(samples.shape)}, but the "
+                        f"model reads sequences of steps of shape {list(step)}: give "
+                        f"[N, T, {', '.join(map(str, step))}] (N sequences of T steps).")
+    return samples, np.full(len(samples), samples.shape[1], dtype=np.int64)
 
 
 def _npy(key: str, path: str) -> np.ndarray:

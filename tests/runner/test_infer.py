@@ -200,6 +200,17 @@ def test_a_vowels_split_is_rebuilt_with_the_runs_keys(tmp_path, shared_dir, caps
     assert padded.shape[1:] == (12, 12) and lengths.max() == 12  # cut to max_len as in training
     valid = infer.main([f"run={tmp_path}", "input=valid", f"out={tmp_path / 'v.npz'}"])
     assert len(valid["labels"]) == 27  # valid_size 0.1 of the 270 training utterances
+    # a .npy of equal-length sequences [N, T, 12]: the same as those rows at full length
+    full = lengths == 12
+    np.save(tmp_path / "seq.npy", padded[full])
+    got = infer.main([f"run={tmp_path}", f"input={tmp_path / 'seq.npy'}",
+                      f"out={tmp_path / 's.npz'}"])
+    np.testing.assert_allclose(got["output"], np.load(tmp_path / "t.npz")["output"][full],
+                               rtol=1e-5, atol=1e-6)
+    np.save(tmp_path / "flat.npy", padded[full][:, 0])  # steps without the time axis
+    with pytest.raises(UserError, match=r"reads sequences of steps of shape \[12\]: give "
+                                        r"\[N, T, 12\]"):
+        infer.main([f"run={tmp_path}", f"input={tmp_path / 'flat.npy'}"])
 
 
 def test_a_text_split_is_rebuilt_and_a_moved_corpus_is_found_with_root(tmp_path, capsys):
