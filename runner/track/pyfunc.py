@@ -74,7 +74,14 @@ def _as_samples(data, description: dict) -> np.ndarray:
 
 
 def example_batch(dataset, rows: int = EXAMPLE_ROWS) -> np.ndarray | None:
-    """The first ``rows`` samples of ``dataset`` as one array (None when they do not stack)."""
+    """The first ``rows`` samples of ``dataset`` as one array (None when they do not stack).
+    Sequences of several lengths are cut to the shortest of them: equal-length sequences are
+    what the model takes as one array."""
+    sequences = getattr(dataset, "sequences", None)
+    if sequences is not None and len(sequences):
+        first = [np.asarray(s) for s in sequences[:rows]]
+        shortest = min(len(s) for s in first)
+        return np.stack([s[:shortest] for s in first])
     try:
         arrays = getattr(dataset, "arrays", None)
         if arrays is not None:
@@ -98,6 +105,8 @@ def save(bundle_folder: str, model, description: dict, example, folder: str) -> 
         probabilities = TomlrunModel(model, description).predict(example)
         signature = infer_signature(_as_samples(example, description), probabilities,
                                     params={"outputs": [SOFTMAX]})
+        if description.get("variable_length"):
+            signature = _any_length(signature)
         example = _as_samples(example, description)
     target = os.path.join(os.fspath(folder), ARTIFACT_PATH)
     scratch = tempfile.mkdtemp(dir=os.fspath(folder), prefix=".model-")
@@ -112,6 +121,17 @@ def save(bundle_folder: str, model, description: dict, example, folder: str) -> 
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return target
+
+
+def _any_length(signature):
+    """The signature with the time axis free (-1): the example's sequences have one length,
+    the model takes any."""
+    from mlflow.types.schema import Schema, TensorSpec  # noqa: PLC0415
+
+    spec = signature.inputs.inputs[0]
+    shape = (-1, -1, *spec.shape[2:])
+    signature.inputs = Schema([TensorSpec(spec.type, shape, spec.name)])
+    return signature
 
 
 def bundle_in(model_folder: str) -> str | None:

@@ -1,4 +1,5 @@
 """The inference bundle and ``python -m runner.infer``: from a folder, a checkpoint, a run id."""
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -207,6 +208,17 @@ def test_a_vowels_split_is_rebuilt_with_the_runs_keys(tmp_path, shared_dir, caps
                       f"out={tmp_path / 's.npz'}"])
     np.testing.assert_allclose(got["output"], np.load(tmp_path / "t.npz")["output"][full],
                                rtol=1e-5, atol=1e-6)
+    # the logged MLflow model: a signature with a free time axis, served at any length
+    import mlflow.pyfunc
+    import yaml
+
+    mlmodel = next(tmp_path.rglob("MLmodel"))  # the run folder's copy or the logged one
+    signature = json.loads(yaml.safe_load(mlmodel.read_text())["signature"]["inputs"])
+    assert signature[0]["tensor-spec"]["shape"] == [-1, -1, 12]
+    served = mlflow.pyfunc.load_model(str(mlmodel.parent))
+    for steps in (5, 12):  # schema enforcement accepts both lengths
+        probabilities = served.predict(padded[full][:, :steps].astype(np.float32))
+        assert probabilities.shape == (int(full.sum()), 9)
     np.save(tmp_path / "flat.npy", padded[full][:, 0])  # steps without the time axis
     with pytest.raises(UserError, match=r"reads sequences of steps of shape \[12\]: give "
                                         r"\[N, T, 12\]"):
