@@ -61,7 +61,8 @@ class TensorDataset(Dataset):
 
 def _as_array(value, position: int):
     if isinstance(value, Tensor):
-        value = value.numpy()  # datasets live on the host; batches go to the device when loaded
+        value = backend.to_numpy(value.data)  # datasets live on the host; batches go to the
+        # device when loaded (no copy of a host tensor's values)
     if not (hasattr(value, "shape") and hasattr(value, "dtype")):
         value = np.asarray(value)
     if value.ndim == 0:

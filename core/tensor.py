@@ -103,13 +103,16 @@ class Tensor:
         return self._backward is None
 
     def numpy(self) -> np.ndarray:
-        return backend.to_numpy(self.data)
+        """A copy of the values as a numpy array, as Paddle's: later steps do not change it, and
+        writing to it does not change the tensor (``tensor.data`` is the live array)."""
+        values = backend.to_numpy(self.data)
+        return values.copy() if values is self.data else values  # a GPU's to_numpy copies
 
     def item(self):
-        return self.numpy().item()
+        return backend.to_numpy(self.data).item()
 
     def tolist(self):
-        return self.numpy().tolist()
+        return backend.to_numpy(self.data).tolist()
 
     def __len__(self) -> int:
         return self.data.shape[0]

@@ -12,6 +12,7 @@ dies without a word (killed, crashed) is noticed within a tenth of a second: not
 """
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import queue
 import signal
@@ -57,9 +58,28 @@ def _default_signals() -> None:
     """A forked worker inherits the parent's signal handlers: a trainer's handler that turns
     SIGTERM into a graceful-stop exception would make ``close()``'s terminate print that
     exception's traceback from every worker. A worker just ends on SIGTERM, and leaves Ctrl-C
-    (SIGINT, sent to the whole process group) to the parent, which stops it."""
+    (SIGINT, sent to the whole process group) to the parent, which stops it. SIGTERM was
+    blocked across the fork (``_sigterm_blocked``), so one sent before this point waits, then
+    ends the worker quietly."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+
+
+@contextlib.contextmanager
+def _sigterm_blocked():
+    """SIGTERM held back in this thread while it forks (the child inherits the mask): a
+    terminate() that reaches a worker before its first line waits instead of running the
+    parent's handler there. The parent's own SIGTERM, if one comes, is delivered after."""
+    blocked = hasattr(signal, "pthread_sigmask")
+    if blocked:
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        yield
+    finally:
+        if blocked:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 class OrderedWorkers:
@@ -80,7 +100,8 @@ class OrderedWorkers:
                 out = ctx.Queue(maxsize=_DEPTH)
                 proc = ctx.Process(target=_work, args=(numbered[w::workers], run_task, out),
                                    daemon=True, name=f"tomlrun-data-{w}")
-                proc.start()
+                with _sigterm_blocked():
+                    proc.start()
                 self.queues.append(out)
                 self.processes.append(proc)
         except BaseException:

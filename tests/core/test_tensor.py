@@ -288,3 +288,17 @@ def test_large_matmul_split_over_threads_matches_one_thread(a_shape, b_shape, fl
         np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
     a_used = a.swapaxes(-1, -2) if flags else a
     np.testing.assert_allclose(results[0][0], a_used @ b, rtol=1e-12)
+
+
+def test_numpy_returns_a_copy_as_paddle_does():
+    """A snapshot taken with .numpy() keeps its values through optimizer steps, and writing to
+    it leaves the parameter alone (tensor.data is the live array)."""
+    lin = core.nn.Linear(2, 2)
+    opt = core.optimizer.SGD(learning_rate=0.5, parameters=lin.parameters())
+    before = lin.weight.numpy()
+    core.sum(lin(core.ones([1, 2]))).backward()
+    opt.step()
+    assert not np.array_equal(before, lin.weight.numpy())
+    snapshot = lin.weight.numpy()
+    snapshot *= 0
+    assert np.abs(lin.weight.numpy()).sum() > 0
