@@ -15,6 +15,7 @@ import sys
 import time
 
 from core.optimizer.lr import LRScheduler as Schedule
+from core.optimizer.lr import ReduceOnPlateau
 
 
 class Callback:
@@ -231,10 +232,20 @@ class LRScheduler(Callback):
         if self.by_epoch:
             self._step()
 
+    def on_eval_end(self, logs=None):
+        """ReduceOnPlateau steps on the evaluated loss, once per evaluation."""
+        rate = self._schedule()
+        if isinstance(rate, ReduceOnPlateau) and logs and "loss" in logs:
+            loss = logs["loss"]
+            rate.step(float(loss[0] if isinstance(loss, (list, tuple)) else loss))
+
     def _step(self) -> None:
-        rate = getattr(getattr(self.model, "_optimizer", None), "_learning_rate", None)
-        if isinstance(rate, Schedule):
-            rate.step()
+        rate = self._schedule()
+        if isinstance(rate, Schedule) and not isinstance(rate, ReduceOnPlateau):
+            rate.step()  # ReduceOnPlateau needs a metric: it steps after evaluations
+
+    def _schedule(self):
+        return getattr(getattr(self.model, "_optimizer", None), "_learning_rate", None)
 
 
 class EarlyStopping(Callback):
@@ -267,12 +278,16 @@ class EarlyStopping(Callback):
         self.wait, self.stopped_epoch, self._epoch = 0, None, 0
         worst = -math.inf if self.maximize else math.inf
         self.best_value = worst if self.baseline is None else float(self.baseline)
+        self._fitting = True
+
+    def on_train_end(self, logs=None):
+        self._fitting = False  # an evaluate() after fit neither counts nor stops anything
 
     def on_epoch_end(self, epoch, logs=None):
         self._epoch = epoch
 
     def on_eval_end(self, logs=None):
-        if self.best_value is None:  # evaluate() outside fit
+        if not getattr(self, "_fitting", False):  # evaluate() outside fit
             return
         if not logs or self.monitor not in logs:
             raise KeyError(f"EarlyStopping: monitor '{self.monitor}' is not among the evaluated "

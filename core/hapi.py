@@ -69,12 +69,18 @@ class Model:
                                           and hasattr(optimizer, "clear_grad")):
             raise TypeError(f"prepare: optimizer must be a core.optimizer optimizer, got "
                             f"{type(optimizer).__name__}.")
+        if isinstance(loss, type):
+            raise TypeError(f"prepare: loss is the class {loss.__name__}; pass an instance, "
+                            f"{loss.__name__}().")
         if loss is not None and not callable(loss):
             raise TypeError(f"prepare: loss must be a core.nn loss Layer or a callable, got "
                             f"{type(loss).__name__}.")
         metrics = [] if metrics is None else list(metrics) if isinstance(
             metrics, (list, tuple)) else [metrics]
         for metric in metrics:
+            if isinstance(metric, type):
+                raise TypeError(f"prepare: metric {metric.__name__} is a class; pass an "
+                                f"instance, {metric.__name__}().")
             lacking = [m for m in _METRIC_METHODS if not callable(getattr(metric, m, None))]
             if lacking:
                 raise TypeError(f"prepare: metric {metric!r} lacks {', '.join(lacking)}; use "
@@ -123,6 +129,10 @@ class Model:
         for value in losses:
             if not isinstance(value, Tensor):
                 raise TypeError(f"the loss returned {type(value).__name__}, not a Tensor.")
+            if value.size != 1:
+                raise ValueError(f"the loss returned a value of shape {value.shape}; Model "
+                                 "trains on and reports one number per loss: use "
+                                 "reduction='mean' (or 'sum').")
         return losses
 
     def _batch_result(self, losses, outputs, labels):
@@ -131,7 +141,10 @@ class Model:
             return values
         metrics = []
         for metric in self._metrics:
-            computed = _as_list(metric.compute(*outputs, *labels))
+            # update() gets numpy arrays, as Paddle's Model gives them (metrics written for
+            # Paddle call numpy functions on them)
+            computed = [c.numpy() if isinstance(c, Tensor) else c
+                        for c in _as_list(metric.compute(*outputs, *labels))]
             metrics.append(metric.update(*computed))
         return (values, metrics) if losses else metrics
 
@@ -328,7 +341,11 @@ class Model:
         self.network.set_state_dict(state, strict=not skip_mismatch)
         if self._optimizer is not None and not reset_optimizer and os.path.isfile(
                 path + ".pdopt"):
-            self._set_optimizer_state(serialize.load(path + ".pdopt", return_numpy=True))
+            optimizer_state = serialize.load(path + ".pdopt", return_numpy=True)
+            if skip_mismatch:  # no moments for the parameters whose weights were not taken
+                entries = optimizer_state.get(STATE_KEY, {})
+                optimizer_state[STATE_KEY] = {k: v for k, v in entries.items() if k in state}
+            self._set_optimizer_state(optimizer_state)
 
     # An optimizer keys its state by parameter name (``param_12``), which differs between two
     # builds of the same network in one process; the files key it by the parameter's place in
@@ -406,7 +423,10 @@ def _loader(data, name: str, batch_size: int, shuffle: bool, drop_last: bool, wo
     other iterable of batches is used as given."""
     if isinstance(data, DataLoader):
         return data
-    if hasattr(data, "__getitem__") and hasattr(data, "__len__"):
+    # A dataset is cut into batches here; a list or tuple is taken to hold batches already
+    # (Paddle iterates anything that is not an io.Dataset as it is).
+    if not isinstance(data, (list, tuple)) and hasattr(data, "__getitem__") \
+            and hasattr(data, "__len__"):
         _check_positive(batch_size, "batch_size")
         return DataLoader(data, batch_size=batch_size, shuffle=shuffle, drop_last=drop_last,
                           workers=workers)

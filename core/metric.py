@@ -56,7 +56,30 @@ def accuracy(input, label, k: int = 1, correct: Tensor | None = None,  # noqa: A
     return Tensor(xp.asarray(n_correct / max(n, 1), dtype="float32"))
 
 
-class Accuracy:
+class Metric:
+    """Base class of streaming metrics (``paddle.metric.Metric``), as ``core.Model`` drives
+    them: per batch ``update(*compute(*outputs, *labels))``, where ``compute``'s Tensors arrive
+    as numpy arrays; ``accumulate()`` over the batches since ``reset()``; ``name()`` labels
+    the value in logs. Subclasses define ``name``, ``reset``, ``update`` and ``accumulate``;
+    ``compute`` passes its inputs on unchanged unless overridden."""
+
+    def compute(self, *args):
+        return args
+
+    def name(self):
+        raise NotImplementedError(f"{type(self).__name__} must define name()")
+
+    def reset(self) -> None:
+        raise NotImplementedError(f"{type(self).__name__} must define reset()")
+
+    def update(self, *args):
+        raise NotImplementedError(f"{type(self).__name__} must define update()")
+
+    def accumulate(self):
+        raise NotImplementedError(f"{type(self).__name__} must define accumulate()")
+
+
+class Accuracy(Metric):
     """Streaming top-k accuracy (``paddle.metric.Accuracy``).
 
     ``update(pred, label)`` adds a batch (or ``update(correct)`` with the output of

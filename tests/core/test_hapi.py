@@ -305,3 +305,107 @@ def test_num_iters_counts_training_steps_only_and_evaluate_takes_its_own():
     evaluated.clear()
     model.evaluate(_small(n=32), batch_size=8, num_iters=2, verbose=0, callbacks=Count())
     assert evaluated == [0, 1]
+
+
+class _TopOne(core.metric.Metric):
+    """A metric as Paddle's docs write one: numpy functions on what update() receives."""
+
+    def __init__(self):
+        self.reset()
+
+    def name(self):
+        return "top1"
+
+    def reset(self):
+        self.correct = self.total = 0
+
+    def compute(self, pred, label):
+        return core.argmax(pred, axis=-1) == label.reshape([-1])
+
+    def update(self, correct):
+        self.correct += int(np.sum(correct))
+        self.total += correct.shape[0]
+        return float(np.mean(correct))
+
+    def accumulate(self):
+        return self.correct / max(self.total, 1)
+
+
+def test_a_metric_written_for_paddle_gets_numpy_arrays_and_agrees_with_accuracy():
+    model = _model()
+    model.prepare(model._optimizer, nn.CrossEntropyLoss(), [_TopOne(), core.metric.Accuracy()])
+    model.fit(_small(n=32), batch_size=8, verbose=0)
+    result = model.evaluate(_small(n=32), batch_size=8, verbose=0)
+    assert result["top1"] == pytest.approx(result["acc"])
+
+
+def test_a_list_of_batches_is_used_as_it_is():
+    x, y = _small(n=40).arrays
+    batches = [(x[i:i + 10], y[i:i + 10]) for i in range(0, 40, 10)]
+    seen = []
+
+    class Count(core.callbacks.Callback):
+        def on_train_batch_end(self, step, logs=None):
+            seen.append(logs["batch_size"])
+
+    _model().fit(batches, verbose=0, callbacks=Count())
+    assert seen == [10, 10, 10, 10]
+    assert [b.shape for b in _model().predict([b[0] for b in batches], verbose=0)[0]] == \
+        [(10, 10)] * 4
+
+
+def test_load_with_skip_mismatch_leaves_out_the_optimizer_state_of_skipped_weights(tmp_path):
+    model = _model()
+    model.fit(_small(), batch_size=8, verbose=0)
+    model.save(str(tmp_path / "m"))  # weights and Adam moments for a 10-class head
+
+    class FiveClasses(LeNet):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(6 * 4 * 4, 5)
+
+    tuned = core.Model(FiveClasses())
+    tuned.prepare(core.optimizer.Adam(parameters=tuned.parameters()), nn.CrossEntropyLoss())
+    with pytest.warns(UserWarning, match="fc.weight"):
+        tuned.load(str(tmp_path / "m"), skip_mismatch=True)
+    data = TensorDataset([np.ones((8, 1, 8, 8), "float32"), np.zeros((8, 1), "int64")])
+    tuned.fit(data, batch_size=8, verbose=0)  # the new head trains from fresh moments
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda m: m.prepare(loss=nn.CrossEntropyLoss), "pass an instance, CrossEntropyLoss()"),
+    (lambda m: m.prepare(metrics=core.metric.Accuracy), "pass an instance, Accuracy()"),
+])
+def test_a_class_where_an_instance_goes_is_named(call, words):
+    with pytest.raises(TypeError, match=words.replace("(", r"\(").replace(")", r"\)")):
+        call(core.Model(LeNet()))
+
+
+def test_a_loss_without_reduction_is_refused_with_the_fix():
+    model = core.Model(LeNet())
+    model.prepare(core.optimizer.SGD(0.1, parameters=model.parameters()),
+                  nn.CrossEntropyLoss(reduction="none"))
+    with pytest.raises(ValueError, match="use reduction='mean'"):
+        model.fit(_small(n=8), batch_size=4, verbose=0)
+
+
+def test_early_stopping_does_nothing_in_an_evaluate_after_fit(capsys):
+    stop = core.callbacks.EarlyStopping(monitor="loss", patience=0)
+    model = _model(lr=0.0)
+    model.fit(_small(n=16), _small(n=8), batch_size=8, epochs=3, verbose=0, callbacks=stop)
+    capsys.readouterr()
+    waited = stop.wait
+    for _ in range(3):
+        model.evaluate(_small(n=8), batch_size=8, verbose=0, callbacks=[stop])
+    assert stop.wait == waited and capsys.readouterr().out == ""
+
+
+def test_reduce_on_plateau_steps_on_the_evaluated_loss():
+    # threshold 0.99: no evaluation counts as an improvement after the first
+    schedule = core.optimizer.lr.ReduceOnPlateau(learning_rate=0.1, patience=0, factor=0.5,
+                                                 threshold=0.99)
+    model = core.Model(LeNet())
+    model.prepare(core.optimizer.SGD(schedule, parameters=model.parameters()),
+                  nn.CrossEntropyLoss())
+    model.fit(_small(n=16), _small(n=8), batch_size=8, epochs=4, verbose=0)
+    assert schedule.last_lr == pytest.approx(0.1 * 0.5 ** 3)  # stepped after each evaluation
