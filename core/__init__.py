@@ -75,13 +75,24 @@ from core.ops import (  # noqa: A004
                              abs,
                              argmax,
                              argmin,
+                             ceil,
                              clip,
+                             cos,
                              cumsum,
                              exp,
+                             floor,
+                             is_tensor,
                              log,
+                             log1p,
                              max,
                              mean,
                              min,
+                             numel,
+                             reciprocal,
+                             round,
+                             rsqrt,
+                             sign,
+                             sin,
                              sqrt,
                              square,
                              sum,
@@ -95,6 +106,14 @@ from core import callbacks, static  # noqa: E402 - paddle.callbacks, paddle.stat
 from core.hapi import Model  # paddle.Model: prepare / fit / evaluate / predict
 from core.tensor import Parameter, Tensor, is_grad_enabled, no_grad, to_tensor
 
+import numpy as _np  # noqa: E402
+
+# paddle.float32 and friends: the numpy dtypes, equal to what Tensor.dtype gives.
+bool = _np.dtype("bool")  # noqa: A001
+float16, float32, float64 = _np.dtype("float16"), _np.dtype("float32"), _np.dtype("float64")
+int8, int16, int32, int64 = (_np.dtype(n) for n in ("int8", "int16", "int32", "int64"))
+uint8 = _np.dtype("uint8")
+
 __all__ = [
     "datasets", "io", "load", "metric", "nn", "optimizer", "regularizer", "save",
     "backend", "data", "debug", "host_memory", "inference", "serialize", "sparse",
@@ -103,7 +122,10 @@ __all__ = [
     # math and reductions
     "abs", "add", "argmax", "argmin", "clip", "cumsum", "divide", "einsum", "exp", "log",
     "matmul", "max", "maximum", "mean", "min", "minimum", "multiply", "pow", "sqrt", "square",
-    "subtract", "sum", "tanh",
+    "subtract", "sum", "tanh", "ceil", "cos", "floor", "is_tensor", "log1p", "numel",
+    "reciprocal", "round", "rsqrt", "sign", "sin",
+    # dtypes (paddle.float32, ...): numpy dtypes, which astype, cast and to_tensor take
+    "bool", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
     # shapes
     "cast", "chunk", "concat", "expand", "flatten", "gather", "reshape", "split", "squeeze",
     "stack", "tile", "transpose", "unsqueeze",

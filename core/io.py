@@ -59,6 +59,55 @@ class TensorDataset(Dataset):
         return self.arrays[0].shape[0]
 
 
+class Subset(Dataset):
+    """The samples of ``dataset`` at ``indices``, in that order (``paddle.io.Subset``). Over an
+    array-backed dataset it is array-backed too, so batches are still cut by one fancy index."""
+
+    def __init__(self, dataset, indices):
+        _check_dataset(dataset)
+        self.dataset, self.indices = dataset, np.asarray(indices, dtype=np.int64).reshape(-1)
+        n = len(dataset)
+        if self.indices.size and not (-n <= self.indices.min() and self.indices.max() < n):
+            raise IndexError(f"Subset: indices reach {int(self.indices.max())} (or "
+                             f"{int(self.indices.min())}), outside a dataset of {n} samples.")
+        parent = dataset_arrays(dataset)
+        if parent is not None:
+            self.arrays = tuple(a[self.indices] for a in parent)
+
+    def __getitem__(self, index):
+        return self.dataset[int(self.indices[index])]
+
+    def __len__(self) -> int:
+        return int(self.indices.size)
+
+
+def random_split(dataset, lengths, generator=None) -> list[Subset]:
+    """``dataset`` cut at random into ``Subset``s of ``lengths`` samples (``paddle.io.
+    random_split``); fractions that sum to 1 are sizes too, the remainder going to the first
+    parts one by one. ``generator``: an int seed or a ``numpy.random.Generator`` (default:
+    core's seeded generator, so ``core.seed(n)`` fixes the split)."""
+    n = len(dataset)
+    sizes = _split_sizes(list(lengths), n)
+    rng = generator if isinstance(generator, np.random.Generator) else (
+        np.random.default_rng(generator) if generator is not None else backend.rng())
+    order = rng.permutation(n)
+    cuts = np.cumsum([0, *sizes])
+    return [Subset(dataset, order[a:b]) for a, b in zip(cuts[:-1], cuts[1:])]
+
+
+def _split_sizes(lengths: list, n: int) -> list[int]:
+    if lengths and all(isinstance(x, float) for x in lengths) and math.isclose(sum(lengths), 1):
+        sizes = [math.floor(n * x) for x in lengths]
+        for i in range(n - sum(sizes)):
+            sizes[i % len(sizes)] += 1
+        return sizes
+    if not lengths or any(isinstance(x, bool) or not isinstance(x, numbers.Integral) or x < 0
+                          for x in lengths) or sum(lengths) != n:
+        raise ValueError(f"random_split: lengths {lengths} must be counts >= 0 that sum to the "
+                         f"dataset's {n} samples, or fractions that sum to 1.")
+    return [int(x) for x in lengths]
+
+
 def _as_array(value, position: int):
     if isinstance(value, Tensor):
         value = backend.to_numpy(value.data)  # datasets live on the host; batches go to the

@@ -15,9 +15,10 @@ from core import backend
 from core.arithmetic import add, divide, matmul, multiply, subtract
 from core.tensor import Tensor, apply
 
-__all__ = ["abs", "add", "argmax", "argmin", "as_input", "clip", "cumsum", "divide", "exp", "log",
-           "matmul", "max", "mean", "min", "multiply", "normalize_axes", "normalize_axis",
-           "sqrt", "square", "subtract", "sum", "tanh"]
+__all__ = ["abs", "add", "argmax", "argmin", "as_input", "ceil", "clip", "cos", "cumsum",
+           "divide", "exp", "floor", "is_tensor", "log", "log1p", "matmul", "max", "mean", "min",
+           "multiply", "normalize_axes", "normalize_axis", "numel", "reciprocal", "round",
+           "rsqrt", "sign", "sin", "sqrt", "square", "subtract", "sum", "tanh"]
 
 
 def as_input(x, fn: str, arg: str = "x") -> Tensor:
@@ -92,6 +93,72 @@ def square(x) -> Tensor:
 def tanh(x) -> Tensor:
     """Hyperbolic tangent, element-wise."""
     return _unary(x, "tanh", lambda xp, a: xp.tanh(a), lambda a, out: 1 - out * out)
+
+
+def sin(x) -> Tensor:
+    """Sine, element-wise."""
+    return _unary(x, "sin", lambda xp, a: xp.sin(a), lambda a, out: _xp_of(a).cos(a))
+
+
+def cos(x) -> Tensor:
+    """Cosine, element-wise."""
+    return _unary(x, "cos", lambda xp, a: xp.cos(a), lambda a, out: -_xp_of(a).sin(a))
+
+
+def log1p(x) -> Tensor:
+    """log(1 + x), exact for small x, element-wise."""
+    return _unary(x, "log1p", lambda xp, a: xp.log1p(a), lambda a, out: 1 / (1 + a))
+
+
+def rsqrt(x) -> Tensor:
+    """1 / sqrt(x), element-wise."""
+    return _unary(x, "rsqrt", lambda xp, a: 1 / xp.sqrt(a), lambda a, out: -0.5 * out ** 3)
+
+
+def reciprocal(x) -> Tensor:
+    """1 / x, element-wise."""
+    return _unary(x, "reciprocal", lambda xp, a: 1 / a, lambda a, out: -out * out)
+
+
+def _stepwise(x, fn: str, forward) -> Tensor:
+    """A piecewise-constant op (floor, ceil, round, sign): its gradient is zero, as Paddle's."""
+    a = as_input(x, fn).data
+    return apply(forward(_xp(x), a), (x,), lambda g: (_xp_of(g).zeros_like(g),), fn)
+
+
+def floor(x) -> Tensor:
+    """The largest integer <= x, element-wise (same dtype); zero gradient."""
+    return _stepwise(x, "floor", lambda xp, a: xp.floor(a))
+
+
+def ceil(x) -> Tensor:
+    """The smallest integer >= x, element-wise (same dtype); zero gradient."""
+    return _stepwise(x, "ceil", lambda xp, a: xp.ceil(a))
+
+
+def round(x) -> Tensor:  # noqa: A001 - Paddle's name
+    """x rounded to the nearest integer, halves away from zero as Paddle; zero gradient."""
+    return _stepwise(x, "round", lambda xp, a: xp.sign(a) * xp.floor(xp.abs(a) + 0.5))
+
+
+def sign(x) -> Tensor:
+    """-1, 0 or 1 by the sign of x, element-wise; zero gradient."""
+    return _stepwise(x, "sign", lambda xp, a: xp.sign(a))
+
+
+def numel(x) -> Tensor:
+    """The number of elements, as a 0-D int64 Tensor (Paddle 3's ``numel``)."""
+    x = as_input(x, "numel")
+    return Tensor(_xp(x).asarray(math.prod(x.data.shape), dtype="int64"))
+
+
+def is_tensor(x) -> bool:
+    """Whether ``x`` is a core Tensor (``paddle.is_tensor``)."""
+    return isinstance(x, Tensor)
+
+
+def _xp_of(array):
+    return backend.array_module(array)
 
 
 def clip(x, min=None, max=None) -> Tensor:  # noqa: A002 - Paddle's argument names
@@ -230,7 +297,9 @@ def cumsum(x, axis=None, dtype=None, name: str | None = None) -> Tensor:
 for _name, _fn in {
     "sum": sum, "mean": mean, "max": max, "min": min, "argmax": argmax, "argmin": argmin,
     "exp": exp, "log": log, "sqrt": sqrt, "abs": abs, "square": square, "tanh": tanh,
-    "clip": clip, "cumsum": cumsum,
+    "clip": clip, "cumsum": cumsum, "sin": sin, "cos": cos, "log1p": log1p, "rsqrt": rsqrt,
+    "reciprocal": reciprocal, "floor": floor, "ceil": ceil, "round": round, "sign": sign,
+    "numel": numel,
 }.items():
     setattr(Tensor, _name, _fn)
 Tensor.__abs__ = abs

@@ -217,3 +217,24 @@ def test_bad_arguments_are_named(kwargs, error, match):
 def test_a_non_dataset_is_refused():
     with pytest.raises(TypeError, match="__getitem__ and __len__"):
         DataLoader(42)
+
+
+def test_random_split_and_subset_cover_the_dataset_once_and_stay_array_backed():
+    from core.io import Subset, random_split
+
+    data = TensorDataset([np.arange(10, dtype="float32")[:, None], np.arange(10)])
+    parts = random_split(data, [7, 3], generator=0)
+    assert [len(p) for p in parts] == [7, 3]
+    seen = sorted(int(p[i][1]) for p in parts for i in range(len(p)))
+    assert seen == list(range(10))
+    assert parts[0].arrays[0].shape == (7, 1)  # batches are still cut with one fancy index
+    again = random_split(data, [7, 3], generator=0)
+    assert list(again[0].indices) == list(parts[0].indices)
+    assert [len(p) for p in random_split(data, [0.5, 0.3, 0.2], generator=1)] == [5, 3, 2]
+    batches = list(DataLoader(parts[1], batch_size=2))
+    assert [len(b[1]) for b in batches] == [2, 1]
+    assert int(Subset(data, [4, 2])[1][1]) == 2
+    with pytest.raises(ValueError, match="sum to the dataset's 10 samples"):
+        random_split(data, [5, 4])
+    with pytest.raises(IndexError, match="outside a dataset of 10"):
+        Subset(data, [10])

@@ -27,14 +27,17 @@ def t(values, dtype=None, grad=False):
 
 @pytest.mark.parametrize("fn,low,high", [
     (core.exp, -2, 2), (core.log, 0.2, 3), (core.sqrt, 0.2, 3), (core.square, -2, 2),
-    (core.tanh, -2, 2), (core.abs, 0.1, 2),
+    (core.tanh, -2, 2), (core.abs, 0.1, 2), (core.sin, -3, 3), (core.cos, -3, 3),
+    (core.log1p, -0.5, 2), (core.rsqrt, 0.3, 3), (core.reciprocal, 0.3, 3),
 ])
 def test_unary_values_and_gradients(fn, low, high):
     a = rng.uniform(low, high, (3, 4))
     if fn is core.abs:
         a = a * np.where(rng.random((3, 4)) < 0.5, -1, 1)
     expected = {core.exp: np.exp, core.log: np.log, core.sqrt: np.sqrt, core.square: np.square,
-                core.tanh: np.tanh, core.abs: np.abs}[fn](a)
+                core.tanh: np.tanh, core.abs: np.abs, core.sin: np.sin, core.cos: np.cos,
+                core.log1p: np.log1p, core.rsqrt: lambda v: 1 / np.sqrt(v),
+                core.reciprocal: np.reciprocal}[fn](a)
     np.testing.assert_allclose(fn(t(a)).numpy(), expected)
     check_grad(fn, a)
 
@@ -402,3 +405,28 @@ def test_reexports_and_methods():
          .flatten().unsqueeze(0).squeeze().sum() + x.mean() + x.max() + x.min())
     y.backward()
     assert x.gradient().shape == (2, 3)
+
+
+@pytest.mark.parametrize("fn, expected", [
+    (core.floor, [-3.0, -2.0, 0.0, 0.0, 2.0]), (core.ceil, [-2.0, -2.0, 1.0, 1.0, 3.0]),
+    (core.round, [-3.0, -2.0, 1.0, 1.0, 3.0]),  # halves away from zero, as Paddle
+    (core.sign, [-1.0, -1.0, 1.0, 1.0, 1.0]),
+])
+def test_stepwise_ops_values_dtype_and_zero_gradient(fn, expected):
+    x = t([-2.5, -2.0, 0.5, 0.7, 2.5], dtype="float32", grad=True)
+    out = fn(x)
+    np.testing.assert_array_equal(out.numpy(), expected)
+    assert out.dtype == np.float32
+    core.sum(out * 3.0).backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.zeros(5))
+    np.testing.assert_array_equal(getattr(x, fn.__name__)().numpy(), expected)  # the method
+
+
+def test_numel_is_tensor_and_dtype_names():
+    x = core.zeros([2, 3, 4])
+    assert core.numel(x).item() == 24 and x.numel().shape == [] and x.numel().dtype == np.int64
+    assert core.is_tensor(x) and not core.is_tensor(np.zeros(2))
+    assert x.dtype == core.float32 and x.astype(core.int64).dtype == core.int64
+    assert core.to_tensor([1, 2], dtype=core.float64).dtype == np.float64
+    assert {core.bool, core.float16, core.int8, core.int16, core.int32, core.uint8} == {
+        np.dtype(n) for n in ("bool", "float16", "int8", "int16", "int32", "uint8")}
