@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import sys
 import threading
 from dataclasses import dataclass
 
@@ -24,7 +25,7 @@ _DEVICE_RE = re.compile(r"^(cpu|gpu)(?::(\d+))?$")
 NOT_A_TENSOR = (
     "a numpy array was given where a Tensor is expected: wrap it with core.to_tensor(array). "
     "core's layers and losses convert numpy inputs themselves (core.io.DataLoader yields numpy "
-    "batches); functional ops (core.nn.functional) and tensor ops, like Paddle's, take Tensors")
+    "batches); functional ops (core.nn.functional) and tensor ops, like Paddle's, take Tensors.")
 
 
 class NotATensorError(TypeError):
@@ -121,10 +122,21 @@ def array_module(array):
     if isinstance(array, np.ndarray):
         return np
     if isinstance(array, memoryview):  # ``.data`` of a numpy array given where a Tensor goes
-        raise NotATensorError(NOT_A_TENSOR)  # (numpy counts memoryview among its scalars)
+        raise NotATensorError(f"{_called_op()}: {NOT_A_TENSOR}")  # (numpy: a scalar type)
     if np.isscalar(array):
         return np
     return _cupy().get_array_module(array)
+
+
+def _called_op() -> str:
+    """The core function the user called: the outermost public function of a core module on
+    the stack (only on the error path, so the frames cost nothing otherwise)."""
+    frame, name = sys._getframe(2), "an op"
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("core."):
+        if not frame.f_code.co_name.startswith("_"):
+            name = frame.f_code.co_name
+        frame = frame.f_back
+    return name
 
 
 def asarray(data, dtype=None):

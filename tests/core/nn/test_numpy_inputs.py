@@ -129,6 +129,7 @@ def test_functional_ops_name_a_numpy_input_and_the_fix(name):
     with pytest.raises(TypeError, match=r"core\.to_tensor") as raised:
         getattr(F, name)(_IMAGES, *_FUNCTIONAL_CALLS[name])
     assert "memoryview" not in str(raised.value)
+    assert str(raised.value).startswith(f"{name}: ")  # the op the user called
     as_tensors = [core.to_tensor(a) if isinstance(a, np.ndarray) else a
                   for a in (_IMAGES, *_FUNCTIONAL_CALLS[name])]
     tensor_result = getattr(F, name)(*as_tensors)
