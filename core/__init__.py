@@ -21,7 +21,19 @@ from core import (
     serialize,
     sparse,
 )
-from core.arithmetic import add, divide, matmul, maximum, minimum, multiply, pow, subtract  # noqa: A004
+from core.arithmetic import (  # noqa: A004
+                             add,
+                             divide,
+                             floor_divide,
+                             matmul,
+                             maximum,
+                             minimum,
+                             mod,
+                             multiply,
+                             pow,
+                             remainder,
+                             subtract,
+)
 from core.backend import seed
 from core.contraction import einsum
 from core.creation import (
@@ -30,20 +42,27 @@ from core.creation import (
                              full,
                              full_like,
                              linspace,
+                             meshgrid,
+                             normal,
                              ones,
                              ones_like,
                              rand,
                              randint,
                              randn,
+                             randperm,
+                             uniform,
                              zeros,
                              zeros_like,
 )
 from core.logic import (  # noqa: A004
                              all,
+                             allclose,
                              any,
                              equal,
+                             equal_all,
                              greater_equal,
                              greater_than,
+                             isclose,
                              isfinite,
                              isinf,
                              isnan,
@@ -54,40 +73,54 @@ from core.logic import (  # noqa: A004
                              logical_or,
                              not_equal,
 )
+from core.linalg import bmm, dot, mm
 from core.manipulation import (
+                             broadcast_to,
                              cast,
                              chunk,
                              concat,
+                             diag,
                              expand,
+                             expand_as,
                              flatten,
+                             flip,
                              gather,
+                             masked_fill,
                              reshape,
+                             roll,
                              split,
                              squeeze,
                              stack,
                              tile,
                              transpose,
+                             tril,
+                             triu,
+                             unbind,
                              unsqueeze,
 )
 
 # Tensor functions (importing these modules also attaches their Tensor methods).
 from core.ops import (  # noqa: A004
                              abs,
+                             add_n,
                              argmax,
                              argmin,
                              ceil,
                              clip,
                              cos,
+                             cumprod,
                              cumsum,
                              exp,
                              floor,
                              is_tensor,
                              log,
                              log1p,
+                             logsumexp,
                              max,
                              mean,
                              min,
                              numel,
+                             prod,
                              reciprocal,
                              round,
                              rsqrt,
@@ -95,8 +128,10 @@ from core.ops import (  # noqa: A004
                              sin,
                              sqrt,
                              square,
+                             std,
                              sum,
                              tanh,
+                             var,
 )
 from core.search import argsort, index_select, masked_select, nonzero, sort, topk, unique, where
 from core.serialize import load, save  # noqa: E402
@@ -124,17 +159,21 @@ __all__ = [
     "matmul", "max", "maximum", "mean", "min", "minimum", "multiply", "pow", "sqrt", "square",
     "subtract", "sum", "tanh", "ceil", "cos", "floor", "is_tensor", "log1p", "numel",
     "reciprocal", "round", "rsqrt", "sign", "sin",
+    "add_n", "bmm", "cumprod", "dot", "floor_divide", "logsumexp", "mm", "mod", "prod",
+    "remainder", "std", "var",
     # dtypes (paddle.float32, ...): numpy dtypes, which astype, cast and to_tensor take
     "bool", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
     # shapes
     "cast", "chunk", "concat", "expand", "flatten", "gather", "reshape", "split", "squeeze",
-    "stack", "tile", "transpose", "unsqueeze",
+    "stack", "tile", "transpose", "unsqueeze", "broadcast_to", "diag", "expand_as", "flip",
+    "masked_fill", "roll", "tril", "triu", "unbind",
     # sorting, searching and selection
     "argsort", "index_select", "masked_select", "nonzero", "sort", "topk", "unique", "where",
     # creation
     "arange", "eye", "full", "full_like", "linspace", "ones", "ones_like", "rand", "randint",
-    "randn", "zeros", "zeros_like",
+    "randn", "zeros", "zeros_like", "meshgrid", "normal", "randperm", "uniform",
     # comparisons and logic (no gradient)
     "all", "any", "equal", "greater_equal", "greater_than", "isfinite", "isinf", "isnan",
     "less_equal", "less_than", "logical_and", "logical_not", "logical_or", "not_equal",
+    "allclose", "equal_all", "isclose",
 ]

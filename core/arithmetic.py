@@ -133,6 +133,43 @@ def minimum(x, y, name: str | None = None) -> Tensor:
     return _select(x, y, "minimum", lambda a, b: a < b)
 
 
+def _integer_pair(x, y, fn: str) -> tuple[Tensor, Tensor]:
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{fn}: 'x' must be a Tensor, got {type(x).__name__} "
+                        "(wrap arrays with core.to_tensor)")
+    x, y = _pair(x, y)
+    b = y.data
+    if b.dtype.kind in "iub" and bool((b == 0).any()):  # as Paddle's integer kernels
+        raise ZeroDivisionError(f"{fn}: integer division by zero (y has a 0)")
+    return x, y
+
+
+def floor_divide(x, y, name: str | None = None) -> Tensor:
+    """x / y rounded down (toward -inf), element-wise with broadcasting, as Python's ``//``;
+    the ``//`` operator. No gradient (Paddle defines none). An integer y must not be 0."""
+    del name
+    x, y = _integer_pair(x, y, "floor_divide")
+    return Tensor(backend.array_module(x.data).floor_divide(x.data, y.data))
+
+
+def remainder(x, y, name: str | None = None) -> Tensor:
+    """x - floor_divide(x, y) * y: the remainder takes the sign of ``y``, as Python's ``%``;
+    the ``%`` operator. Gradients as Paddle's kernel: dx = g, dy = -g * floor(x / y)."""
+    del name
+    x, y = _integer_pair(x, y, "remainder")
+    a, b = x.data, y.data
+    xp = backend.array_module(a)
+
+    def backward(g):
+        return (None if x.stop_gradient else unbroadcast(g, a.shape),
+                None if y.stop_gradient else unbroadcast(-g * xp.floor_divide(a, b), b.shape))
+
+    return apply(xp.remainder(a, b), (x, y), backward, "remainder")
+
+
+mod = remainder  # Paddle's alias
+
+
 def getitem(x: Tensor, index) -> Tensor:
     index = _raw_index(index)
     shape, dtype = x.data.shape, x.data.dtype
@@ -236,6 +273,10 @@ Tensor.__rmul__ = lambda self, other: multiply(other, self)
 Tensor.__truediv__ = divide
 Tensor.__rtruediv__ = lambda self, other: divide(other, self)
 Tensor.__neg__ = neg
+Tensor.__floordiv__ = floor_divide
+Tensor.__rfloordiv__ = lambda self, other: floor_divide(as_tensor(other, like=self), self)
+Tensor.__mod__ = remainder
+Tensor.__rmod__ = lambda self, other: remainder(as_tensor(other, like=self), self)
 Tensor.__pow__ = pow
 Tensor.__rpow__ = lambda self, other: pow(as_tensor(other, like=self), self)
 Tensor.__matmul__ = matmul
@@ -251,3 +292,4 @@ Tensor.__ne__ = _compare(lambda a, b: a != b)
 Tensor.add, Tensor.subtract, Tensor.multiply, Tensor.divide = add, subtract, multiply, divide
 Tensor.matmul, Tensor.pow = matmul, pow
 Tensor.maximum, Tensor.minimum = maximum, minimum
+Tensor.floor_divide, Tensor.remainder, Tensor.mod = floor_divide, remainder, remainder

@@ -9,10 +9,11 @@ from __future__ import annotations
 import numpy as np
 
 from core import backend
-from core.tensor import Tensor
+from core.arithmetic import add, multiply
+from core.tensor import Tensor, apply
 
-__all__ = ["arange", "eye", "full", "full_like", "linspace", "ones", "ones_like", "rand", "randint",
-           "randn", "zeros", "zeros_like"]
+__all__ = ["arange", "eye", "full", "full_like", "linspace", "meshgrid", "normal", "ones",
+           "ones_like", "rand", "randint", "randn", "randperm", "uniform", "zeros", "zeros_like"]
 
 
 def _dtype(dtype, default: str, fn: str, kinds: str = "biuf") -> np.dtype:
@@ -146,4 +147,91 @@ def randint(low=0, high=None, shape=(1,), dtype=None) -> Tensor:
         raise ValueError(f"randint: low ({low}) must be less than high ({high})")
     dtype = _dtype(dtype, "int64", "randint", "iu")
     samples = backend.rng().integers(low, high, size=_shape(shape, "randint"))
+    return Tensor(backend.asarray(samples, dtype=dtype))
+
+
+def meshgrid(*args, **kwargs) -> list[Tensor]:
+    """Coordinate grids of 1-D tensors (indexing 'ij', as Paddle): output k has shape
+    [len(args[0]), len(args[1]), ...] and repeats args[k] along its own axis. A single list or
+    tuple of tensors may be passed instead. Each grid is differentiable."""
+    kwargs.pop("name", None)
+    if kwargs:
+        raise TypeError(f"meshgrid: unexpected keyword arguments {sorted(kwargs)}")
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        args = tuple(args[0])
+    if not args:
+        raise TypeError("meshgrid: give at least one 1-D Tensor")
+    for i, t in enumerate(args):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"meshgrid: argument {i} must be a Tensor, got {type(t).__name__}")
+        if t.ndim != 1:
+            raise ValueError(f"meshgrid: argument {i} must be 1-D, got shape {t.shape}")
+    shape = tuple(t.data.shape[0] for t in args)
+    xp = backend.array_module(args[0].data)
+    grids = []
+    for k, t in enumerate(args):
+        view = [1] * len(shape)
+        view[k] = shape[k]
+        others = tuple(i for i in range(len(shape)) if i != k)
+        grids.append(apply(xp.broadcast_to(t.data.reshape(view), shape), (t,),
+                           lambda g, others=others: (g.sum(axis=others),), "meshgrid"))
+    return grids
+
+
+def randperm(n, dtype="int64", name: str | None = None) -> Tensor:
+    """A random permutation of 0..n-1 (from ``core.seed``'s generator)."""
+    del name
+    n = _scalar(n)
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"randperm: n must be an int >= 0, got {n!r}")
+    dtype = _dtype(dtype, "int64", "randperm", "iuf")
+    return Tensor(backend.asarray(backend.rng().permutation(int(n)).astype(dtype)))
+
+
+def normal(mean=0.0, std=1.0, shape=None, name: str | None = None) -> Tensor:
+    """Normal samples ``z * std + mean``. With a Tensor ``mean`` (or ``std``) the output has
+    its shape and dtype and is differentiable in it, as Paddle (two Tensors need the same
+    number of elements; ``std`` takes ``mean``'s shape); with numbers, ``shape`` is needed
+    (float32)."""
+    del name
+    like = mean if isinstance(mean, Tensor) else std if isinstance(std, Tensor) else None
+    if like is None:
+        if shape is None:
+            raise ValueError("normal: give shape when mean and std are numbers")
+        for arg, value in (("mean", mean), ("std", std)):
+            if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
+                raise TypeError(f"normal: {arg} must be a number or a Tensor, got {value!r}")
+        samples = backend.rng().normal(float(mean), float(std), _shape(shape, "normal"))
+        return Tensor(backend.asarray(samples, dtype="float32"))
+    if like.dtype.kind != "f":
+        raise TypeError(f"normal: a Tensor mean or std must be floating, got {like.dtype}")
+    if isinstance(mean, Tensor) and isinstance(std, Tensor):
+        if std.size != mean.size:
+            raise ValueError(f"normal: mean of shape {mean.shape} and std of shape {std.shape} "
+                             "must have the same number of elements")
+        if std.shape != mean.shape:
+            std = _reshape_like(std, mean)
+    z = Tensor(backend.asarray(backend.rng().standard_normal(tuple(like.data.shape)),
+                               dtype=like.dtype))
+    return add(multiply(z, std), mean)
+
+
+def _reshape_like(t: Tensor, like: Tensor) -> Tensor:
+    shape = t.data.shape
+    return apply(t.data.reshape(like.data.shape), (t,), lambda g: (g.reshape(shape),), "reshape")
+
+
+def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0,  # noqa: A002 - Paddle's names
+            name: str | None = None) -> Tensor:
+    """Uniform samples in [min, max) (float32 unless ``dtype`` says). ``seed=0`` draws from
+    ``core.seed``'s generator; another seed gives the same numbers on every call."""
+    del name
+    dtype = _dtype(dtype, "float32", "uniform", "f")
+    low, high = float(_scalar(min)), float(_scalar(max))
+    if low > high:
+        raise ValueError(f"uniform: min ({low}) must not be greater than max ({high})")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"uniform: seed must be an int >= 0, got {seed!r}")
+    gen = backend.rng() if seed == 0 else np.random.default_rng(int(seed))
+    samples = gen.uniform(low, high, _shape(shape, "uniform"))
     return Tensor(backend.asarray(samples, dtype=dtype))

@@ -5,8 +5,9 @@ from core import backend
 from core.ops import as_input, normalize_axes
 from core.tensor import Tensor
 
-__all__ = ["all", "any", "equal", "greater_equal", "greater_than", "isfinite", "isinf", "isnan",
-           "less_equal", "less_than", "logical_and", "logical_not", "logical_or", "not_equal"]
+__all__ = ["all", "allclose", "any", "equal", "equal_all", "greater_equal", "greater_than",
+           "isclose", "isfinite", "isinf", "isnan", "less_equal", "less_than", "logical_and",
+           "logical_not", "logical_or", "not_equal"]
 
 
 def _raw(value):
@@ -67,7 +68,50 @@ def any(x, axis=None, keepdim: bool = False) -> Tensor:  # noqa: A001 - Paddle's
     return _reduce_bool(x, axis, keepdim, "any")
 
 
+def _close(x, y, rtol, atol, equal_nan, fn: str):
+    a, b = as_input(x, fn).data, as_input(y, fn, "y").data
+    if a.dtype != b.dtype:
+        raise TypeError(f"{fn}: x and y must have the same dtype, got {a.dtype} and {b.dtype}")
+    for arg, value in (("rtol", rtol), ("atol", atol)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            raise ValueError(f"{fn}: {arg} must be a non-negative number, got {value!r}")
+    xp = backend.array_module(a)
+    try:
+        return xp, xp.isclose(a, b, rtol=rtol, atol=atol, equal_nan=bool(equal_nan))
+    except ValueError:
+        raise ValueError(f"{fn}: shapes {list(a.shape)} and {list(b.shape)} do not "
+                         "broadcast") from None
+
+
+def isclose(x, y, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False,
+            name: str | None = None) -> Tensor:
+    """Element-wise ``|x - y| <= atol + rtol * |y|`` (broadcast); a bool tensor. NaNs are
+    equal only with ``equal_nan=True``."""
+    del name
+    xp, close = _close(x, y, rtol, atol, equal_nan, "isclose")
+    return Tensor(xp.asarray(close))
+
+
+def allclose(x, y, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False,
+             name: str | None = None) -> Tensor:
+    """Whether ``isclose`` holds everywhere: a 0-D bool tensor."""
+    del name
+    xp, close = _close(x, y, rtol, atol, equal_nan, "allclose")
+    return Tensor(xp.asarray(close.all()))
+
+
+def equal_all(x, y, name: str | None = None) -> Tensor:
+    """Whether ``x`` and ``y`` have the same shape and equal values: a 0-D bool tensor."""
+    del name
+    a, b = as_input(x, "equal_all").data, as_input(y, "equal_all", "y").data
+    xp = backend.array_module(a)
+    if a.shape != b.shape:
+        return Tensor(xp.asarray(False))
+    return Tensor(xp.asarray((a == b).all()))
+
+
 for _fn in (equal, not_equal, less_than, less_equal, greater_than, greater_equal, logical_and,
-            logical_or, logical_not, isfinite, isnan, isinf, all, any):
+            logical_or, logical_not, isfinite, isnan, isinf, all, any, isclose, allclose,
+            equal_all):
     setattr(Tensor, _fn.__name__, _fn)  # see the note on Tensor methods at the end of core/ops.py
 del _fn

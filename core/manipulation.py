@@ -14,8 +14,9 @@ from core.arithmetic import getitem
 from core.ops import as_input, normalize_axes, normalize_axis
 from core.tensor import Tensor, apply, unbroadcast
 
-__all__ = ["cast", "chunk", "concat", "expand", "flatten", "gather", "reshape", "split", "squeeze",
-           "stack", "tile", "transpose", "unsqueeze"]
+__all__ = ["broadcast_to", "cast", "chunk", "concat", "diag", "expand", "expand_as", "flatten",
+           "flip", "gather", "masked_fill", "reshape", "roll", "split", "squeeze", "stack", "tile",
+           "transpose", "tril", "triu", "unbind", "unsqueeze"]
 
 
 def _ints(values, fn: str, arg: str) -> list[int]:
@@ -227,20 +228,35 @@ def chunk(x, chunks: int, axis: int = 0, name: str | None = None) -> list[Tensor
 def expand(x, shape, name: str | None = None) -> Tensor:
     """``x`` broadcast to ``shape`` (-1 keeps a dimension; new dimensions go in front)."""
     del name
-    x = as_input(x, "expand")
-    dims, source = _ints(shape, "expand", "shape"), x.data.shape
+    return _expand(x, shape, "expand")
+
+
+def broadcast_to(x, shape, name: str | None = None) -> Tensor:
+    """``x`` broadcast to ``shape``, as ``expand`` (-1 keeps a dimension)."""
+    del name
+    return _expand(x, shape, "broadcast_to")
+
+
+def expand_as(x, y, name: str | None = None) -> Tensor:
+    """``x`` broadcast to the shape of ``y``; ``y`` only gives the shape (no gradient)."""
+    del name
+    return _expand(x, as_input(y, "expand_as", "y").data.shape, "expand_as")
+
+
+def _expand(x, shape, fn: str) -> Tensor:
+    x = as_input(x, fn)
+    dims, source = _ints(shape, fn, "shape"), x.data.shape
     lead = len(dims) - len(source)
     if lead < 0:
-        raise ValueError(f"expand: shape {dims} has fewer dimensions than x of shape {x.shape}")
+        raise ValueError(f"{fn}: shape {dims} has fewer dimensions than x of shape {x.shape}")
     target = tuple(source[i - lead] if n == -1 and i >= lead else n for i, n in enumerate(dims))
     bad = [i for i, n in enumerate(target) if n < 0 or i >= lead and source[i - lead] not in
            (1, n)]
     if bad:
-        raise ValueError(f"expand: cannot expand x of shape {x.shape} to {dims}: a dimension "
+        raise ValueError(f"{fn}: cannot expand x of shape {x.shape} to {dims}: a dimension "
                          "must be 1 or already equal (-1 keeps it only where x has it)")
     xp = backend.array_module(x.data)
-    return apply(xp.broadcast_to(x.data, target), (x,), lambda g: (unbroadcast(g, source),),
-                 "expand")
+    return apply(xp.broadcast_to(x.data, target), (x,), lambda g: (unbroadcast(g, source),), fn)
 
 
 def tile(x, repeat_times, name: str | None = None) -> Tensor:
@@ -276,10 +292,141 @@ def cast(x, dtype) -> Tensor:
     return apply(out, (x,), lambda g: (g.astype(source),), "cast")
 
 
+def flip(x, axis, name: str | None = None) -> Tensor:
+    """``x`` with the order of its elements reversed along ``axis`` (an int or a list)."""
+    del name
+    x = as_input(x, "flip")
+    axes = normalize_axes(_ints(axis, "flip", "axis"), x.ndim, "flip")
+    xp = backend.array_module(x.data)
+    return apply(xp.flip(x.data, axes), (x,), lambda g: (xp.flip(g, axes),), "flip")
+
+
+def roll(x, shifts, axis=None, name: str | None = None) -> Tensor:
+    """``x`` rotated by ``shifts`` places along ``axis`` (an int or a list, one shift each);
+    with ``axis=None`` the flattened tensor is rolled and the shape restored."""
+    del name
+    x = as_input(x, "roll")
+    steps = _ints(shifts, "roll", "shifts")
+    xp = backend.array_module(x.data)
+    if axis is None:
+        if len(steps) != 1:
+            raise ValueError(f"roll: with axis=None, shifts must be one int, got {steps}")
+        shape = x.data.shape
+
+        def backward(g):
+            return (xp.roll(g.reshape(-1), -steps[0]).reshape(shape),)
+
+        return apply(xp.roll(x.data.reshape(-1), steps[0]).reshape(shape), (x,), backward, "roll")
+    axes = [normalize_axis(a, x.ndim, "roll") for a in _ints(axis, "roll", "axis")]
+    if len(axes) != len(steps):
+        raise ValueError(f"roll: shifts {steps} and axis {axes} must have the same length")
+    back = [-s for s in steps]
+    return apply(xp.roll(x.data, steps, axes), (x,), lambda g: (xp.roll(g, back, axes),), "roll")
+
+
+def unbind(input, axis: int = 0) -> list[Tensor]:  # noqa: A002 - Paddle's argument name
+    """The slices of ``input`` along ``axis``, each without that axis, each differentiable."""
+    x = as_input(input, "unbind", "input")
+    axis = normalize_axis(axis, x.ndim, "unbind")
+    lead = (slice(None),) * axis
+    return [getitem(x, lead + (i,)) for i in range(x.data.shape[axis])]
+
+
+def _triangle(x, diagonal, fn: str) -> Tensor:
+    x = as_input(x, fn)
+    if x.ndim < 2:
+        raise ValueError(f"{fn}: x must have at least 2 dimensions, got shape {x.shape}")
+    if isinstance(diagonal, bool) or not hasattr(diagonal, "__index__"):
+        raise TypeError(f"{fn}: diagonal must be an int, got {diagonal!r}")
+    k = int(diagonal)
+    xp = backend.array_module(x.data)
+    keep = getattr(xp, fn)
+    return apply(keep(x.data, k), (x,), lambda g: (keep(g, k),), fn)
+
+
+def tril(x, diagonal: int = 0, name: str | None = None) -> Tensor:
+    """The lower triangle of the last two dimensions (on and below ``diagonal``); zeros above."""
+    del name
+    return _triangle(x, diagonal, "tril")
+
+
+def triu(x, diagonal: int = 0, name: str | None = None) -> Tensor:
+    """The upper triangle of the last two dimensions (on and above ``diagonal``); zeros below."""
+    del name
+    return _triangle(x, diagonal, "triu")
+
+
+def masked_fill(x, mask, value, name: str | None = None) -> Tensor:
+    """``x`` with ``value`` where the bool ``mask`` (broadcast) is true. A Tensor ``value``
+    (one element) receives the summed gradient of the filled positions."""
+    del name
+    x = as_input(x, "masked_fill")
+    m = as_input(mask, "masked_fill", "mask").data
+    if m.dtype.kind != "b":
+        raise TypeError(f"masked_fill: mask must be a bool tensor, got dtype {m.dtype}")
+    xp = backend.array_module(x.data)
+    if isinstance(value, Tensor):
+        if value.size != 1:
+            raise ValueError(f"masked_fill: a Tensor value must have one element, got shape "
+                             f"{value.shape}")
+        fill, parents = value.data.reshape(()).astype(x.dtype), (x, value)
+    elif isinstance(value, (bool, int, float)) or hasattr(value, "dtype"):
+        fill, parents = xp.asarray(value, dtype=x.dtype), (x,)
+    else:
+        raise TypeError(f"masked_fill: value must be a number or a Tensor, got {value!r}")
+    try:
+        out = xp.where(m, fill, x.data)
+    except ValueError:
+        raise ValueError(f"masked_fill: mask of shape {list(m.shape)} does not broadcast with "
+                         f"x of shape {x.shape}") from None
+    shape, zero = x.data.shape, xp.zeros((), dtype=out.dtype)
+
+    def backward(g):
+        gx = unbroadcast(xp.where(m, zero, g), shape)
+        if len(parents) == 1 or value.stop_gradient:
+            return gx, None
+        gv = xp.where(m, g, zero).sum().reshape(value.data.shape).astype(value.dtype)
+        return gx, gv
+
+    return apply(out, parents, backward, "masked_fill")
+
+
+def diag(x, offset: int = 0, padding_value=0, name: str | None = None) -> Tensor:
+    """A 1-D ``x`` as the ``offset`` diagonal of a square matrix (``padding_value``
+    elsewhere), or the ``offset`` diagonal of a 2-D ``x`` as a 1-D tensor."""
+    del name
+    x = as_input(x, "diag")
+    if isinstance(offset, bool) or not hasattr(offset, "__index__"):
+        raise TypeError(f"diag: offset must be an int, got {offset!r}")
+    k = int(offset)
+    xp = backend.array_module(x.data)
+    a = x.data
+    if a.ndim == 1:
+        n = a.shape[0]
+        rows, cols = xp.arange(n) + max(-k, 0), xp.arange(n) + max(k, 0)
+        out = xp.full((n + abs(k),) * 2, padding_value, dtype=a.dtype)
+        out[rows, cols] = a
+        return apply(out, (x,), lambda g: (g[rows, cols],), "diag")
+    if a.ndim != 2:
+        raise ValueError(f"diag: x must be 1-D or 2-D, got shape {x.shape}")
+    out = xp.diagonal(a, k).copy()
+    n = out.shape[0]
+    rows, cols = xp.arange(n) + max(-k, 0), xp.arange(n) + max(k, 0)
+
+    def backward(g):
+        full = xp.zeros(a.shape, dtype=g.dtype)
+        full[rows, cols] = g
+        return (full,)
+
+    return apply(out, (x,), backward, "diag")
+
+
 for _name, _fn in {
     "reshape": reshape, "flatten": flatten, "squeeze": squeeze, "unsqueeze": unsqueeze,
     "transpose": transpose, "split": split, "gather": gather, "chunk": chunk, "expand": expand,
-    "tile": tile, "cast": cast,
+    "tile": tile, "cast": cast, "broadcast_to": broadcast_to, "expand_as": expand_as,
+    "flip": flip, "roll": roll, "unbind": unbind, "tril": tril, "triu": triu,
+    "masked_fill": masked_fill,
 }.items():
     setattr(Tensor, _name, _fn)  # see the note on Tensor methods at the end of core/ops.py
 del _name, _fn

@@ -15,10 +15,11 @@ from core import backend
 from core.arithmetic import add, divide, matmul, multiply, subtract
 from core.tensor import Tensor, apply
 
-__all__ = ["abs", "add", "argmax", "argmin", "as_input", "ceil", "clip", "cos", "cumsum",
-           "divide", "exp", "floor", "is_tensor", "log", "log1p", "matmul", "max", "mean", "min",
-           "multiply", "normalize_axes", "normalize_axis", "numel", "reciprocal", "round",
-           "rsqrt", "sign", "sin", "sqrt", "square", "subtract", "sum", "tanh"]
+__all__ = ["abs", "add", "add_n", "argmax", "argmin", "as_input", "ceil", "clip", "cos",
+           "cumprod", "cumsum", "divide", "exp", "floor", "is_tensor", "log", "log1p",
+           "logsumexp", "matmul", "max", "mean", "min", "multiply", "normalize_axes",
+           "normalize_axis", "numel", "prod", "reciprocal", "round", "rsqrt", "sign", "sin",
+           "sqrt", "square", "std", "subtract", "sum", "tanh", "var"]
 
 
 def as_input(x, fn: str, arg: str = "x") -> Tensor:
@@ -290,6 +291,150 @@ def cumsum(x, axis=None, dtype=None, name: str | None = None) -> Tensor:
     return apply(out, (x,), backward, "cumsum")
 
 
+def prod(x, axis=None, keepdim: bool = False, dtype=None, name: str | None = None) -> Tensor:
+    """Product over ``axis`` (None: all); ``dtype`` casts ``x`` first, as Paddle. The gradient
+    of each element is the product of the others (exact where some are zero)."""
+    del name
+    x = as_input(x, "prod")
+    a = x.data if dtype is None else x.data.astype(dtype)
+    xp = _xp(x)
+    axes = normalize_axes(axis, a.ndim, "prod")
+    out = xp.asarray(a.prod(axis=axes, keepdims=keepdim))
+    kept = tuple(n for i, n in enumerate(a.shape) if i not in axes)
+    ends = tuple(range(len(kept), a.ndim))
+    source = x.data.dtype
+
+    def backward(g):
+        # Products of the elements before and after each one (exclusive running products).
+        moved = xp.moveaxis(a, axes, ends)
+        flat = moved.reshape(kept + (-1,))
+        ones = xp.ones(kept + (1,), dtype=a.dtype)
+        before = xp.cumprod(xp.concatenate([ones, flat[..., :-1]], axis=-1), axis=-1)
+        after = xp.flip(xp.cumprod(xp.concatenate(
+            [ones, xp.flip(flat, -1)[..., :-1]], axis=-1), axis=-1), -1)
+        grad = (before * after * g.reshape(kept)[..., None]).reshape(moved.shape)
+        return (xp.moveaxis(grad, ends, axes).astype(source, copy=False),)
+
+    return apply(out, (x,), backward, "prod")
+
+
+def _centred(x, axis, unbiased: bool, fn: str):
+    """(x - mean, the reduced axes, 1 / divisor) for var and std; NaN where the divisor is 0."""
+    a = as_input(x, fn).data
+    if a.dtype.kind != "f":
+        raise TypeError(f"{fn}: x must be a floating tensor, got dtype {a.dtype}")
+    axes = normalize_axes(axis, a.ndim, fn)
+    count = math.prod(a.shape[i] for i in axes)
+    if count == 0:
+        raise ValueError(f"{fn}: the reduced axes {list(axes)} of shape {list(a.shape)} are empty")
+    divisor = count - 1 if unbiased else count
+    scale = 1.0 / divisor if divisor > 0 else math.nan  # Paddle: 0 / 0 for one unbiased sample
+    return a - a.mean(axis=axes, keepdims=True), axes, scale
+
+
+def var(x, axis=None, unbiased: bool = True, keepdim: bool = False,
+        name: str | None = None) -> Tensor:
+    """Variance over ``axis`` (None: all), divided by n - 1 (``unbiased``) or n."""
+    del name
+    diff, axes, scale = _centred(x, axis, unbiased, "var")
+    xp = _xp(x)
+    out = xp.asarray((diff * diff).sum(axis=axes, keepdims=keepdim) * scale).astype(diff.dtype)
+
+    def backward(g):
+        return (_restore(g, axes, keepdim, diff.shape) * (diff * (2 * scale)),)
+
+    return apply(out, (x,), backward, "var")
+
+
+def std(x, axis=None, unbiased: bool = True, keepdim: bool = False,
+        name: str | None = None) -> Tensor:
+    """Standard deviation over ``axis`` (None: all): the square root of ``var``."""
+    del name
+    diff, axes, scale = _centred(x, axis, unbiased, "std")
+    xp = _xp(x)
+    out = xp.sqrt((diff * diff).sum(axis=axes, keepdims=True) * scale).astype(diff.dtype)
+
+    def backward(g):
+        return (_restore(g, axes, keepdim, diff.shape) * (diff * scale / out),)
+
+    result = out if keepdim else out.reshape(tuple(
+        n for i, n in enumerate(out.shape) if i not in axes))
+    return apply(xp.asarray(result), (x,), backward, "std")
+
+
+def logsumexp(x, axis=None, keepdim: bool = False, name: str | None = None) -> Tensor:
+    """log(sum(exp(x))) over ``axis`` (None: all), computed stably (the maximum is shifted
+    out first); the gradient is softmax(x) along the reduced axes."""
+    del name
+    a = as_input(x, "logsumexp").data
+    if a.dtype.kind != "f":
+        raise TypeError(f"logsumexp: x must be a floating tensor, got dtype {a.dtype}")
+    axes = normalize_axes(axis, a.ndim, "logsumexp")
+    if any(a.shape[i] == 0 for i in axes):
+        raise ValueError(f"logsumexp: cannot reduce an empty axis of shape {list(a.shape)}")
+    xp = _xp(x)
+    top = a.max(axis=axes, keepdims=True)
+    top = xp.where(xp.isfinite(top), top, xp.zeros((), dtype=a.dtype))  # all -inf rows, inf
+    full = xp.log(xp.exp(a - top).sum(axis=axes, keepdims=True)) + top
+    out = full if keepdim else full.reshape(tuple(
+        n for i, n in enumerate(full.shape) if i not in axes))
+
+    def backward(g):
+        return (_restore(g, axes, keepdim, a.shape) * xp.exp(a - full),)
+
+    return apply(xp.asarray(out), (x,), backward, "logsumexp")
+
+
+def cumprod(x, dim=None, dtype=None, name: str | None = None) -> Tensor:
+    """Running product along ``dim`` (None: of the flattened tensor); ``dtype`` casts ``x``
+    first. The gradient is exact where elements are zero."""
+    del name
+    x = as_input(x, "cumprod")
+    a = x.data if dtype is None else x.data.astype(dtype)
+    xp = _xp(x)
+    flat = dim is None or a.ndim == 0
+    axis = 0 if flat else normalize_axis(dim, a.ndim, "cumprod")
+    source = a.reshape(-1) if flat else a
+    out = xp.cumprod(source, axis=axis)
+    shape, dt = x.data.shape, x.data.dtype
+
+    def backward(g):
+        def rev_cumsum(v):
+            return xp.flip(xp.cumsum(xp.flip(v, axis), axis=axis), axis)
+
+        # Before the first zero of a run, d out_i / d a_k = out_i / a_k. At the first zero it
+        # is the running product with that zero taken as 1; after it, every term is zero.
+        zero = source == 0
+        zeros_so_far = xp.cumsum(zero, axis=axis)
+        before = zeros_so_far == 0
+        first = zero & (zeros_so_far == 1)
+        one = xp.ones((), dtype=source.dtype)
+        grad = xp.where(before, rev_cumsum(g * out) / xp.where(before, source, one), 0)
+        skipped = xp.cumprod(xp.where(first, one, source), axis=axis)
+        grad = grad + xp.where(first, rev_cumsum(g * skipped), 0)
+        return (grad.reshape(shape).astype(dt, copy=False),)
+
+    return apply(out, (x,), backward, "cumprod")
+
+
+def add_n(inputs, name: str | None = None) -> Tensor:
+    """The element-wise sum of a list of equally shaped tensors (or of one tensor)."""
+    del name
+    xs = [inputs] if isinstance(inputs, Tensor) else inputs
+    if not isinstance(xs, (list, tuple)) or not xs:
+        raise TypeError("add_n: 'inputs' must be a Tensor or a non-empty list of Tensors")
+    xs = [as_input(t, "add_n", f"inputs[{i}]") for i, t in enumerate(xs)]
+    shapes = {t.data.shape for t in xs}
+    if len(shapes) > 1:
+        raise ValueError(f"add_n: every input must have the same shape, got "
+                         f"{[t.shape for t in xs]}")
+    out = xs[0].data.copy()
+    for t in xs[1:]:
+        out += t.data
+    return apply(out, tuple(xs), lambda g: tuple(None if t.stop_gradient else g for t in xs),
+                 "add_n")
+
+
 # ----- Tensor methods --------------------------------------------------------------------------
 # Tensor methods are attached next to the functions they call (here and in core.manipulation and
 # core.logic) rather than in core/tensor.py: that keeps the autograd engine free of imports of
@@ -299,7 +444,8 @@ for _name, _fn in {
     "exp": exp, "log": log, "sqrt": sqrt, "abs": abs, "square": square, "tanh": tanh,
     "clip": clip, "cumsum": cumsum, "sin": sin, "cos": cos, "log1p": log1p, "rsqrt": rsqrt,
     "reciprocal": reciprocal, "floor": floor, "ceil": ceil, "round": round, "sign": sign,
-    "numel": numel,
+    "numel": numel, "prod": prod, "var": var, "std": std, "logsumexp": logsumexp,
+    "cumprod": cumprod,
 }.items():
     setattr(Tensor, _name, _fn)
 Tensor.__abs__ = abs
