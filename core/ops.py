@@ -3,9 +3,10 @@
 Each op computes its value with the array module of its input (numpy or cupy, one code path) and
 records a backward closure through ``core.tensor.apply``. Axes follow Paddle: negative axes count
 from the end, ``axis=None`` (or ``[]``) reduces every axis. Shape functions live in
-``core.manipulation``, creation in ``core.creation``, comparisons in ``core.logic`` and ``einsum``
-in ``core.einsum``, as in Paddle's ``paddle.tensor`` package; ``matmul`` and the arithmetic ops
-are the engine's own, from ``core.tensor``, re-exported here.
+``core.manipulation``, creation in ``core.creation``, comparisons in ``core.logic``, ``einsum``
+in ``core.contraction`` and ``dot`` / ``mm`` / ``bmm`` in ``core.linalg``, as in Paddle's
+``paddle.tensor`` package; ``matmul`` and the arithmetic ops are the engine's own, from
+``core.arithmetic``, re-exported here.
 """
 from __future__ import annotations
 
@@ -299,7 +300,7 @@ def prod(x, axis=None, keepdim: bool = False, dtype=None, name: str | None = Non
     a = x.data if dtype is None else x.data.astype(dtype)
     xp = _xp(x)
     axes = normalize_axes(axis, a.ndim, "prod")
-    out = xp.asarray(a.prod(axis=axes, keepdims=keepdim))
+    out = xp.asarray(a.prod(axis=axes, keepdims=keepdim, dtype=a.dtype))  # int32 stays int32
     kept = tuple(n for i, n in enumerate(a.shape) if i not in axes)
     ends = tuple(range(len(kept), a.ndim))
     source = x.data.dtype
@@ -395,7 +396,7 @@ def cumprod(x, dim=None, dtype=None, name: str | None = None) -> Tensor:
     flat = dim is None or a.ndim == 0
     axis = 0 if flat else normalize_axis(dim, a.ndim, "cumprod")
     source = a.reshape(-1) if flat else a
-    out = xp.cumprod(source, axis=axis)
+    out = xp.cumprod(source, axis=axis, dtype=source.dtype)  # int32 stays int32
     shape, dt = x.data.shape, x.data.dtype
 
     def backward(g):

@@ -37,6 +37,8 @@ def test_prod_gradient_with_zeros_dtype_and_method():
     assert core.prod(t([[1, 2], [3, 4]])).shape == []
     assert t([1, 2, 3]).prod(dtype="float64").dtype == np.float64
     assert int(t([1, 2, 3]).prod()) == 6
+    small = t([1, 2, 3], dtype="int32")
+    assert core.prod(small).dtype == np.int32 and core.cumprod(small).dtype == np.int32
 
 
 @pytest.mark.parametrize("unbiased", [True, False])
