@@ -1,10 +1,13 @@
-"""Classification accuracy: ``accuracy`` (a function) and ``Accuracy`` (a streaming metric).
+"""Streaming metrics (``paddle.metric``) and the ``accuracy`` function.
 
-Names follow ``paddle.metric``; ``accuracy`` returns a 0-D float32 Tensor (core's one rule for
-reduced values, as Paddle 3.x's 0-D reductions: docs/paddle.md);
-``Accuracy`` keeps running top-k counts across batches. Metrics never record a graph.
+``accuracy`` returns a 0-D float32 Tensor (core's one rule for reduced values, as Paddle 3.x's
+0-D reductions: docs/paddle.md); ``Accuracy`` keeps running top-k counts across batches;
+``Precision``, ``Recall`` (binary, probabilities rounded at 0.5) and ``Auc`` (Paddle's bucketed
+ROC area) keep counts too. Metrics never record a graph.
 """
 from __future__ import annotations
+
+import numbers
 
 import numpy as np
 
@@ -124,4 +127,147 @@ class Accuracy(Metric):
         self.count = [0] * len(self.topk)
 
     def name(self) -> list[str]:
+        return self._name
+
+
+def _host_array(value, owner: str, what: str) -> np.ndarray:
+    """``value`` (a Tensor or an array, numpy or cupy) as a numpy array; anything else is an
+    error, as Paddle's metrics take "a numpy ndarray or Tensor"."""
+    if isinstance(value, Tensor):
+        return np.asarray(backend.to_numpy(value.data))
+    if hasattr(value, "shape") and hasattr(value, "dtype"):
+        return np.asarray(backend.to_numpy(value))
+    raise ValueError(f"{owner}.update: {what} must be a numpy array or a Tensor, got "
+                     f"{type(value).__name__}.")
+
+
+def _binary_pairs(preds, labels, owner: str) -> tuple[np.ndarray, np.ndarray]:
+    """Flat predicted classes (probabilities rounded half up, as Paddle's ``floor(p + 0.5)``)
+    and labels, one per sample."""
+    preds, labels = _host_array(preds, owner, "preds"), _host_array(labels, owner, "labels")
+    n = labels.shape[0] if labels.ndim else 0
+    if labels.shape not in ((n,), (n, 1)) or preds.shape not in ((n,), (n, 1)):
+        raise ValueError(f"{owner}.update: preds and labels must be [N] or [N, 1] (one "
+                         f"probability and one 0/1 label per sample), got shapes "
+                         f"{list(preds.shape)} and {list(labels.shape)}.")
+    return np.floor(preds.reshape(n) + 0.5).astype(np.int64), labels.reshape(n)
+
+
+class Precision(Metric):
+    """Precision of binary classification (``paddle.metric.Precision``): true positives over
+    predicted positives, accumulated over the batches since ``reset()``.
+
+    ``update(preds, labels)``: ``preds`` are probabilities of the positive class ([N] or
+    [N, 1]; 0.5 and above count as positive), ``labels`` 0 or 1. ``accumulate()`` is 0.0
+    before any positive prediction."""
+
+    def __init__(self, name: str = "precision", *args, **kwargs):
+        del args, kwargs  # Paddle passes them on to Metric, which takes none
+        self._name = name
+        self.reset()
+
+    def update(self, preds, labels) -> None:
+        predicted, labels = _binary_pairs(preds, labels, "Precision")
+        positive = predicted == 1
+        hits = int(np.count_nonzero(positive & (labels == 1)))
+        self.tp += hits
+        self.fp += int(np.count_nonzero(positive)) - hits
+
+    def reset(self) -> None:
+        self.tp = 0
+        self.fp = 0
+
+    def accumulate(self) -> float:
+        predicted = self.tp + self.fp
+        return float(self.tp) / predicted if predicted else 0.0
+
+    def name(self) -> str:
+        return self._name
+
+
+class Recall(Metric):
+    """Recall of binary classification (``paddle.metric.Recall``): true positives over actual
+    positives, accumulated over the batches since ``reset()``. ``update(preds, labels)`` as
+    ``Precision``; ``accumulate()`` is 0.0 before any positive label."""
+
+    def __init__(self, name: str = "recall", *args, **kwargs):
+        del args, kwargs
+        self._name = name
+        self.reset()
+
+    def update(self, preds, labels) -> None:
+        predicted, labels = _binary_pairs(preds, labels, "Recall")
+        actual = labels == 1
+        hits = int(np.count_nonzero(actual & (predicted == 1)))
+        self.tp += hits
+        self.fn += int(np.count_nonzero(actual)) - hits
+
+    def reset(self) -> None:
+        self.tp = 0
+        self.fn = 0
+
+    def accumulate(self) -> float:
+        positives = self.tp + self.fn
+        return float(self.tp) / positives if positives else 0.0
+
+    def name(self) -> str:
+        return self._name
+
+
+class Auc(Metric):
+    """Area under the ROC curve (``paddle.metric.Auc``), from bucketed counts as Paddle's.
+
+    ``update(preds, labels)``: ``preds`` are [N, 2] class probabilities (column 1: the
+    positive class), ``labels`` [N] or [N, 1], non-zero for positive. Sample ``i`` falls in
+    bucket ``int(preds[i, 1] * num_thresholds)``; ``accumulate()`` sums the trapezoids from
+    the highest bucket down, so ties inside a bucket count half and the value agrees with the
+    exact AUC to about ``1 / num_thresholds``. 0.0 until both classes were seen. Only
+    ``curve='ROC'``: Paddle accepts ``'PR'`` but computes the ROC area all the same."""
+
+    def __init__(self, curve: str = "ROC", num_thresholds: int = 4095, name: str = "auc",
+                 *args, **kwargs):
+        del args, kwargs
+        if curve != "ROC":
+            raise ValueError(f"Auc: curve={curve!r} is not supported; only 'ROC' (Paddle "
+                             "computes the ROC area for any curve).")
+        if isinstance(num_thresholds, bool) or not isinstance(num_thresholds, numbers.Integral) \
+                or num_thresholds < 1:
+            raise ValueError(f"Auc: num_thresholds must be an int >= 1, got {num_thresholds!r}.")
+        self._curve, self._num_thresholds, self._name = curve, int(num_thresholds), name
+        self.reset()
+
+    def update(self, preds, labels) -> None:
+        preds, labels = _host_array(preds, "Auc", "preds"), _host_array(labels, "Auc", "labels")
+        n = labels.shape[0] if labels.ndim else 0
+        if preds.ndim != 2 or preds.shape[0] != n or preds.shape[1] < 2 \
+                or labels.shape not in ((n,), (n, 1)):
+            raise ValueError(f"Auc.update: preds must be [N, 2] class probabilities (column 1 "
+                             f"the positive class; stack [1 - p, p] for a sigmoid output) and "
+                             f"labels [N] or [N, 1]; got shapes {list(preds.shape)} and "
+                             f"{list(labels.shape)}.")
+        bins = (preds[:, 1].astype(np.float64) * self._num_thresholds).astype(np.int64)
+        if n and (bins.min() < 0 or bins.max() > self._num_thresholds):
+            raise ValueError("Auc.update: preds[:, 1] must be probabilities in [0, 1], got "
+                             f"values from {float(preds[:, 1].min())} to "
+                             f"{float(preds[:, 1].max())}.")
+        positive = labels.reshape(n) != 0
+        size = self._num_thresholds + 1
+        self._stat_pos += np.bincount(bins[positive], minlength=size)
+        self._stat_neg += np.bincount(bins[~positive], minlength=size)
+
+    def accumulate(self) -> float:
+        # From the highest bucket down: each bucket adds a trapezoid of width (its negatives)
+        # between the positives counted before it and after it.
+        pos = np.cumsum(self._stat_pos[::-1])
+        neg = np.cumsum(self._stat_neg[::-1])
+        pos_prev = np.concatenate(([0.0], pos[:-1]))
+        area = float(np.sum(self._stat_neg[::-1] * (pos + pos_prev) / 2.0))
+        tot_pos, tot_neg = float(pos[-1]), float(neg[-1])
+        return area / tot_pos / tot_neg if tot_pos > 0.0 and tot_neg > 0.0 else 0.0
+
+    def reset(self) -> None:
+        self._stat_pos = np.zeros(self._num_thresholds + 1)
+        self._stat_neg = np.zeros(self._num_thresholds + 1)
+
+    def name(self) -> str:
         return self._name

@@ -55,3 +55,131 @@ def test_accuracy_metric_accumulates_over_batches():
     assert single.name() == ["acc"]
     single.update(core.to_tensor(SCORES), core.to_tensor(LABELS[:, None]))
     assert single.accumulate() == 0.25
+
+
+# Precision, Recall, Auc ----------------------------------------------------------------------
+
+PROBS = np.array([0.9, 0.2, 0.5, 0.7, 0.1, 0.49, 0.8, 0.3], np.float32)
+TRUTH = np.array([1, 0, 0, 1, 1, 1, 0, 0])
+# rounded at 0.5 (0.5 counts as positive): predicted 1 at 0.9, 0.5, 0.7, 0.8
+# tp = {0.9, 0.7} = 2, fp = {0.5, 0.8} = 2, fn = {0.1, 0.49} = 2
+
+
+def test_precision_and_recall_by_hand_over_two_batches():
+    precision, recall = core.metric.Precision(), core.metric.Recall()
+    for metric in (precision, recall):
+        metric.update(PROBS[:5, None], TRUTH[:5, None])  # [N, 1] numpy
+        metric.update(core.to_tensor(PROBS[5:]), core.to_tensor(TRUTH[5:]))  # [N] Tensors
+    assert (precision.tp, precision.fp) == (2, 2) and precision.accumulate() == 0.5
+    assert (recall.tp, recall.fn) == (2, 2) and recall.accumulate() == 0.5
+    assert isinstance(precision.accumulate(), float)
+    assert precision.name() == "precision" and recall.name() == "recall"
+    assert core.metric.Precision(name="p").name() == "p"
+    precision.reset()
+    recall.reset()
+    assert precision.accumulate() == 0.0 and recall.accumulate() == 0.0  # nothing counted
+    precision.update(np.array([0.6, 0.4]), np.array([1, 1]))
+    recall.update(np.array([0.6, 0.4]), np.array([1, 1]))
+    assert precision.accumulate() == 1.0 and recall.accumulate() == 0.5
+
+
+def test_precision_and_recall_errors_are_clear():
+    with pytest.raises(ValueError, match="numpy array or a Tensor"):
+        core.metric.Precision().update([0.7], np.array([1]))
+    with pytest.raises(ValueError, match=r"\[N\] or \[N, 1\]"):
+        core.metric.Recall().update(np.zeros((3, 2)), np.zeros(3))
+
+
+def _exact_roc_auc(scores, labels):
+    """P(score of a positive > score of a negative), ties counting half."""
+    pos, neg = scores[labels == 1], scores[labels == 0]
+    diff = pos[:, None] - neg[None, :]
+    return float(((diff > 0) + 0.5 * (diff == 0)).mean())
+
+
+def test_auc_agrees_with_the_exact_roc_area_on_random_data():
+    rng = np.random.default_rng(0)
+    labels = rng.integers(0, 2, 2000)
+    scores = np.clip(rng.normal(0.4 + 0.2 * labels, 0.2), 0.0, 1.0)
+    auc = core.metric.Auc()
+    for part in np.array_split(np.arange(2000), 7):  # batches, [N, 1] labels as well
+        preds = np.stack([1 - scores[part], scores[part]], axis=1)
+        auc.update(preds, labels[part][:, None] if part[0] % 2 else labels[part])
+    exact = _exact_roc_auc(scores, labels)
+    assert 0.7 < exact < 0.9
+    assert abs(auc.accumulate() - exact) < 1e-3
+    assert isinstance(auc.accumulate(), float) and auc.name() == "auc"
+    coarse = core.metric.Auc(num_thresholds=4)  # buckets 0..4: ties inside a bucket count half
+    coarse.update(core.to_tensor(np.array([[0.9, 0.1], [0.4, 0.6], [0.3, 0.7], [0.1, 0.9]])),
+                  core.to_tensor(np.array([0, 1, 0, 1])))
+    # buckets: neg 0.1 -> 0, pos 0.6 -> 2, neg 0.7 -> 2, pos 0.9 -> 3; pairs (pos, neg):
+    # (0.9, 0.1) 1, (0.9, 0.7) 1, (0.6, 0.1) 1, (0.6, 0.7) same bucket: 0.5 -> 3.5 / 4
+    assert coarse.accumulate() == 3.5 / 4
+    coarse.reset()
+    assert coarse.accumulate() == 0.0
+
+
+def test_auc_matches_paddles_loop_bucket_by_bucket():
+    rng = np.random.default_rng(1)
+    probs, labels = rng.random(300), rng.integers(0, 2, 300)
+    auc = core.metric.Auc(num_thresholds=50)
+    auc.update(np.stack([1 - probs, probs], 1), labels)
+    # Paddle's accumulate, as written there
+    stat_pos, stat_neg = np.zeros(51), np.zeros(51)
+    for p, lbl in zip(probs, labels):
+        (stat_pos if lbl else stat_neg)[int(p * 50)] += 1.0
+    tot_pos = tot_neg = area = 0.0
+    for idx in range(50, -1, -1):
+        prev_pos, prev_neg = tot_pos, tot_neg
+        tot_pos += stat_pos[idx]
+        tot_neg += stat_neg[idx]
+        area += abs(tot_neg - prev_neg) * (tot_pos + prev_pos) / 2.0
+    assert auc.accumulate() == pytest.approx(area / tot_pos / tot_neg, rel=1e-12)
+
+
+def test_auc_errors_are_clear():
+    with pytest.raises(ValueError, match=r"\[N, 2\] class probabilities"):
+        core.metric.Auc().update(np.array([0.2, 0.8]), np.array([0, 1]))
+    with pytest.raises(ValueError, match=r"in \[0, 1\]"):
+        core.metric.Auc().update(np.array([[0.0, 1.5]]), np.array([1]))
+    with pytest.raises(ValueError, match="only 'ROC'"):
+        core.metric.Auc(curve="PR")
+
+
+def test_precision_recall_and_auc_through_model_fit_and_evaluate():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(256, 2)).astype(np.float32)
+    y = (x[:, 0] + x[:, 1] > 0).astype(np.int64)
+    core.seed(0)
+
+    class Binary(core.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = core.nn.Linear(2, 2)
+
+        def forward(self, x):
+            return core.nn.functional.softmax(self.fc(x), axis=-1)
+
+    class PositiveProbability(core.metric.Precision):  # Paddle's pattern: compute() picks
+        def compute(self, pred, label):                # the column update() expects
+            return pred[:, 1], label
+
+    class ByClass(core.metric.Recall):
+        def compute(self, pred, label):
+            return pred[:, 1], label
+
+    model = core.Model(Binary())
+    model.prepare(core.optimizer.Adam(0.05, parameters=model.parameters()),
+                  core.nn.CrossEntropyLoss(use_softmax=False),
+                  [PositiveProbability(), ByClass(), core.metric.Auc()])
+    dataset = core.io.TensorDataset(x, y[:, None])
+    model.fit(dataset, epochs=5, batch_size=32, verbose=0)
+    result = model.evaluate(dataset, batch_size=64, verbose=0)
+    assert set(result) == {"loss", "precision", "recall", "auc"}
+    assert result["precision"] > 0.9 and result["recall"] > 0.9 and result["auc"] > 0.97
+    probs = model.predict(dataset, batch_size=256, stack_outputs=True, verbose=0)[0][:, 1]
+    predicted = np.floor(probs + 0.5)
+    assert result["precision"] == pytest.approx(((predicted == 1) & (y == 1)).sum()
+                                                / (predicted == 1).sum())
+    assert result["recall"] == pytest.approx(((predicted == 1) & (y == 1)).sum() / y.sum())
+    assert result["auc"] == pytest.approx(_exact_roc_auc(probs, y), abs=1e-3)
