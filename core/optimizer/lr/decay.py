@@ -121,6 +121,95 @@ class ExponentialDecay(LRScheduler):
         return self.base_lr * self.gamma ** self.last_epoch
 
 
+class NaturalExpDecay(LRScheduler):
+    """``lr = learning_rate * exp(-gamma * last_epoch)``; ``gamma > 0``."""
+
+    def __init__(self, learning_rate: float, gamma: float, last_epoch: int = -1,
+                 verbose: bool = False):
+        self.gamma = _check_number("NaturalExpDecay", "gamma", gamma, low=0.0, low_open=True)
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def get_lr(self) -> float:
+        return self.base_lr * math.exp(-self.gamma * self.last_epoch)
+
+
+class InverseTimeDecay(LRScheduler):
+    """``lr = learning_rate / (1 + gamma * last_epoch)``; ``gamma >= 0``."""
+
+    def __init__(self, learning_rate: float, gamma: float, last_epoch: int = -1,
+                 verbose: bool = False):
+        self.gamma = _check_number("InverseTimeDecay", "gamma", gamma, low=0.0)
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def get_lr(self) -> float:
+        return self.base_lr / (1.0 + self.gamma * self.last_epoch)
+
+
+class MultiplicativeDecay(LRScheduler):
+    """Each step multiplies the rate by ``lr_lambda(epoch)``: ``lr = learning_rate *
+    lr_lambda(1) * ... * lr_lambda(last_epoch)``.
+
+    Paddle multiplies ``last_lr`` by ``lr_lambda(last_epoch)`` on every step; so does core when
+    stepped by one (or after ``set_state_dict``, from the restored ``last_lr``), and a jump
+    ``step(epoch)`` recomputes the product from ``learning_rate``.
+    """
+
+    def __init__(self, learning_rate: float, lr_lambda, last_epoch: int = -1,
+                 verbose: bool = False):
+        if not callable(lr_lambda):
+            raise TypeError(f"MultiplicativeDecay: lr_lambda must be callable on the epoch, "
+                            f"got {type(lr_lambda).__name__}")
+        self.lr_lambda = lr_lambda
+        self._known = None  # (epoch, rate) last computed, so a step costs one call
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def get_lr(self) -> float:
+        epoch, known = self.last_epoch, self._known
+        if known is not None and known[0] == epoch:
+            rate = known[1]
+        elif known is not None and known[0] == epoch - 1:
+            rate = known[1] * self.lr_lambda(epoch)
+        else:
+            rate = self.base_lr
+            for i in range(1, epoch + 1):
+                rate *= self.lr_lambda(i)
+        self._known = (epoch, rate)
+        return rate
+
+    def set_state_dict(self, state_dict: dict) -> None:
+        super().set_state_dict(state_dict)
+        self._known = (self.last_epoch, self.last_lr)
+
+    set_dict = set_state_dict
+
+
+class LinearLR(LRScheduler):
+    """From ``learning_rate * start_factor`` to ``learning_rate * end_factor`` in a straight
+    line over ``total_steps``, then held: ``lr = learning_rate * (start_factor + (end_factor -
+    start_factor) * min(last_epoch, total_steps) / total_steps)``.
+
+    The closed form of Paddle's recursive update (identical when stepped one at a time).
+    ``start_factor`` in (0, 1], ``end_factor`` in [0, 1], as Paddle checks.
+    """
+
+    def __init__(self, learning_rate: float, total_steps: int, start_factor: float = 1.0 / 3,
+                 end_factor: float = 1.0, last_epoch: int = -1, verbose: bool = False):
+        if isinstance(total_steps, bool) or not isinstance(total_steps, int) or total_steps < 1:
+            raise ValueError(f"LinearLR: total_steps must be an int >= 1, got {total_steps!r}")
+        start = _check_number("LinearLR", "start_factor", start_factor, low=0.0, low_open=True)
+        end = _check_number("LinearLR", "end_factor", end_factor, low=0.0)
+        if start > 1.0 or end > 1.0:
+            raise ValueError(f"LinearLR: start_factor must be in (0, 1] and end_factor in "
+                             f"[0, 1], got {start_factor!r} and {end_factor!r}")
+        self.total_steps, self.start_factor, self.end_factor = total_steps, start, end
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def get_lr(self) -> float:
+        fraction = min(self.last_epoch, self.total_steps) / self.total_steps
+        return self.base_lr * (self.start_factor
+                               + (self.end_factor - self.start_factor) * fraction)
+
+
 class CosineAnnealingDecay(LRScheduler):
     """``lr = eta_min + (learning_rate - eta_min) * (1 + cos(pi * last_epoch / T_max)) / 2``.
 
