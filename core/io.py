@@ -133,6 +133,139 @@ def dataset_arrays(dataset) -> tuple | None:
     return None
 
 
+class Sampler:
+    """Base class of samplers (``paddle.io.Sampler``): an iterable of sample indices over
+    ``data_source``; subclasses define ``__iter__`` (and ``__len__`` when they know it)."""
+
+    def __init__(self, data_source=None):
+        self.data_source = data_source
+
+    def __iter__(self) -> Iterator[int]:
+        raise NotImplementedError(f"{type(self).__name__} must implement __iter__")
+
+
+class SequenceSampler(Sampler):
+    """The indices ``0, 1, ..., len(data_source) - 1`` in order (``paddle.io.SequenceSampler``)."""
+
+    def __init__(self, data_source):
+        super().__init__(data_source)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(len(self.data_source)))
+
+    def __len__(self) -> int:
+        return len(self.data_source)
+
+
+class RandomSampler(Sampler):
+    """The indices of ``data_source`` in a random order (``paddle.io.RandomSampler``): a new
+    permutation each pass, or with ``replacement`` ``num_samples`` (default: the dataset's
+    length) indices drawn independently.
+
+    ``generator``, as Paddle: an iterable of indices, of which the first ``num_samples`` are
+    yielded as they are. core also takes an int seed or a ``numpy.random.Generator`` (drawn
+    from pass after pass, so the orders differ per pass but repeat per seed); by default the
+    draws come from core's seeded generator (``core.seed(n)`` fixes them), where Paddle uses
+    numpy's global one. ``num_samples`` without ``replacement`` is an error, as in Paddle.
+    """
+
+    def __init__(self, data_source, replacement: bool = False, num_samples: int | None = None,
+                 generator=None):
+        super().__init__(data_source)
+        if not isinstance(replacement, bool):
+            raise TypeError(f"RandomSampler: replacement must be a bool, got {replacement!r}.")
+        if num_samples is not None and not replacement:
+            raise ValueError("RandomSampler: num_samples should not be given while replacement "
+                             "is False (each pass is one permutation of the dataset).")
+        if num_samples is not None and (isinstance(num_samples, bool) or not isinstance(
+                num_samples, numbers.Integral) or num_samples < 1):
+            raise ValueError(f"RandomSampler: num_samples must be a positive integer, got "
+                             f"{num_samples!r}.")
+        self.replacement, self._num_samples = replacement, num_samples
+        if isinstance(generator, numbers.Integral) and not isinstance(generator, bool):
+            generator = np.random.default_rng(int(generator))
+        self.generator = generator
+
+    @property
+    def num_samples(self) -> int:
+        return len(self.data_source) if self._num_samples is None else int(self._num_samples)
+
+    def __iter__(self) -> Iterator[int]:
+        gen = self.generator
+        if gen is not None and not isinstance(gen, np.random.Generator):
+            # Paddle's form: the generator yields the indices themselves
+            source = iter(gen)
+            for _ in range(self.num_samples):
+                try:
+                    yield next(source)
+                except StopIteration:
+                    return
+            return
+        rng = gen if gen is not None else backend.rng()
+        n = len(self.data_source)
+        if self.replacement:
+            yield from rng.integers(0, n, size=self.num_samples).tolist()
+        else:
+            yield from rng.permutation(n).tolist()
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+
+class BatchSampler(Sampler):
+    """Lists of ``batch_size`` indices (``paddle.io.BatchSampler``), for
+    ``DataLoader(dataset, batch_sampler=...)``.
+
+    The indices come from ``sampler`` (any iterable of indices), or, given a ``dataset``
+    instead, from a ``SequenceSampler`` over it (``RandomSampler`` with ``shuffle=True``).
+    The last, shorter list is kept unless ``drop_last``.
+    """
+
+    def __init__(self, dataset=None, sampler=None, shuffle: bool = False, batch_size: int = 1,
+                 drop_last: bool = False):
+        if dataset is None:
+            if sampler is None:
+                raise ValueError("BatchSampler: give a dataset or a sampler.")
+            if not hasattr(sampler, "__iter__"):
+                raise TypeError(f"BatchSampler: sampler must be a Sampler or an iterable of "
+                                f"indices, got {type(sampler).__name__}.")
+            if shuffle:
+                raise ValueError("BatchSampler: shuffle must be False when a sampler is given "
+                                 "(the sampler decides the order; use a RandomSampler).")
+        else:
+            if sampler is not None:
+                raise ValueError("BatchSampler: give a dataset or a sampler, not both.")
+            if pipeline.is_stream(dataset):
+                raise TypeError("BatchSampler: a dataset read file by file has no indices; "
+                                "use DataLoader(dataset, batch_size=...).")
+            if not isinstance(shuffle, bool):
+                raise TypeError(f"BatchSampler: shuffle must be a bool, got {shuffle!r}.")
+            sampler = RandomSampler(dataset) if shuffle else SequenceSampler(dataset)
+        if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) \
+                or batch_size < 1:
+            raise ValueError(f"BatchSampler: batch_size must be a positive integer, got "
+                             f"{batch_size!r}.")
+        if not isinstance(drop_last, bool):
+            raise TypeError(f"BatchSampler: drop_last must be a bool, got {drop_last!r}.")
+        super().__init__(dataset)
+        self.sampler, self.shuffle = sampler, shuffle
+        self.batch_size, self.drop_last = int(batch_size), drop_last
+
+    def __iter__(self) -> Iterator[list[int]]:
+        batch: list[int] = []
+        for index in self.sampler:
+            batch.append(index)
+            if len(batch) == self.batch_size:
+                yield batch
+                batch = []
+        if batch and not self.drop_last:
+            yield batch
+
+    def __len__(self) -> int:
+        n = len(self.sampler)
+        return (n if self.drop_last else n + self.batch_size - 1) // self.batch_size
+
+
 class DataLoader:
     """Iterate over a dataset in batches of numpy arrays (``core.Tensor`` with return_tensors).
 
@@ -150,6 +283,12 @@ class DataLoader:
     ``device`` (``"cpu"``, ``"gpu:N"``; the current device when iterating) makes batches
     Tensors on it; with ``prefetch`` the prefetch thread uploads them (docs/gpu.md).
     The dataset may also be a stream read file by file (``core.data.FileDataset``).
+
+    ``batch_sampler`` (Paddle's): an iterable of lists of indices (a ``BatchSampler``, or your
+    own) that decides each batch in place of ``batch_size``, ``shuffle`` and ``drop_last``,
+    which must then keep their defaults; ``len(loader)`` is ``len(batch_sampler)``. The order is
+    the sampler's, so ``set_state_dict`` skips the batches already given but replays the
+    order only if the sampler repeats it (a ``SequenceSampler``).
     """
 
     def __init__(self, dataset, batch_size: int = 1, shuffle: bool = False,
@@ -157,8 +296,11 @@ class DataLoader:
                  seed: int | None = None, return_tensors: bool = False, pool_size: int = -1,
                  min_pool_size: int = -1, shuffle_files: bool = False, cache: str = "none",
                  prefetch: int = 0, workers: int = 0, sort_by_length: bool = False,
-                 device: str | None = None):
+                 device: str | None = None, batch_sampler=None):
         _check_dataset(dataset)
+        if batch_sampler is not None:
+            _check_batch_sampler(batch_sampler, dataset, batch_size, shuffle, drop_last,
+                                 sort_by_length)
         if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) \
                 or batch_size < 1:
             raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}.")
@@ -168,7 +310,8 @@ class DataLoader:
                                  or seed < 0):
             raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}.")
         self.dataset = dataset
-        self.batch_size = int(batch_size)
+        self.batch_sampler = batch_sampler
+        self.batch_size = None if batch_sampler is not None else int(batch_size)  # as Paddle
         self.shuffle = bool(shuffle)
         self.drop_last = bool(drop_last)
         self.collate_fn = collate_fn
@@ -188,6 +331,8 @@ class DataLoader:
                                               cache, prefetch, workers, bool(sort_by_length)))
 
     def __len__(self) -> int:
+        if self.batch_sampler is not None:
+            return len(self.batch_sampler)
         n = len(self.dataset)
         return n // self.batch_size if self.drop_last else math.ceil(n / self.batch_size)
 
@@ -225,6 +370,9 @@ class DataLoader:
     def index_batches(self) -> list[np.ndarray]:
         """Plan one pass: the sample indices of each batch (draws a new order when shuffling)."""
         self._pass_state = self._rng.bit_generator.state
+        if self.batch_sampler is not None:
+            return [np.asarray(list(batch), dtype=np.int64).reshape(-1)
+                    for batch in self.batch_sampler]
         opts = self.pipeline
         order = plan_order(len(self.dataset), getattr(self.dataset, "shards", None),
                            self.shuffle, opts.pool_size, opts.initial_fill(), opts.shuffle_files,
@@ -241,6 +389,25 @@ class DataLoader:
             samples = [self.dataset[int(i)] for i in indices]
             batch = (self.collate_fn or default_collate)(samples)
         return to_tensors(batch) if self.return_tensors else batch
+
+
+def _check_batch_sampler(batch_sampler, dataset, batch_size, shuffle, drop_last,
+                         sort_by_length) -> None:
+    if batch_size != 1 or shuffle or drop_last:
+        raise ValueError("DataLoader: batch_sampler decides the batches; leave batch_size, "
+                         "shuffle and drop_last at their defaults (1, False, False) when giving "
+                         "it (BatchSampler(dataset, batch_size=..., shuffle=..., drop_last=...) "
+                         "takes them).")
+    if not (hasattr(batch_sampler, "__iter__") and hasattr(batch_sampler, "__len__")):
+        raise TypeError(f"DataLoader: batch_sampler must be iterable (lists of indices) and "
+                        f"have a len(), like core.io.BatchSampler; got "
+                        f"{type(batch_sampler).__name__}.")
+    if pipeline.is_stream(dataset):
+        raise ValueError("DataLoader: a dataset read file by file (core.data.FileDataset) has "
+                         "no indices for a batch_sampler; use batch_size and shuffle.")
+    if sort_by_length:
+        raise ValueError("DataLoader: sort_by_length makes its own batches; it cannot be used "
+                         "with a batch_sampler.")
 
 
 def _check_dataset(dataset) -> None:
