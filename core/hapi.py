@@ -362,12 +362,13 @@ class Model:
         self._optimizer.set_state_dict(state)
 
     def summary(self, input_size=None, dtype=None) -> dict:
-        """``core.summary`` of the network; ``input_size`` defaults to the ``inputs`` spec."""
+        """``core.summary`` of the network; ``input_size`` defaults to the ``inputs`` specs."""
         if input_size is None:
-            if not self._inputs or len(self._inputs) != 1:
+            if not self._inputs:
                 raise ValueError("summary: give input_size, or Model(network, inputs=InputSpec"
-                                 "(...)) with one input.")
-            input_size, dtype = self._inputs[0].example_shape(), dtype or self._inputs[0].dtype
+                                 "(...)) (a list of them for several inputs).")
+            input_size = [spec.example_shape() for spec in self._inputs]
+            dtype = dtype or [spec.dtype for spec in self._inputs]
         return network_summary(self.network, input_size, dtypes=dtype)
 
 

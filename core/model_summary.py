@@ -31,6 +31,11 @@ def summarize(model: nn.Layer, input_shape, vocab_size: int = 0, variable_length
               input_dtype: str = "float32", steps: int = 8) -> list[Row]:
     """The rows of ``model`` for one sample of ``input_shape`` (``steps`` time steps for
     variable-length sequences)."""
+    return _rows(model, [_sample(input_shape, vocab_size, variable_length, input_dtype, steps)])
+
+
+def _rows(model: nn.Layer, args: list) -> list[Row]:
+    """The rows of ``model`` run once on ``model(*args)`` (eval mode, no gradient)."""
     leaves = [(name, layer) for name, layer in model.named_sublayers() if not layer._sub_layers]
     seen: dict[str, tuple] = {}
     hooks = []
@@ -44,7 +49,7 @@ def summarize(model: nn.Layer, input_shape, vocab_size: int = 0, variable_length
         was_training = model.training
         model.eval()
         with core.no_grad():
-            model(_sample(input_shape, vocab_size, variable_length, input_dtype, steps))
+            model(*args)
         if was_training:
             model.train()
     finally:
@@ -64,30 +69,67 @@ def summary(net: nn.Layer, input_size=None, dtypes=None, input=None) -> dict:  #
     "trainable_params": m}``, as ``paddle.summary(net, input_size, dtypes, input)``.
 
     ``input_size`` is the input's shape with its batch axis first (``(1, 1, 28, 28)``; the batch
-    size, also -1 or None, does not matter), or give an example ``input`` Tensor instead.
-    ``dtypes`` (one dtype, default float32) makes integer inputs (word ids) when integer. One
-    input only; the model runs once in eval mode without a gradient, and its mode is restored.
+    size, also -1 or None, does not matter) or an ``InputSpec``; for a network whose forward
+    takes several inputs, a list of them (``[(1, 1, 8, 8), (1, 4)]``). Or give an example
+    ``input`` Tensor (a list of Tensors for several inputs): only its shape and dtype are used.
+    ``dtypes`` (one dtype for every input, or a list of one per input; default float32, or the
+    ``InputSpec``'s) makes integer inputs (word ids) when integer. The model runs once on
+    zeros of batch size 1 in eval mode without a gradient, and its mode is restored.
     """
     if input is not None:
-        shape, dtype = tuple(input.shape), str(input.dtype)
+        given = list(input) if isinstance(input, (list, tuple)) else [input]
+        if not given or not all(hasattr(x, "shape") and hasattr(x, "dtype") for x in given):
+            raise ValueError("summary: input must be a Tensor, or a list of Tensors for a "
+                             f"network with several inputs; got {type(input).__name__}")
+        inputs = [(tuple(x.shape), str(x.dtype)) for x in given]
     elif input_size is not None:
-        shape = tuple(input_size) if isinstance(input_size, (list, tuple)) else (input_size,)
-        if not shape or not all(isinstance(n, (int, np.integer)) or n is None for n in shape):
-            raise ValueError(f"summary: input_size={input_size!r} must be one input's shape, "
-                             "batch axis first, e.g. (1, 1, 28, 28); several inputs are not "
-                             "supported")
-        dtype = (dtypes[0] if isinstance(dtypes, (list, tuple)) else dtypes) or "float32"
+        inputs = _sized_inputs(input_size, dtypes)
     else:
         raise ValueError("summary: give input_size (e.g. (1, 1, 28, 28)) or an input Tensor")
-    if len(shape) < 2 or any(n is None or n < 1 for n in shape[1:]):
-        raise ValueError(f"summary: the input shape {list(shape)} needs a batch axis first and "
-                         "positive sizes after it, e.g. (1, 1, 28, 28)")
-    rows = summarize(net, shape[1:], input_dtype=dtype)
+    for shape, _ in inputs:
+        if len(shape) < 2 or any(n is None or n < 1 for n in shape[1:]):
+            raise ValueError(f"summary: the input shape {list(shape)} needs a batch axis first "
+                             "and positive sizes after it, e.g. (1, 1, 28, 28)")
+    rows = _rows(net, [_sample(shape[1:], 0, False, dtype, 0) for shape, dtype in inputs])
     total = sum(int(p.size) for p in net.parameters())
     trainable = sum(int(p.size) for p in net.parameters() if not p.stop_gradient)
     print(f"{format_table(rows)}\nTotal params: {total:,}\nTrainable params: {trainable:,}\n"
           f"Non-trainable params: {total - trainable:,}")
     return {"total_params": total, "trainable_params": trainable}
+
+
+def _is_shape(value) -> bool:
+    return isinstance(value, (list, tuple)) and all(
+        (isinstance(n, (int, np.integer)) and not isinstance(n, bool)) or n is None
+        for n in value)
+
+
+def _sized_inputs(input_size, dtypes) -> list[tuple[tuple, str]]:
+    """``(shape, dtype)`` of each input described by ``input_size`` and ``dtypes``."""
+    several = isinstance(input_size, (list, tuple)) and bool(input_size) and all(
+        isinstance(item, (list, tuple)) or hasattr(item, "example_shape")
+        for item in input_size)
+    items = list(input_size) if several else [input_size]
+    if isinstance(dtypes, (list, tuple)):
+        if several and len(dtypes) != len(items):
+            raise ValueError(f"summary: dtypes has {len(dtypes)} entries for {len(items)} "
+                             "inputs; give one dtype per input (or one for all)")
+        kinds = list(dtypes) if several else list(dtypes[:1]) or [None]
+    else:
+        kinds = [dtypes] * len(items)
+    inputs = []
+    for item, kind in zip(items, kinds):
+        spec_dtype = None
+        if hasattr(item, "example_shape"):  # an InputSpec
+            item, spec_dtype = item.example_shape(), item.dtype
+        elif isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+            item = (item,)
+        if not _is_shape(item) or not item:
+            what = "each input's shape" if several else "one input's shape (or a list of them)"
+            raise ValueError(f"summary: input_size={input_size!r} must be {what}, batch axis "
+                             "first, e.g. (1, 1, 28, 28) or [(1, 1, 8, 8), (1, 4)]")
+        inputs.append((tuple(item), kind or spec_dtype or "float32"))
+    return inputs
 
 
 def format_table(rows: list[Row]) -> str:

@@ -164,6 +164,7 @@ def test_two_inputs_split_by_input_specs():
     model.prepare(core.optimizer.SGD(0.1, parameters=model.parameters()), nn.CrossEntropyLoss())
     model.fit(data, batch_size=4, verbose=0)
     assert model.predict(data, batch_size=12, verbose=0)[0][0].shape == (12, 2)
+    assert model.summary()["total_params"] == 3 * 2 + 2 + 4 * 2 + 2  # both specs' inputs
 
 
 def test_num_iters_stops_after_that_many_steps():

@@ -4,6 +4,7 @@ import pytest
 
 import core
 from core import nn
+from core.static import InputSpec
 
 
 def _net():
@@ -45,10 +46,73 @@ def test_word_ids_take_an_integer_dtype(capsys):
 
 @pytest.mark.parametrize("kwargs, message", [
     ({}, "give input_size"),
-    ({"input_size": [(1, 3), (1, 4)]}, "several inputs are not supported"),
+    ({"input_size": [(1, 3), (1, 4)], "dtypes": ["float32"]}, "one dtype per input"),
+    ({"input_size": [(1, 3), "x"]}, "one input's shape"),
+    ({"input_size": [(1, 3), (1, 1.5)]}, "each input's shape"),
+    ({"input_size": [(1, 3), (1, 0)]}, "positive sizes"),
     ({"input_size": (28,)}, "needs a batch axis first"),
     ({"input_size": (1, 0, 28, 28)}, "positive sizes"),
 ])
 def test_bad_input_sizes_are_clear_errors(kwargs, message):
     with pytest.raises(ValueError, match=message):
         core.summary(_net(), **kwargs)
+
+
+class ImageAndFeatures(nn.Layer):
+    """forward(image, features, ids): three inputs of different shapes and dtypes."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2D(1, 2, 3, padding=1)
+        self.flat = nn.Flatten()
+        self.dense = nn.Linear(4, 3)
+        self.embed = nn.Embedding(10, 3)
+        self.head = nn.Linear(2 * 8 * 8 + 3 + 3, 2)
+
+    def forward(self, image, features, ids=None):
+        parts = [self.flat(self.conv(image)), self.dense(features)]
+        if ids is not None:
+            assert ids.dtype == np.int64
+            parts.append(self.embed(ids).sum(axis=1))
+        else:
+            parts.append(core.zeros([image.shape[0], 3]))
+        return self.head(core.concat(parts, axis=1))
+
+
+def test_several_inputs_by_shapes_dtypes_or_example_tensors(capsys):
+    core.seed(0)
+    net = ImageAndFeatures()
+    total = 20 + 15 + 30 + (128 + 6) * 2 + 2
+    counts = core.summary(net, input_size=[(1, 1, 8, 8), (1, 4), (1, 5)],
+                          dtypes=["float32", "float32", "int64"])
+    assert counts == {"total_params": total, "trainable_params": total}
+    table = capsys.readouterr().out
+    rows = {line.split()[0]: line.split()[1:] for line in table.splitlines()[2:7]}
+    assert rows["conv"][:5] == ["Conv2D", "[2,", "8,", "8]", "20"]
+    assert rows["dense"][:3] == ["Linear", "[3]", "15"]
+    assert rows["embed"][:4] == ["Embedding", "[5,", "3]", "30"]
+    assert rows["head"][:3] == ["Linear", "[2]", "270"]
+    # the same from example tensors (any batch size) and from InputSpecs
+    examples = [core.zeros([3, 1, 8, 8]), core.zeros([3, 4]),
+                core.to_tensor(np.zeros((3, 5), np.int64))]
+    assert core.summary(net, input=examples) == counts
+    assert capsys.readouterr().out == table
+    specs = [InputSpec([None, 1, 8, 8]), InputSpec([None, 4]), InputSpec([None, 5], "int64")]
+    assert core.summary(net, specs) == counts
+    assert capsys.readouterr().out == table
+    # two of the three inputs, one dtype for both
+    core.summary(net, [(1, 1, 8, 8), (-1, 4)], dtypes="float32")
+    rows = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines()}
+    assert rows["embed"][:2] == ["Embedding", "-"]  # not run: no output shape
+
+
+def test_one_input_given_as_a_list_or_an_input_spec(capsys):
+    net = _net()
+    first = core.summary(net, (1, 1, 28, 28))
+    table = capsys.readouterr().out
+    assert core.summary(net, [1, 1, 28, 28], dtypes=["float32"]) == first
+    assert capsys.readouterr().out == table
+    assert core.summary(net, [(1, 1, 28, 28)]) == first
+    assert capsys.readouterr().out == table
+    assert core.summary(net, InputSpec([None, 1, 28, 28])) == first
+    assert capsys.readouterr().out == table
