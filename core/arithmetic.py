@@ -211,6 +211,9 @@ def setitem(x: Tensor, index, value) -> None:
 
 def _value_array(value, dtype, xp):
     """``value`` as an array of ``dtype`` on the tensor's device (host values are uploaded)."""
+    if value is None:  # numpy would write NaN into a float tensor
+        raise TypeError("Tensor.__setitem__: the value is None; give a number, an array or a "
+                        "Tensor.")
     try:
         return xp.asarray(value.data if isinstance(value, Tensor) else value, dtype=dtype)
     except (TypeError, ValueError) as err:

@@ -126,3 +126,10 @@ def test_errors_name_the_index_and_the_value():
     with pytest.raises(TypeError, match="value 'abc' cannot be made an array"):
         t[0] = "abc"
     np.testing.assert_array_equal(t.numpy(), np.zeros((2, 3)))
+
+
+def test_none_is_not_a_value():
+    x = core.zeros([3])
+    with pytest.raises(TypeError, match="the value is None"):
+        x[0] = None
+    assert x.numpy().tolist() == [0.0, 0.0, 0.0]
