@@ -55,3 +55,16 @@ from core.nn.merge import Add, Concat, Multiply  # noqa: E402 - graph merges (do
 from core.nn.sequence import SequencePool  # noqa: E402
 
 __all__ += ["Add", "Concat", "Multiply", "SequencePool"]
+from core.nn.activation import (  # noqa: E402
+                                Hardsigmoid,
+                                Hardtanh,
+                                Mish,
+                                PReLU,
+                                Softplus,
+                                Softsign,
+                                Swish,
+                                Tanhshrink,
+)
+
+__all__ += ["Hardsigmoid", "Hardtanh", "Mish", "PReLU", "Softplus", "Softsign", "Swish",
+            "Tanhshrink"]

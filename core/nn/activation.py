@@ -1,6 +1,7 @@
 """Activation layers: thin wrappers over ``core.nn.functional`` (Paddle 2.x names)."""
 from __future__ import annotations
 
+from core.nn import initializer
 from core.nn.functional import activation as F
 from core.nn.layer import Layer
 from core.tensor import Tensor
@@ -124,3 +125,85 @@ class Hardswish(_Activation):
     """``x * relu6(x + 3) / 6``, Paddle's ``Hardswish(name=None)``."""
 
     _fn = F.hardswish
+
+
+class Softplus(_Activation):
+    """``log(1 + exp(beta x)) / beta``, linear where ``beta x > threshold``, Paddle's
+    ``Softplus(beta=1, threshold=20, name=None)``."""
+
+    _fn = F.softplus
+
+    def __init__(self, beta: float = 1, threshold: float = 20, name: str | None = None):
+        super().__init__(name, beta=beta, threshold=threshold)
+
+
+class Mish(_Activation):
+    """``x * tanh(softplus(x))``, Paddle's ``Mish(name=None)``."""
+
+    _fn = F.mish
+
+
+class Swish(_Activation):
+    """``x * sigmoid(x)``, Paddle's ``Swish(name=None)``."""
+
+    _fn = F.swish
+
+
+class Hardsigmoid(_Activation):
+    """``clip(x / 6 + 1/2, 0, 1)`` (slope 0.1666667, offset 0.5), Paddle's
+    ``Hardsigmoid(name=None)``."""
+
+    _fn = F.hardsigmoid
+
+
+class Hardtanh(_Activation):
+    """``clip(x, min, max)``, Paddle's ``Hardtanh(min=-1.0, max=1.0, name=None)``."""
+
+    _fn = F.hardtanh
+
+    def __init__(self, min: float = -1.0, max: float = 1.0,  # noqa: A002 - Paddle's names
+                 name: str | None = None):
+        super().__init__(name, min=min, max=max)
+
+
+class Softsign(_Activation):
+    """``x / (1 + |x|)``, Paddle's ``Softsign(name=None)``."""
+
+    _fn = F.softsign
+
+
+class Tanhshrink(_Activation):
+    """``x - tanh(x)``, Paddle's ``Tanhshrink(name=None)``."""
+
+    _fn = F.tanhshrink
+
+
+class PReLU(Layer):
+    """``max(0, x) + weight * min(0, x)`` with a learnt slope ``weight`` of shape
+    [num_parameters], Paddle's ``PReLU(num_parameters=1, init=0.25, weight_attr=None,
+    data_format='NCHW', name=None)``: one slope shared by every element, or one per channel
+    (``num_parameters`` = the channels; see ``functional.prelu`` for ``data_format``).
+
+    The parameter is ``_weight`` (Paddle's state_dict key), initialised to ``init``.
+    """
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, weight_attr=None,
+                 data_format: str = "NCHW", name: str | None = None):
+        super().__init__(name)
+        if weight_attr is False:
+            raise ValueError("PReLU: weight_attr=False is not allowed: the slope is the layer's "
+                             "only parameter (use LeakyReLU for a fixed slope)")
+        if isinstance(num_parameters, bool) or not isinstance(num_parameters, int) \
+                or num_parameters < 1:
+            raise ValueError(f"PReLU: num_parameters must be a positive integer, got "
+                             f"{num_parameters!r}")
+        self._num_parameters, self._init, self._data_format = num_parameters, init, data_format
+        self._weight = self.create_parameter([num_parameters], attr=weight_attr,
+                                             default_initializer=initializer.Constant(init))
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.prelu(x, self._weight, self._data_format)
+
+    def extra_repr(self) -> str:
+        return (f"num_parameters={self._num_parameters}, data_format={self._data_format}, "
+                f"init={self._init}")

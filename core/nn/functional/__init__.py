@@ -42,3 +42,16 @@ __all__ += ["conv1d", "conv2d_transpose"]
 from core.nn.functional.common import dropout2d, interpolate, pad  # noqa: E402
 
 __all__ += ["dropout2d", "interpolate", "pad"]
+from core.nn.functional.activation import (  # noqa: E402
+                                           hardsigmoid,
+                                           hardtanh,
+                                           mish,
+                                           prelu,
+                                           softplus,
+                                           softsign,
+                                           swish,
+                                           tanhshrink,
+)
+
+__all__ += ["hardsigmoid", "hardtanh", "mish", "prelu", "softplus", "softsign", "swish",
+            "tanhshrink"]

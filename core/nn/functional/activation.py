@@ -11,7 +11,7 @@ from core import backend
 from core.nn.functional._parallel import recycled_like
 from core.nn.functional._sums import row_sums
 from core.row_blocks import as_rows, for_blocks
-from core.tensor import Tensor, apply
+from core.tensor import Tensor, apply, unbroadcast
 
 
 def relu(x: Tensor, name: str | None = None) -> Tensor:
@@ -288,3 +288,178 @@ def hardswish(x: Tensor, name: str | None = None) -> Tensor:
     return _elementwise(x, "hardswish", lambda xp, a: a * xp.clip(a + 3, 0, 6) / 6,
                         lambda xp, a, out: xp.where(a < -3, 0.0, xp.where(
                             a > 3, 1.0, (2 * a + 3) / 6)).astype(a.dtype))
+
+
+def swish(x: Tensor, name: str | None = None) -> Tensor:
+    """``x * sigmoid(x)`` (Paddle's ``swish``, the same function as ``silu``); the backward
+    reuses the forward's sigmoid: d/dx = s + out (1 - s)."""
+    del name
+    xp, a = backend.array_module(x.data), x.data
+    s = xp.tanh(a * 0.5)
+    s += 1.0
+    s *= 0.5
+    out = a * s
+
+    def backward(g):
+        d = 1.0 - s
+        d *= out
+        d += s
+        d *= g
+        return (d,)
+
+    return apply(out, (x,), backward, "swish")
+
+
+def softplus(x: Tensor, beta: float = 1, threshold: float = 20, name: str | None = None) -> Tensor:
+    """``log(1 + exp(beta x)) / beta``, and ``x`` where ``beta x > threshold`` (Paddle's
+    ``softplus(x, beta=1, threshold=20, name=None)``). Computed as ``max(z, 0) + log1p(exp(-|z|))``
+    (``z = beta x``), which never overflows; the derivative ``sigmoid(z)`` is read back from the
+    output as ``1 - exp(-beta out)``."""
+    del name
+    xp, a = backend.array_module(x.data), x.data
+    z = a * beta
+    linear = z > threshold
+    out = xp.abs(z)
+    xp.negative(out, out=out)
+    xp.exp(out, out=out)
+    xp.log1p(out, out=out)
+    out += xp.maximum(z, 0)
+    if beta != 1:
+        out /= beta
+    out = xp.where(linear, a, out)
+
+    def backward(g):
+        d = out * -beta
+        xp.expm1(d, out=d)
+        xp.negative(d, out=d)
+        return (xp.where(linear, g, g * d),)
+
+    return apply(out, (x,), backward, "softplus")
+
+
+def mish(x: Tensor, name: str | None = None) -> Tensor:
+    """``x * tanh(softplus(x))`` (Paddle's ``mish``; softplus turns linear above 20, as in
+    Paddle's kernel). The forward keeps ``t = tanh(softplus(x))`` and ``softplus(x)`` for the
+    backward: d/dx = t + x (1 - t^2) sigmoid(x), with sigmoid(x) = 1 - exp(-softplus(x))."""
+    del name
+    xp, a = backend.array_module(x.data), x.data
+    sp = xp.abs(a)
+    xp.negative(sp, out=sp)
+    xp.exp(sp, out=sp)
+    xp.log1p(sp, out=sp)
+    sp += xp.maximum(a, 0)
+    sp = xp.where(a > 20, a, sp)
+    t = xp.tanh(sp)
+    out = a * t
+
+    def backward(g):
+        sig = -xp.expm1(-sp)
+        d = t * t
+        xp.subtract(1.0, d, out=d)
+        d *= a
+        d *= sig
+        d += t
+        d *= g
+        return (d,)
+
+    return apply(out, (x,), backward, "mish")
+
+
+def hardsigmoid(x: Tensor, slope: float = 0.1666667, offset: float = 0.5,
+                name: str | None = None) -> Tensor:
+    """``clip(slope x + offset, 0, 1)`` (Paddle's ``hardsigmoid(x, slope=0.1666667,
+    offset=0.5, name=None)``); the gradient ``slope`` passes where the output is in (0, 1)."""
+    del name
+    xp = backend.array_module(x.data)
+    out = x.data * slope
+    out += offset
+    xp.clip(out, 0, 1, out=out)
+    return apply(out, (x,), lambda g: (g * (((out > 0) & (out < 1)) * slope)
+                                      .astype(out.dtype, copy=False),), "hardsigmoid")
+
+
+def hardtanh(x: Tensor, min: float = -1.0, max: float = 1.0,  # noqa: A002 - Paddle's names
+             name: str | None = None) -> Tensor:
+    """``clip(x, min, max)`` (Paddle's ``hardtanh(x, min=-1.0, max=1.0, name=None)``); the
+    gradient passes where min < x < max (read from the output)."""
+    del name
+    lo, hi = min, max
+    xp = backend.array_module(x.data)
+    out = xp.clip(x.data, lo, hi)
+    return apply(out, (x,), lambda g: (g * ((out > lo) & (out < hi)),), "hardtanh")
+
+
+def softsign(x: Tensor, name: str | None = None) -> Tensor:
+    """``x / (1 + |x|)`` (Paddle's ``softsign``); d/dx = 1 / (1 + |x|)^2 = (1 - |out|)^2."""
+    del name
+    xp, a = backend.array_module(x.data), x.data
+    out = xp.abs(a)
+    out += 1.0
+    xp.divide(a, out, out=out)
+
+    def backward(g):
+        d = xp.abs(out)
+        xp.subtract(1.0, d, out=d)
+        d *= d
+        d *= g
+        return (d,)
+
+    return apply(out, (x,), backward, "softsign")
+
+
+def tanhshrink(x: Tensor, name: str | None = None) -> Tensor:
+    """``x - tanh(x)`` (Paddle's ``tanhshrink``); d/dx = tanh(x)^2, from the kept tanh."""
+    del name
+    xp, a = backend.array_module(x.data), x.data
+    th = xp.tanh(a)
+    out = a - th
+    return apply(out, (x,), lambda g: (g * th * th,), "tanhshrink")
+
+
+_PRELU_FORMATS = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
+
+
+def prelu(x: Tensor, weight: Tensor, data_format: str = "NCHW", name: str | None = None) -> Tensor:
+    """``max(0, x) + weight * min(0, x)`` (Paddle's ``prelu(x, weight, data_format='NCHW',
+    name=None)``). ``weight`` is 1-D: one slope shared by every element ([1]), or one per
+    channel ([C]), the channel axis being 1 for channels-first ``data_format`` ("NC", "NCL",
+    "NCHW", "NCDHW") and the last for channels-last ("NLC", "NHWC", "NDHWC"). Both ``x`` and
+    ``weight`` get gradients."""
+    del name
+    xp, a = backend.array_module(x.data), x.data
+    if not isinstance(weight, Tensor):
+        raise backend.NotATensorError(f"prelu: weight: {backend.NOT_A_TENSOR}")
+    if weight.ndim != 1:
+        raise ValueError(f"prelu: weight must be 1-D ([1] or [channels]), got shape "
+                         f"{weight.shape}")
+    w = weight.data.astype(a.dtype, copy=False)
+    n = w.shape[0]
+    if n > 1:
+        if data_format not in _PRELU_FORMATS:
+            raise ValueError(f"prelu: data_format must be one of {_PRELU_FORMATS}, got "
+                             f"{data_format!r}")
+        if a.ndim < 2:
+            raise ValueError(f"prelu: an input of shape {x.shape} has no channel axis; a "
+                             f"weight of {n} slopes needs at least 2 dimensions")
+        axis = 1 if data_format[1] == "C" else a.ndim - 1
+        if a.shape[axis] != n:
+            raise ValueError(f"prelu: weight has {n} slopes but the input's channel axis "
+                             f"({axis}, data_format={data_format!r}) has {a.shape[axis]}")
+        shape = [1] * a.ndim
+        shape[axis] = n
+        w = w.reshape(shape)
+    else:
+        w = w.reshape(())  # one slope for every element (an input of any rank, 0-D too)
+    positive = a > 0
+    out = xp.where(positive, a, a * w)
+
+    def backward(g):
+        gx = gw = None
+        if not x.stop_gradient:
+            gx = xp.where(positive, g, g * w)
+        if not weight.stop_gradient:
+            gw = xp.where(positive, 0, g * a)
+            gw = unbroadcast(gw, w.shape).reshape(weight.shape).astype(weight.dtype, copy=False)
+        return gx, gw
+
+    return apply(out, (x, weight), backward, "prelu")

@@ -113,6 +113,8 @@ _IMAGES = np.ones((2, 3, 4, 4), np.float32)
 _FUNCTIONAL_CALLS = {  # every public functional op that takes a Tensor input, with valid arguments
     "relu": (), "sigmoid": (), "softmax": (), "tanh": (), "gelu": (), "elu": (), "silu": (),
     "leaky_relu": (), "relu6": (), "hardswish": (), "log_softmax": (), "dropout": (),
+    "softplus": (), "mish": (), "swish": (), "hardsigmoid": (), "hardtanh": (), "softsign": (),
+    "tanhshrink": (), "prelu": (np.full(1, 0.25, np.float32),),
     "dropout2d": (), "flatten": (), "normalize": (), "instance_norm": (), "layer_norm": ([4],),
     "group_norm": (1,), "pad": ([1, 1, 1, 1],), "max_pool2d": (2,), "avg_pool2d": (2,),
     "adaptive_avg_pool2d": (1,), "adaptive_max_pool2d": (1,),
