@@ -68,3 +68,7 @@ from core.nn.activation import (  # noqa: E402
 
 __all__ += ["Hardsigmoid", "Hardtanh", "Mish", "PReLU", "Softplus", "Softsign", "Swish",
             "Tanhshrink"]
+from core.nn.common import CosineSimilarity  # noqa: E402
+from core.nn.pooling import AvgPool1D  # noqa: E402
+
+__all__ += ["AvgPool1D", "CosineSimilarity"]

@@ -1,4 +1,5 @@
-"""Common layers: Linear, Flatten, Dropout, Dropout2D, Identity, Pad2D, Upsample (Paddle names)."""
+"""Common layers: Linear, Flatten, Dropout, Dropout2D, Identity, Pad2D, Upsample,
+CosineSimilarity (Paddle names)."""
 from __future__ import annotations
 
 from core.nn.functional import common as F
@@ -126,3 +127,18 @@ class Upsample(Layer):
 
     def extra_repr(self) -> str:
         return f"size={self.size}, scale_factor={self.scale_factor}, mode={self.mode}"
+
+
+class CosineSimilarity(Layer):
+    """The cosine similarity of two inputs along ``axis``, Paddle's ``CosineSimilarity(axis=1,
+    eps=1e-8)``; ``forward(x1, x2)``."""
+
+    def __init__(self, axis: int = 1, eps: float = 1e-8):
+        super().__init__()
+        self._axis, self._eps = axis, eps
+
+    def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
+        return F.cosine_similarity(x1, x2, self._axis, self._eps)
+
+    def extra_repr(self) -> str:
+        return f"axis={self._axis}, eps={self._eps}"

@@ -62,6 +62,24 @@ class MaxPool1D(Layer):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
+class AvgPool1D(Layer):
+    """Average pooling of [N, C, L] inputs, Paddle's ``AvgPool1D(kernel_size, stride=None,
+    padding=0, exclusive=True, ceil_mode=False, name=None)``."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, exclusive: bool = True,
+                 ceil_mode: bool = False, name: str | None = None):
+        super().__init__(name)
+        self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
+        self.exclusive, self.ceil_mode = exclusive, ceil_mode
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.avg_pool1d(x, self.kernel_size, self.stride, self.padding, self.exclusive,
+                            self.ceil_mode)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
 class AdaptiveAvgPool2D(Layer):
     """Average pooling to a fixed ``output_size`` grid, Paddle's ``AdaptiveAvgPool2D(
     output_size, data_format='NCHW', name=None)``."""

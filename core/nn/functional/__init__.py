@@ -55,3 +55,13 @@ from core.nn.functional.activation import (  # noqa: E402
 
 __all__ += ["hardsigmoid", "hardtanh", "mish", "prelu", "softplus", "softsign", "swish",
             "tanhshrink"]
+from core.nn.functional.common import cosine_similarity  # noqa: E402
+from core.nn.functional.loss_legacy import (  # noqa: E402
+                                            label_smooth,
+                                            softmax_with_cross_entropy,
+                                            square_error_cost,
+)
+from core.nn.functional.pooling import avg_pool1d  # noqa: E402
+
+__all__ += ["avg_pool1d", "cosine_similarity", "label_smooth", "softmax_with_cross_entropy",
+            "square_error_cost"]

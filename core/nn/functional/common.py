@@ -1,9 +1,12 @@
-"""``linear``, ``dropout``, ``flatten`` and ``one_hot`` (``paddle.nn.functional`` semantics)."""
+"""``linear``, ``dropout``, ``flatten``, ``one_hot``, ``pad``, ``interpolate``,
+``cosine_similarity`` (``paddle.nn.functional`` semantics)."""
 from __future__ import annotations
+
+import numpy as np
 
 from core import backend
 from core.nn.functional._sums import column_sums
-from core.tensor import Tensor, apply
+from core.tensor import Tensor, apply, unbroadcast
 from core.threads import matmul_any_order, matmul_inner, matmul_transposed
 
 _DROPOUT_MODES = ("upscale_in_train", "downscale_in_infer")
@@ -282,3 +285,42 @@ def _resample_matrix(x: Tensor, n_in: int, n_out: int, scale, mode: str, align_c
         np.add.at(matrix, (np.arange(n_out), low), 1.0 - frac)
         np.add.at(matrix, (np.arange(n_out), high), frac)
     return Tensor(backend.asarray(matrix.astype(x.dtype)))
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, axis: int = 1, eps: float = 1e-8) -> Tensor:
+    """Cosine of the angle between ``x1`` and ``x2`` along ``axis`` (Paddle's
+    ``cosine_similarity(x1, x2, axis=1, eps=1e-8)``): ``<x1, x2> / sqrt(max(|x1|^2 |x2|^2,
+    eps^2))``. The inputs broadcast; ``axis`` is dropped from the result.
+
+    One fused op: the forward keeps the three sums, and the backward is the closed form
+    ``d/dx1 = x2 / n - cos * x1 / |x1|^2`` (``n`` the clipped norm product; only the first
+    term where the clip holds), and the same for ``x2``.
+    """
+    xp = backend.array_module(x1.data)
+    backend.array_module(x2.data)
+    shape = np.broadcast_shapes(x1.data.shape, x2.data.shape)  # shapes only: either backend
+    ndim = len(shape)
+    if isinstance(axis, bool) or not isinstance(axis, int) or not -ndim <= axis < max(ndim, 1):
+        raise ValueError(f"cosine_similarity: axis={axis!r} is out of range for inputs of "
+                         f"shape {x1.shape} and {x2.shape}")
+    axis %= ndim
+    a, b = xp.broadcast_to(x1.data, shape), xp.broadcast_to(x2.data, shape)
+    w12, w1, w2 = (a * b).sum(axis=axis), (a * a).sum(axis=axis), (b * b).sum(axis=axis)
+    product = w1 * w2
+    floor = eps * eps
+    unclipped = product > floor
+    norm = xp.sqrt(xp.maximum(product, floor))
+    out = w12 / norm
+
+    def backward(g):
+        scale = xp.expand_dims(g / norm, axis)
+        gx1 = gx2 = None
+        if not x1.stop_gradient:
+            k1 = xp.expand_dims(xp.where(unclipped, out / xp.where(unclipped, w1, 1), 0), axis)
+            gx1 = unbroadcast(scale * b - xp.expand_dims(g, axis) * k1 * a, x1.data.shape)
+        if not x2.stop_gradient:
+            k2 = xp.expand_dims(xp.where(unclipped, out / xp.where(unclipped, w2, 1), 0), axis)
+            gx2 = unbroadcast(scale * a - xp.expand_dims(g, axis) * k2 * b, x2.data.shape)
+        return gx1, gx2
+
+    return apply(out, (x1, x2), backward, "cosine_similarity")

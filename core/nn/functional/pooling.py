@@ -265,14 +265,30 @@ def max_pool1d(x: Tensor, kernel_size, stride=None, padding=0, return_mask: bool
     check_tensor(x, "x", "max_pool1d", ndim=3)
     kernel = _single(kernel_size)
     stride = kernel if stride is None else _single(stride)
-    if isinstance(padding, str):
-        pad = padding
-    else:  # an int, [p] or [left, right]
-        pads = list(padding) if isinstance(padding, (list, tuple)) else [padding]
-        pad = [0, 0, pads[0], pads[-1]]
-    out = max_pool2d(core.unsqueeze(x, 2), (1, kernel), (1, stride), pad, return_mask,
-                     ceil_mode)
+    out = max_pool2d(core.unsqueeze(x, 2), (1, kernel), (1, stride), _pads_1d(padding),
+                     return_mask, ceil_mode)
     return core.squeeze(out, 2)
+
+
+def avg_pool1d(x: Tensor, kernel_size, stride=None, padding=0, exclusive: bool = True,
+               ceil_mode: bool = False, name=None) -> Tensor:
+    """Average pooling of [N, C, L] inputs, Paddle's ``avg_pool1d(x, kernel_size, stride=None,
+    padding=0, exclusive=True, ceil_mode=False, name=None)``: ``avg_pool2d`` over a height of
+    1; ``exclusive`` (the default) leaves padding out of each window's divisor."""
+    del name
+    check_tensor(x, "x", "avg_pool1d", ndim=3)
+    out = avg_pool2d(core.unsqueeze(x, 2), (1, _single(kernel_size)),
+                     None if stride is None else (1, _single(stride)), _pads_1d(padding),
+                     ceil_mode, exclusive)
+    return core.squeeze(out, 2)
+
+
+def _pads_1d(padding):
+    """A 1-D ``padding`` (an int, [p], [left, right] or a string) as 2-D pooling's."""
+    if isinstance(padding, str):
+        return padding
+    pads = list(padding) if isinstance(padding, (list, tuple)) else [padding]
+    return [0, 0, pads[0], pads[-1]]
 
 
 def _single(value):

@@ -55,6 +55,12 @@ def _reads(cls) -> str:
         return "Reads two or more inputs: name them in `inputs = [\"a\", \"b\"]`."
     if any(p.name == "sequence_length" for p in params):
         return "Receives each sequence's length on variable-length data (padded batches)."
+    named = [p.name for p in params if p.name != "self" and p.default is p.empty
+             and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if len(named) > 1:
+        example = ", ".join(f'"{chr(ord("a") + i)}"' for i in range(len(named)))
+        return (f"Reads {len(named)} inputs, in order ({', '.join(named)}): name them in "
+                f"`inputs = [{example}]`.")
     return ""
 
 

@@ -92,6 +92,8 @@ def test_a_layer_of_your_own_receives_what_it_is_given():
     (F.smooth_l1_loss, (4, 3), np.ones((4, 3), np.float32)),
     (F.binary_cross_entropy_with_logits, (4, 3), np.ones((4, 3), np.float32)),
     (F.kl_div, (4, 3), np.full((4, 3), 1 / 3, np.float32)),
+    (F.square_error_cost, (4, 3), np.ones((4, 3), np.float32)),
+    (F.softmax_with_cross_entropy, (4, 3), np.array([[0], [2], [1], [1]])),
 ])
 def test_losses_take_numpy_labels(loss, logits, labels):
     leaf = core.to_tensor(np.random.default_rng(2).standard_normal(logits).astype(np.float32),
@@ -114,7 +116,8 @@ _FUNCTIONAL_CALLS = {  # every public functional op that takes a Tensor input, w
     "relu": (), "sigmoid": (), "softmax": (), "tanh": (), "gelu": (), "elu": (), "silu": (),
     "leaky_relu": (), "relu6": (), "hardswish": (), "log_softmax": (), "dropout": (),
     "softplus": (), "mish": (), "swish": (), "hardsigmoid": (), "hardtanh": (), "softsign": (),
-    "tanhshrink": (), "prelu": (np.full(1, 0.25, np.float32),),
+    "tanhshrink": (), "prelu": (np.full(1, 0.25, np.float32),), "label_smooth": (),
+    "cosine_similarity": (_IMAGES,),
     "dropout2d": (), "flatten": (), "normalize": (), "instance_norm": (), "layer_norm": ([4],),
     "group_norm": (1,), "pad": ([1, 1, 1, 1],), "max_pool2d": (2,), "avg_pool2d": (2,),
     "adaptive_avg_pool2d": (1,), "adaptive_max_pool2d": (1,),
@@ -141,12 +144,12 @@ def test_functional_ops_name_a_numpy_input_and_the_fix(name):
 @pytest.mark.parametrize("call", [
     lambda x: F.linear(x[:, :, 0, 0], core.ones([3, 2])),
     lambda x: F.conv1d(x[0], core.ones([3, 3, 1])),
-    lambda x: F.max_pool1d(x[0], 2),
+    lambda x: F.max_pool1d(x[0], 2), lambda x: F.avg_pool1d(x[0], 2),
     lambda x: F.scaled_dot_product_attention(x[0], x[0], x[0]),
     lambda x: core.matmul(x, x), lambda x: core.add(x, x), lambda x: core.exp(x),
     lambda x: core.reshape(x, [-1]), lambda x: core.concat([x, x]),
-], ids=["linear", "conv1d", "max_pool1d", "attention", "matmul", "add", "exp", "reshape",
-        "concat"])
+], ids=["linear", "conv1d", "max_pool1d", "avg_pool1d", "attention", "matmul", "add", "exp",
+        "reshape", "concat"])
 def test_other_ops_name_a_numpy_input_and_the_fix(call):
     with pytest.raises(TypeError, match=r"core\.to_tensor") as raised:
         call(_IMAGES)

@@ -32,4 +32,6 @@ def test_inferred_sizes_defaults_and_inputs_are_marked():
     assert "inferred on the output layer: the number of classes" in linear
     assert "inferred from the data's vocabulary" in text.split("\n## Embedding\n")[1]
     assert "two or more inputs" in text.split("\n## Add\n")[1].split("\n## ")[0]
+    cosine = text.split("\n## CosineSimilarity\n")[1].split("\n## ")[0]
+    assert 'Reads 2 inputs, in order (x1, x2): name them in `inputs = ["a", "b"]`.' in cosine
     assert "length" in text.split("\n## SequencePool\n")[1]
