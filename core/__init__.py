@@ -143,6 +143,18 @@ from core.tensor import Parameter, Tensor, is_grad_enabled, no_grad, to_tensor
 
 import numpy as _np  # noqa: E402
 
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
+
+    try:
+        return version("tomlrun")
+    except PackageNotFoundError:
+        return "0+unknown"  # a bare checkout, not installed
+
+
+__version__ = _version()  # paddle.__version__: the installed tomlrun's
+
 # paddle.float32 and friends: the numpy dtypes, equal to what Tensor.dtype gives.
 bool = _np.dtype("bool")  # noqa: A001
 float16, float32, float64 = _np.dtype("float16"), _np.dtype("float32"), _np.dtype("float64")

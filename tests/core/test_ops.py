@@ -430,3 +430,9 @@ def test_numel_is_tensor_and_dtype_names():
     assert core.to_tensor([1, 2], dtype=core.float64).dtype == np.float64
     assert {core.bool, core.float16, core.int8, core.int16, core.int32, core.uint8} == {
         np.dtype(n) for n in ("bool", "float16", "int8", "int16", "int32", "uint8")}
+
+
+def test_version_is_the_installed_packages():
+    from importlib.metadata import version
+
+    assert core.__version__ == version("tomlrun")
