@@ -66,12 +66,9 @@ def git_state(folder: str | os.PathLike) -> tuple[str | None, bool]:
 
 def tomlrun_version() -> str:
     """The installed tomlrun's version ("0+unknown" when it runs from a bare checkout)."""
-    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
+    import core  # noqa: PLC0415
 
-    try:
-        return version("tomlrun")
-    except PackageNotFoundError:
-        return "0+unknown"
+    return core.__version__
 
 
 def open_client(uri: str):
