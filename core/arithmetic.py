@@ -198,8 +198,10 @@ def setitem(x: Tensor, index, value) -> None:
     _check_no_graph(x, value)
     xp = backend.array_module(x.data)
     value = _value_array(value, x.data.dtype, xp)
-    if not getattr(getattr(x.data, "flags", None), "writeable", True):  # cupy has no such flag
-        x.data = x.data.copy()  # e.g. expand's broadcast view: one array cannot be written
+    if not getattr(getattr(x.data, "flags", None), "writeable", True) or _broadcast(x.data):
+        # expand's broadcast view: numpy's is read-only (cupy has no such flag), and cupy's
+        # would write every row that shares the memory at once
+        x.data = x.data.copy()
     try:
         x.data[_raw_index(index)] = value
     except (IndexError, ValueError, TypeError) as err:
@@ -207,6 +209,11 @@ def setitem(x: Tensor, index, value) -> None:
                         f"{list(value.shape)} at index {index!r} of a tensor of shape "
                         f"{x.shape}: {err}") from None
     x._value_range = None  # the bounds to_tensor recorded no longer hold
+
+
+def _broadcast(array) -> bool:
+    """Whether elements of ``array`` share memory (a zero stride, as broadcasting makes)."""
+    return array.size > 1 and 0 in array.strides
 
 
 def _value_array(value, dtype, xp):
@@ -257,6 +264,8 @@ def _is_advanced(index) -> bool:
 def _pair(x, y) -> tuple[Tensor, Tensor]:
     if isinstance(x, Tensor):
         return x, as_tensor(y, like=x)
+    if not isinstance(y, Tensor):  # two arrays: no Tensor says which device or graph
+        raise backend.NotATensorError(f"{backend.called_op()}: {backend.NOT_A_TENSOR}")
     return as_tensor(x, like=y), y
 
 

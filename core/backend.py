@@ -122,13 +122,13 @@ def array_module(array):
     if isinstance(array, np.ndarray):
         return np
     if isinstance(array, memoryview):  # ``.data`` of a numpy array given where a Tensor goes
-        raise NotATensorError(f"{_called_op()}: {NOT_A_TENSOR}")  # (numpy: a scalar type)
+        raise NotATensorError(f"{called_op()}: {NOT_A_TENSOR}")  # (numpy: a scalar type)
     if np.isscalar(array):
         return np
     return _cupy().get_array_module(array)
 
 
-def _called_op() -> str:
+def called_op() -> str:
     """The core function the user called: the outermost public function of a core module on
     the stack (only on the error path, so the frames cost nothing otherwise)."""
     frame, name = sys._getframe(2), "an op"

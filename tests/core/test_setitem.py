@@ -79,6 +79,16 @@ def test_a_read_only_tensor_is_copied_before_the_write():
     np.testing.assert_array_equal(x.numpy(), [[1, 1, 1]])
 
 
+def test_a_writeable_broadcast_view_is_copied_too():
+    """cupy's broadcast views are writeable: a write would reach every row sharing memory."""
+    row = np.ones(3, np.float32)
+    shared = np.lib.stride_tricks.as_strided(row, (2, 3), (0, 4), writeable=True)
+    t = core.Tensor(shared)
+    t[0] = 7.0
+    np.testing.assert_array_equal(t.numpy(), [[7, 7, 7], [1, 1, 1]])
+    np.testing.assert_array_equal(row, [1, 1, 1])
+
+
 def test_parameters_can_be_edited_under_no_grad():
     layer = nn.Linear(3, 2)
     weight = layer.weight.data
