@@ -263,10 +263,20 @@ def _is_advanced(index) -> bool:
 
 def _pair(x, y) -> tuple[Tensor, Tensor]:
     if isinstance(x, Tensor):
+        if isinstance(y, float) and x.dtype.kind in "iub":
+            x = _as_float32(x)
         return x, as_tensor(y, like=x)
     if not isinstance(y, Tensor):  # two arrays: no Tensor says which device or graph
         raise backend.NotATensorError(f"{backend.called_op()}: {backend.NOT_A_TENSOR}")
+    if isinstance(x, float) and y.dtype.kind in "iub":
+        y = _as_float32(y)
     return as_tensor(x, like=y), y
+
+
+def _as_float32(x: Tensor) -> Tensor:
+    """An integer tensor meeting a Python float computes in float32, as Paddle promotes it
+    (as ``like`` it cast 2.5 to the integer 2); integers carry no gradient to lose."""
+    return Tensor(x.data.astype("float32"))
 
 
 def _compare(op):

@@ -150,6 +150,10 @@ def _binary_pairs(preds, labels, owner: str) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"{owner}.update: preds and labels must be [N] or [N, 1] (one "
                          f"probability and one 0/1 label per sample), got shapes "
                          f"{list(preds.shape)} and {list(labels.shape)}.")
+    if n and not (np.all(preds >= 0) and np.all(preds <= 1)):  # NaN fails both
+        raise ValueError(f"{owner}.update: preds must be probabilities in [0, 1]; got values "
+                         f"from {float(np.nanmin(preds))} to {float(np.nanmax(preds))}"
+                         f"{' and NaN' if np.isnan(preds).any() else ''}.")
     return np.floor(preds.reshape(n) + 0.5).astype(np.int64), labels.reshape(n)
 
 

@@ -37,6 +37,8 @@ def summarize(model: nn.Layer, input_shape, vocab_size: int = 0, variable_length
 def _rows(model: nn.Layer, args: list) -> list[Row]:
     """The rows of ``model`` run once on ``model(*args)`` (eval mode, no gradient)."""
     leaves = [(name, layer) for name, layer in model.named_sublayers() if not layer._sub_layers]
+    if not model._sub_layers:  # a network that is one layer (a Linear): its own row
+        leaves = [(type(model).__name__, model)]
     seen: dict[str, tuple] = {}
     hooks = []
     for name, layer in leaves:
@@ -150,9 +152,13 @@ def format_table(rows: list[Row]) -> str:
 
 
 def _sample(input_shape, vocab_size, variable_length, input_dtype, steps):
+    """Zeros of one sample in ``input_dtype`` (word ids: int64 unless an integer dtype is
+    given)."""
     shape = (1, steps, *input_shape) if variable_length else (1, *input_shape)
-    integer = vocab_size or np.dtype(input_dtype).kind in "iu"
-    x = core.to_tensor(np.zeros(shape, dtype=np.int64 if integer else np.float32))
+    dtype = np.dtype(input_dtype)
+    if vocab_size and dtype.kind not in "iu":
+        dtype = np.dtype(np.int64)
+    x = core.to_tensor(np.zeros(shape, dtype=dtype))
     return (x, np.array([steps])) if variable_length else x
 
 

@@ -139,8 +139,17 @@ def ceil(x) -> Tensor:
 
 
 def round(x) -> Tensor:  # noqa: A001 - Paddle's name
-    """x rounded to the nearest integer, halves away from zero as Paddle; zero gradient."""
-    return _stepwise(x, "round", lambda xp, a: xp.sign(a) * xp.floor(xp.abs(a) + 0.5))
+    """x rounded to the nearest integer, halves away from zero as Paddle; zero gradient. The
+    fraction ``x - trunc(x)`` is exact in floating point, so no rounding creeps in (adding 0.5
+    first would round 0.49999997 up, and 8388609 in float32 to 8388610)."""
+    return _stepwise(x, "round", _round_half_away)
+
+
+def _round_half_away(xp, a):
+    if a.dtype.kind in "iub":  # whole numbers already, in their own dtype
+        return a.copy()
+    whole = xp.trunc(a)
+    return whole + xp.where(xp.abs(a - whole) >= 0.5, xp.sign(a), 0).astype(a.dtype)
 
 
 def sign(x) -> Tensor:
@@ -306,6 +315,8 @@ def prod(x, axis=None, keepdim: bool = False, dtype=None, name: str | None = Non
     source = x.data.dtype
 
     def backward(g):
+        if a.size == 0:  # a product over no elements: nothing to pass a gradient to
+            return (xp.zeros(a.shape, dtype=source),)
         # Products of the elements before and after each one (exclusive running products).
         moved = xp.moveaxis(a, axes, ends)
         flat = moved.reshape(kept + (-1,))

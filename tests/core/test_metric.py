@@ -183,3 +183,10 @@ def test_precision_recall_and_auc_through_model_fit_and_evaluate():
                                                 / (predicted == 1).sum())
     assert result["recall"] == pytest.approx(((predicted == 1) & (y == 1)).sum() / y.sum())
     assert result["auc"] == pytest.approx(_exact_roc_auc(probs, y), abs=1e-3)
+
+
+@pytest.mark.parametrize("bad", [[1.7, 0.2], [-0.5, 0.2], [float("nan"), 0.2]])
+def test_precision_and_recall_refuse_values_that_are_not_probabilities(bad):
+    for metric in (core.metric.Precision(), core.metric.Recall()):
+        with pytest.raises(ValueError, match=r"preds must be probabilities in \[0, 1\]"):
+            metric.update(np.array(bad), np.array([1, 0]))

@@ -116,3 +116,20 @@ def test_one_input_given_as_a_list_or_an_input_spec(capsys):
     assert capsys.readouterr().out == table
     assert core.summary(net, InputSpec([None, 1, 28, 28])) == first
     assert capsys.readouterr().out == table
+
+
+def test_a_network_that_is_one_layer_has_its_own_row_and_dtypes_are_kept(capsys):
+    info = core.summary(core.nn.Linear(4, 2), (1, 4))
+    table = capsys.readouterr().out
+    assert "Linear" in table and info["total_params"] == 10
+    seen = []
+
+    class Probe(core.nn.Layer):
+        def forward(self, x):
+            seen.append(x.dtype)
+            return x
+
+    net = core.nn.Sequential(Probe())
+    core.summary(net, (1, 3), dtypes="float64")
+    core.summary(net, (1, 3), dtypes="int32")
+    assert seen == [np.dtype("float64"), np.dtype("int32")]

@@ -440,3 +440,28 @@ def test_version_is_the_installed_packages():
     except PackageNotFoundError:  # a bare checkout on PYTHONPATH
         installed = "0+unknown"
     assert core.__version__ == installed
+
+
+def test_round_is_exact_near_halves_and_for_large_values():
+    x = t([8388609.0, 16777215.0, 0.49999997, -0.49999997, 2.5, -2.5, -0.5], dtype="float32")
+    np.testing.assert_array_equal(core.round(x).numpy(),
+                                  [8388609.0, 16777215.0, 0.0, -0.0, 3.0, -3.0, -1.0])
+    assert core.round(t([3, -4])).numpy().tolist() == [3, -4]  # integers stay as they are
+    assert core.round(t([3, -4])).dtype == np.int64
+
+
+def test_an_integer_tensor_and_a_float_scalar_compute_in_float32_as_paddle():
+    x = t([7, -7])
+    for got, want in [(x % 2.5, [2.0, 0.5]), (x // 2.5, [2.0, -3.0]), (x - 0.5, [6.5, -7.5]),
+                      (x * 0.5, [3.5, -3.5]), (2.5 - x, [-4.5, 9.5]), (x + 0.5, [7.5, -6.5])]:
+        assert got.dtype == np.float32
+        np.testing.assert_array_equal(got.numpy(), want)
+    assert (x + 1).dtype == np.int64 and (x * 2).numpy().tolist() == [14, -14]
+
+
+def test_prod_over_an_empty_axis_has_an_empty_gradient():
+    x = t(np.zeros((3, 0)), grad=True)
+    y = core.prod(x, axis=1)
+    np.testing.assert_array_equal(y.numpy(), [1.0, 1.0, 1.0])
+    core.sum(y).backward()
+    assert x.grad.shape == [3, 0]

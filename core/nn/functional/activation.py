@@ -5,6 +5,7 @@ the sign of its output, sigmoid and tanh their output, softmax its probabilities
 """
 from __future__ import annotations
 
+import functools
 import math
 
 from core import backend
@@ -310,6 +311,21 @@ def swish(x: Tensor, name: str | None = None) -> Tensor:
     return apply(out, (x,), backward, "swish")
 
 
+def _scalars_as_rows(fn):
+    """Run ``fn`` on a 0-D input as on one element: numpy's math on 0-D arrays gives scalars,
+    which the in-place (``out=``) steps of these ops cannot write into."""
+    @functools.wraps(fn)
+    def _wrapped(x, *args, **kwargs):  # private: error messages name the op, not this
+        if getattr(x, "ndim", 1) == 0:
+            from core.manipulation import reshape  # noqa: PLC0415 - only for 0-D inputs
+
+            return reshape(fn(reshape(x, [1]), *args, **kwargs), [])
+        return fn(x, *args, **kwargs)
+
+    return _wrapped
+
+
+@_scalars_as_rows
 def softplus(x: Tensor, beta: float = 1, threshold: float = 20, name: str | None = None) -> Tensor:
     """``log(1 + exp(beta x)) / beta``, and ``x`` where ``beta x > threshold`` (Paddle's
     ``softplus(x, beta=1, threshold=20, name=None)``). Computed as ``max(z, 0) + log1p(exp(-|z|))``
@@ -337,6 +353,7 @@ def softplus(x: Tensor, beta: float = 1, threshold: float = 20, name: str | None
     return apply(out, (x,), backward, "softplus")
 
 
+@_scalars_as_rows
 def mish(x: Tensor, name: str | None = None) -> Tensor:
     """``x * tanh(softplus(x))`` (Paddle's ``mish``; softplus turns linear above 20, as in
     Paddle's kernel). The forward keeps ``t = tanh(softplus(x))`` and ``softplus(x)`` for the
@@ -365,6 +382,7 @@ def mish(x: Tensor, name: str | None = None) -> Tensor:
     return apply(out, (x,), backward, "mish")
 
 
+@_scalars_as_rows
 def hardsigmoid(x: Tensor, slope: float = 0.1666667, offset: float = 0.5,
                 name: str | None = None) -> Tensor:
     """``clip(slope x + offset, 0, 1)`` (Paddle's ``hardsigmoid(x, slope=0.1666667,
@@ -389,6 +407,7 @@ def hardtanh(x: Tensor, min: float = -1.0, max: float = 1.0,  # noqa: A002 - Pad
     return apply(out, (x,), lambda g: (g * ((out > lo) & (out < hi)),), "hardtanh")
 
 
+@_scalars_as_rows
 def softsign(x: Tensor, name: str | None = None) -> Tensor:
     """``x / (1 + |x|)`` (Paddle's ``softsign``); d/dx = 1 / (1 + |x|)^2 = (1 - |out|)^2."""
     del name

@@ -110,3 +110,15 @@ def test_prelu_checks_its_weight_and_channels():
     with pytest.raises(ValueError, match="weight_attr"):
         nn.PReLU(weight_attr=False)
     assert "num_parameters=3" in repr(nn.PReLU(3))
+
+
+@pytest.mark.parametrize("fn", [F.softplus, F.mish, F.softsign, F.hardsigmoid])
+def test_a_zero_d_input_gives_a_zero_d_output_and_gradient(fn):
+    x = core.to_tensor(np.array(0.7), stop_gradient=False)
+    out = fn(x)
+    out.backward()
+    assert out.shape == [] and x.grad.shape == []
+    row = core.to_tensor(np.array([0.7]), stop_gradient=False)
+    fn(row).backward()
+    assert float(out) == pytest.approx(float(fn(row)[0])) and float(x.grad) == pytest.approx(
+        float(row.grad[0]))
