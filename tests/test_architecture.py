@@ -37,3 +37,14 @@ def test_ruff_finds_nothing():
                                   "serialize", "data"])
 def test_public_modules_are_attributes_of_core(name):
     assert hasattr(core, name), f"core.{name} needs an explicit import in core/__init__.py"
+
+
+def test_no_test_module_needs_torch_to_be_collected():
+    """torch is not in the dev extra: the README's test command runs without it, so a test
+    module imports torch inside the tests that use it (pytest.importorskip), never at the top
+    (one such import stopped the whole run at collection)."""
+    offenders = [f"{path.relative_to(ROOT)}:{number}"
+                 for path in sorted((ROOT / "tests").rglob("*.py"))
+                 for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                 if line.startswith(("import torch", "from torch"))]
+    assert offenders == []
