@@ -144,16 +144,20 @@ from core.tensor import Parameter, Tensor, is_grad_enabled, no_grad, to_tensor
 import numpy as _np  # noqa: E402
 
 
-def _version() -> str:
+def __getattr__(name: str):
+    """``core.__version__`` (paddle.__version__), the installed tomlrun's, looked up on first
+    use: reading package metadata costs ~20 ms, which every ``import core`` would pay."""
+    if name != "__version__":
+        raise AttributeError(f"module 'core' has no attribute '{name}'")
     from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
 
     try:
-        return version("tomlrun")
+        found = version("tomlrun")
     except PackageNotFoundError:
-        return "0+unknown"  # a bare checkout, not installed
+        found = "0+unknown"  # a bare checkout, not installed
+    globals()["__version__"] = found
+    return found
 
-
-__version__ = _version()  # paddle.__version__: the installed tomlrun's
 
 # paddle.float32 and friends: the numpy dtypes, equal to what Tensor.dtype gives.
 bool = _np.dtype("bool")  # noqa: A001
