@@ -330,8 +330,9 @@ def prod(x, axis=None, keepdim: bool = False, dtype=None, name: str | None = Non
     return apply(out, (x,), backward, "prod")
 
 
-def _centred(x, axis, unbiased: bool, fn: str):
-    """(x - mean, the reduced axes, 1 / divisor) for var and std; NaN where the divisor is 0."""
+def _spread(x, axis, unbiased: bool, fn: str):
+    """For var and std: (x - mean, the reduced axes, 1 / divisor, the variance with the reduced
+    axes kept); NaN where the divisor is 0."""
     a = as_input(x, fn).data
     if a.dtype.kind != "f":
         raise TypeError(f"{fn}: x must be a floating tensor, got dtype {a.dtype}")
@@ -341,37 +342,42 @@ def _centred(x, axis, unbiased: bool, fn: str):
         raise ValueError(f"{fn}: the reduced axes {list(axes)} of shape {list(a.shape)} are empty")
     divisor = count - 1 if unbiased else count
     scale = 1.0 / divisor if divisor > 0 else math.nan  # Paddle: 0 / 0 for one unbiased sample
-    return a - a.mean(axis=axes, keepdims=True), axes, scale
+    diff = a - a.mean(axis=axes, keepdims=True)
+    variance = ((diff * diff).sum(axis=axes, keepdims=True) * scale).astype(diff.dtype)
+    return diff, axes, scale, variance
+
+
+def _dropped(array, axes: tuple, keepdim: bool):
+    """``array`` (reduced with its axes kept) without those axes unless ``keepdim``."""
+    if keepdim:
+        return array
+    return array.reshape(tuple(n for i, n in enumerate(array.shape) if i not in axes))
 
 
 def var(x, axis=None, unbiased: bool = True, keepdim: bool = False,
         name: str | None = None) -> Tensor:
     """Variance over ``axis`` (None: all), divided by n - 1 (``unbiased``) or n."""
     del name
-    diff, axes, scale = _centred(x, axis, unbiased, "var")
-    xp = _xp(x)
-    out = xp.asarray((diff * diff).sum(axis=axes, keepdims=keepdim) * scale).astype(diff.dtype)
+    diff, axes, scale, variance = _spread(x, axis, unbiased, "var")
 
     def backward(g):
         return (_restore(g, axes, keepdim, diff.shape) * (diff * (2 * scale)),)
 
-    return apply(out, (x,), backward, "var")
+    return apply(_xp(x).asarray(_dropped(variance, axes, keepdim)), (x,), backward, "var")
 
 
 def std(x, axis=None, unbiased: bool = True, keepdim: bool = False,
         name: str | None = None) -> Tensor:
     """Standard deviation over ``axis`` (None: all): the square root of ``var``."""
     del name
-    diff, axes, scale = _centred(x, axis, unbiased, "std")
+    diff, axes, scale, variance = _spread(x, axis, unbiased, "std")
     xp = _xp(x)
-    out = xp.sqrt((diff * diff).sum(axis=axes, keepdims=True) * scale).astype(diff.dtype)
+    out = xp.sqrt(variance)
 
     def backward(g):
         return (_restore(g, axes, keepdim, diff.shape) * (diff * scale / out),)
 
-    result = out if keepdim else out.reshape(tuple(
-        n for i, n in enumerate(out.shape) if i not in axes))
-    return apply(xp.asarray(result), (x,), backward, "std")
+    return apply(xp.asarray(_dropped(out, axes, keepdim)), (x,), backward, "std")
 
 
 def logsumexp(x, axis=None, keepdim: bool = False, name: str | None = None) -> Tensor:
