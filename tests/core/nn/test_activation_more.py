@@ -5,6 +5,7 @@ import pytest
 import core
 from core import nn
 from core.nn import functional as F
+from tests.core.nn.torch_parity import assert_layer_matches_torch
 from tests.gradcheck import check_grad
 
 RNG = np.random.default_rng(0)
@@ -27,15 +28,7 @@ CASES = [  # (layer, functional call, torch call)
 @pytest.mark.parametrize("layer, fn, ref", CASES)
 def test_activation_gradient_and_torch_parity(layer, fn, ref):
     check_grad(fn, X)
-    torch = pytest.importorskip("torch")
-    xt = core.to_tensor(X, stop_gradient=False)
-    out = layer(xt)
-    out.backward(core.to_tensor(np.cos(X)))
-    t = torch.tensor(X, requires_grad=True)
-    want = ref(t, torch.nn.functional)
-    want.backward(torch.tensor(np.cos(X)))
-    np.testing.assert_allclose(out.numpy(), want.detach().numpy(), rtol=1e-10, atol=1e-12)
-    np.testing.assert_allclose(xt.gradient(), t.grad.numpy(), rtol=1e-9, atol=1e-12)
+    assert_layer_matches_torch(layer, ref, X)
 
 
 def test_gelu_matches_paddle_documented_values():
