@@ -157,7 +157,39 @@ def _binary_pairs(preds, labels, owner: str) -> tuple[np.ndarray, np.ndarray]:
     return np.floor(preds.reshape(n) + 0.5).astype(np.int64), labels.reshape(n)
 
 
-class Precision(Metric):
+class _TruePositiveRate(Metric):
+    """True positives over a class of samples, counted over the batches since ``reset()``:
+    ``tp`` and the other count of the denominator (``fp`` for Precision, ``fn`` for Recall)."""
+
+    _miss = ""  # the name of the denominator's other count
+    _by_label = False  # the class: samples labelled positive (else: predicted positive)
+
+    def __init__(self, name: str, *args, **kwargs):
+        del args, kwargs  # Paddle passes them on to Metric, which takes none
+        self._name = name
+        self.reset()
+
+    def update(self, preds, labels) -> None:
+        predicted, labels = _binary_pairs(preds, labels, type(self).__name__)
+        counted = (labels == 1) if self._by_label else (predicted == 1)
+        hits = int(np.count_nonzero(counted & (predicted == labels)))
+        self.tp += hits
+        setattr(self, self._miss, getattr(self, self._miss) + int(np.count_nonzero(counted))
+                - hits)
+
+    def reset(self) -> None:
+        self.tp = 0
+        setattr(self, self._miss, 0)
+
+    def accumulate(self) -> float:
+        total = self.tp + getattr(self, self._miss)
+        return float(self.tp) / total if total else 0.0
+
+    def name(self) -> str:
+        return self._name
+
+
+class Precision(_TruePositiveRate):
     """Precision of binary classification (``paddle.metric.Precision``): true positives over
     predicted positives, accumulated over the batches since ``reset()``.
 
@@ -165,57 +197,21 @@ class Precision(Metric):
     [N, 1]; 0.5 and above count as positive), ``labels`` 0 or 1. ``accumulate()`` is 0.0
     before any positive prediction."""
 
+    _miss = "fp"
+
     def __init__(self, name: str = "precision", *args, **kwargs):
-        del args, kwargs  # Paddle passes them on to Metric, which takes none
-        self._name = name
-        self.reset()
-
-    def update(self, preds, labels) -> None:
-        predicted, labels = _binary_pairs(preds, labels, "Precision")
-        positive = predicted == 1
-        hits = int(np.count_nonzero(positive & (labels == 1)))
-        self.tp += hits
-        self.fp += int(np.count_nonzero(positive)) - hits
-
-    def reset(self) -> None:
-        self.tp = 0
-        self.fp = 0
-
-    def accumulate(self) -> float:
-        predicted = self.tp + self.fp
-        return float(self.tp) / predicted if predicted else 0.0
-
-    def name(self) -> str:
-        return self._name
+        super().__init__(name, *args, **kwargs)
 
 
-class Recall(Metric):
+class Recall(_TruePositiveRate):
     """Recall of binary classification (``paddle.metric.Recall``): true positives over actual
     positives, accumulated over the batches since ``reset()``. ``update(preds, labels)`` as
     ``Precision``; ``accumulate()`` is 0.0 before any positive label."""
 
+    _miss, _by_label = "fn", True
+
     def __init__(self, name: str = "recall", *args, **kwargs):
-        del args, kwargs
-        self._name = name
-        self.reset()
-
-    def update(self, preds, labels) -> None:
-        predicted, labels = _binary_pairs(preds, labels, "Recall")
-        actual = labels == 1
-        hits = int(np.count_nonzero(actual & (predicted == 1)))
-        self.tp += hits
-        self.fn += int(np.count_nonzero(actual)) - hits
-
-    def reset(self) -> None:
-        self.tp = 0
-        self.fn = 0
-
-    def accumulate(self) -> float:
-        positives = self.tp + self.fn
-        return float(self.tp) / positives if positives else 0.0
-
-    def name(self) -> str:
-        return self._name
+        super().__init__(name, *args, **kwargs)
 
 
 class Auc(Metric):
