@@ -104,6 +104,7 @@ def _read(path: str) -> tuple[str | None, int]:
     """(alembic schema version or None, number of runs) of the sqlite file ``path``."""
     if os.path.getsize(path) == 0:
         return None, 0
+    _roll_back_interrupted_write(path)
     try:
         with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True,
                                                 timeout=30)) as db:
@@ -120,6 +121,16 @@ def _read(path: str) -> tuple[str | None, int]:
                          "move it aside, or point tracking.uri at another store; the file was "
                          "not changed.") from None
     return version, int(runs)
+
+
+def _roll_back_interrupted_write(path: str) -> None:
+    """A process killed mid-transaction leaves a hot journal (``path-journal``); a read-only
+    connection cannot roll it back ("attempt to write a readonly database"), so the next run
+    was refused. One read-write connection does what any sqlite writer would do first: it
+    restores the file as it was before that transaction."""
+    if os.path.exists(path + "-journal"):
+        with contextlib.closing(sqlite3.connect(path, timeout=30)) as db:
+            db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
 
 
 def _revisions() -> tuple[str | None, set[str]]:

@@ -67,6 +67,25 @@ def test_runs_killed_while_creating_or_opening_the_store_leave_it_usable(tmp_pat
     assert _finished(tmp_path) == 2
 
 
+def test_a_write_killed_mid_transaction_is_rolled_back_and_the_next_run_works(tmp_path):
+    """A kill inside a transaction leaves a hot journal; the read-only check could not roll it
+    back ("attempt to write a readonly database"), and the next run was refused."""
+    _run(tmp_path)
+    path = str(tmp_path / "mlflow.db")
+    writer = (f"import os, sqlite3\ndb = sqlite3.connect({path!r}, isolation_level=None)\n"
+              "db.execute('PRAGMA cache_size=1')\ndb.execute('BEGIN')\n"
+              "for i in range(200):\n    db.execute(\"INSERT INTO experiments (name, "
+              "artifact_location, lifecycle_stage) VALUES (?, 'x', 'active')\", "
+              "(str(i) * 200,))\nos._exit(0)\n")  # killed before COMMIT
+    subprocess.run([sys.executable, "-c", writer], check=True, timeout=60)
+    assert os.path.exists(path + "-journal")
+    _run(tmp_path)
+    assert _finished(tmp_path) == 2  # the first run kept, the half-written rows gone
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT COUNT(*) FROM experiments WHERE artifact_location = 'x'"
+                          ).fetchone()[0] == 0
+
+
 def test_concurrent_jobs_on_a_fresh_folder_create_one_store(tmp_path):
     uri = tracking.default_uri(tmp_path)
     code = "import sys; from runner.track import store; store.prepare(sys.argv[1])"
