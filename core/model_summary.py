@@ -176,7 +176,8 @@ def _flops(layer, in_shape: tuple, out_shape: tuple) -> int:
         per_output = weight.size // max(weight.shape[0 if "Conv" in kind else 1], 1)
         return 2 * out_size * per_output  # each output: a dot product of per_output terms
     if hasattr(layer, "hidden_size") or kind == "MultiHeadAttention":
-        steps = in_shape[0] if in_shape else 1
+        # A sequence sample is [steps, features]; a cell's is [features]: one step.
+        steps = in_shape[0] if len(in_shape) >= 2 else 1
         weights = sum(int(p.size) for p in layer.parameters() if p.ndim >= 2)
         flops = 2 * weights * steps  # every weight used once per step
         if kind == "MultiHeadAttention":

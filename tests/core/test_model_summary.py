@@ -133,3 +133,17 @@ def test_a_network_that_is_one_layer_has_its_own_row_and_dtypes_are_kept(capsys)
     core.summary(net, (1, 3), dtypes="float64")
     core.summary(net, (1, 3), dtypes="int32")
     assert seen == [np.dtype("float64"), np.dtype("int32")]
+
+
+def _flops_column(table: str, kind: str) -> str:
+    row = next(line for line in table.splitlines() if f" {kind} " in line)
+    return row.split()[-1]
+
+
+def test_recurrent_flops_count_the_steps_a_sample_takes(capsys):
+    # GRU(3, 4): 12x3 + 12x4 weights, each a multiply-add per step.
+    per_step = 2 * (12 * 3 + 12 * 4)
+    core.summary(core.nn.GRU(3, 4), (1, 5, 3))
+    assert _flops_column(capsys.readouterr().out, "GRU") == str(5 * per_step)
+    core.summary(core.nn.GRUCell(3, 4), (1, 3))  # a cell takes one step, whatever its width
+    assert _flops_column(capsys.readouterr().out, "GRUCell") == str(per_step)
