@@ -72,3 +72,58 @@ from core.nn.common import CosineSimilarity  # noqa: E402
 from core.nn.pooling import AvgPool1D  # noqa: E402
 
 __all__ += ["AvgPool1D", "CosineSimilarity"]
+from core.nn.rnn_cells import RNN, BiRNN, GRUCell, LSTMCell, SimpleRNNCell  # noqa: E402
+
+__all__ += ["BiRNN", "GRUCell", "LSTMCell", "RNN", "SimpleRNNCell"]
+from core.nn.transformer import (  # noqa: E402
+                                 Transformer,
+                                 TransformerDecoder,
+                                 TransformerDecoderLayer,
+)
+
+__all__ += ["Transformer", "TransformerDecoder", "TransformerDecoderLayer"]
+from core.nn.common import Bilinear, Pad1D, ZeroPad2D  # noqa: E402
+from core.nn.conv import Conv1DTranspose  # noqa: E402
+from core.nn.norm import InstanceNorm1D, LocalResponseNorm  # noqa: E402
+from core.nn.pooling import AdaptiveAvgPool1D, AdaptiveMaxPool1D  # noqa: E402
+from core.nn.shape import (  # noqa: E402
+                           ChannelShuffle,
+                           Fold,
+                           PixelShuffle,
+                           PixelUnshuffle,
+                           Unflatten,
+                           Unfold,
+)
+
+__all__ += ["AdaptiveAvgPool1D", "AdaptiveMaxPool1D", "Bilinear", "ChannelShuffle",
+            "Conv1DTranspose", "Fold", "InstanceNorm1D", "LocalResponseNorm", "Pad1D",
+            "PixelShuffle", "PixelUnshuffle", "Unflatten", "Unfold", "ZeroPad2D"]
+from core.nn.activation import (  # noqa: E402
+                                CELU,
+                                GLU,
+                                SELU,
+                                Hardshrink,
+                                LogSigmoid,
+                                Maxout,
+                                RReLU,
+                                Softmax2D,
+                                Softshrink,
+                                ThresholdedReLU,
+)
+from core.nn.loss import (  # noqa: E402
+                          CosineEmbeddingLoss,
+                          GaussianNLLLoss,
+                          HingeEmbeddingLoss,
+                          MarginRankingLoss,
+                          MultiLabelSoftMarginLoss,
+                          MultiMarginLoss,
+                          PoissonNLLLoss,
+                          SoftMarginLoss,
+                          TripletMarginLoss,
+)
+
+__all__ += ["CELU", "GLU", "SELU", "Hardshrink", "LogSigmoid", "Maxout", "RReLU", "Softmax2D",
+            "Softshrink", "ThresholdedReLU"]
+__all__ += ["CosineEmbeddingLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "MarginRankingLoss",
+            "MultiLabelSoftMarginLoss", "MultiMarginLoss", "PoissonNLLLoss", "SoftMarginLoss",
+            "TripletMarginLoss"]

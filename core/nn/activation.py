@@ -207,3 +207,115 @@ class PReLU(Layer):
     def extra_repr(self) -> str:
         return (f"num_parameters={self._num_parameters}, data_format={self._data_format}, "
                 f"init={self._init}")
+
+
+class SELU(_Activation):
+    """``scale * x`` where x > 0, ``scale * alpha * (exp(x) - 1)`` elsewhere, Paddle's
+    ``SELU(scale=1.0507009873554804934193349852946, alpha=1.6732632423543772848170429916717,
+    name=None)``; ``scale`` must be > 1 and ``alpha`` >= 0 (checked here)."""
+
+    _fn = F.selu
+
+    def __init__(self, scale: float = F._SELU_SCALE, alpha: float = F._SELU_ALPHA,
+                 name: str | None = None):
+        scale, alpha = F._selu_arguments(scale, alpha, "SELU")
+        super().__init__(name, scale=scale, alpha=alpha)
+
+
+class CELU(_Activation):
+    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``, Paddle's ``CELU(alpha=1.0,
+    name=None)``; ``alpha=0`` raises ZeroDivisionError."""
+
+    _fn = F.celu
+
+    def __init__(self, alpha: float = 1.0, name: str | None = None):
+        super().__init__(name, alpha=F._celu_alpha(alpha, "CELU"))
+
+
+class LogSigmoid(_Activation):
+    """``log(1 / (1 + exp(-x)))``, computed stably, Paddle's ``LogSigmoid(name=None)``."""
+
+    _fn = F.log_sigmoid
+
+
+class Softshrink(_Activation):
+    """``x - threshold`` above ``threshold``, ``x + threshold`` below ``-threshold``, 0 between,
+    Paddle's ``Softshrink(threshold=0.5, name=None)``; ``threshold`` must be >= 0."""
+
+    _fn = F.softshrink
+
+    def __init__(self, threshold: float = 0.5, name: str | None = None):
+        super().__init__(name, threshold=F._softshrink_threshold(threshold, "Softshrink"))
+
+
+class Hardshrink(_Activation):
+    """``x`` where |x| > threshold, 0 elsewhere, Paddle's ``Hardshrink(threshold=0.5,
+    name=None)``."""
+
+    _fn = F.hardshrink
+
+    def __init__(self, threshold: float = 0.5, name: str | None = None):
+        super().__init__(name, threshold=F._real("Hardshrink", "threshold", threshold))
+
+
+class ThresholdedReLU(_Activation):
+    """``x`` where x > threshold, ``value`` elsewhere, Paddle 3.x's
+    ``ThresholdedReLU(threshold=1.0, value=0.0, name=None)``."""
+
+    _fn = F.thresholded_relu
+
+    def __init__(self, threshold: float = 1.0, value: float = 0.0, name: str | None = None):
+        super().__init__(name, threshold=F._real("ThresholdedReLU", "threshold", threshold),
+                         value=F._real("ThresholdedReLU", "value", value))
+
+
+class Maxout(_Activation):
+    """The maximum over each run of ``groups`` consecutive channels on ``axis`` (C channels in,
+    C / groups out), Paddle's ``Maxout(groups, axis=1, name=None)``; see ``F.maxout``."""
+
+    _fn = F.maxout
+
+    def __init__(self, groups: int, axis: int = 1, name: str | None = None):
+        super().__init__(name, groups=F._maxout_groups(groups, "Maxout"), axis=axis)
+
+
+class GLU(_Activation):
+    """The gated linear unit ``a * sigmoid(b)`` over the two halves of ``axis``, Paddle's
+    ``GLU(axis=-1, name=None)``: the output is half as long along ``axis``."""
+
+    _fn = F.glu
+
+    def __init__(self, axis: int = -1, name: str | None = None):
+        super().__init__(name, axis=axis)
+
+
+class Softmax2D(Layer):
+    """Softmax over the channels of each position of a [N, C, H, W] or [C, H, W] input (axis
+    -3), Paddle's ``Softmax2D(name=None)``: at every (h, w) the C values sum to 1."""
+
+    def __init__(self, name: str | None = None):
+        super().__init__(name)
+
+    def forward(self, x: Tensor) -> Tensor:
+        if x.ndim not in (3, 4):
+            raise ValueError(f"Softmax2D: expected a 3-D [C, H, W] or 4-D [N, C, H, W] input, "
+                             f"got shape {x.shape} ({x.ndim}-D).")
+        return F.softmax(x, axis=-3)
+
+
+class RReLU(Layer):
+    """Randomized leaky ReLU, Paddle's ``RReLU(lower=1/8, upper=1/3, name=None)``: ``x`` where
+    x >= 0, ``a * x`` elsewhere, with a slope ``a`` drawn uniformly from [lower, upper] for each
+    element in training mode and the mean (lower + upper) / 2 in evaluation mode (``eval()``).
+    Paddle's bounds checks, 0 <= lower <= upper <= 1, run here."""
+
+    def __init__(self, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0,
+                 name: str | None = None):
+        super().__init__(name)
+        self._lower, self._upper = F._rrelu_bounds(lower, upper, "RReLU")
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.rrelu(x, self._lower, self._upper, training=self.training)
+
+    def extra_repr(self) -> str:
+        return f"lower={self._lower}, upper={self._upper}"

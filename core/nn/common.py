@@ -1,5 +1,5 @@
-"""Common layers: Linear, Flatten, Dropout, Dropout2D, Identity, Pad2D, Upsample,
-CosineSimilarity (Paddle names)."""
+"""Common layers: Linear, Flatten, Dropout, Dropout2D, Identity, Pad2D, ZeroPad2D, Pad1D, Upsample,
+CosineSimilarity, Bilinear (Paddle names)."""
 from __future__ import annotations
 
 from core.nn.functional import common as F
@@ -142,3 +142,95 @@ class CosineSimilarity(Layer):
 
     def extra_repr(self) -> str:
         return f"axis={self._axis}, eps={self._eps}"
+
+
+def _paddings(owner: str, padding, count: int, spelled: str) -> list[int]:
+    """``padding`` as ``count`` non-negative ints: an int repeats, a list (or Tensor) must have
+    ``count``."""
+    if isinstance(padding, Tensor):
+        padding = [int(v) for v in padding.tolist()]
+    values = [padding] * count if isinstance(padding, int) and not isinstance(padding, bool) \
+        else list(padding) if isinstance(padding, (list, tuple)) else None
+    if values is None or len(values) != count or any(
+            isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in values):
+        raise ValueError(f"{owner}: padding={padding!r} must be an int >= 0 or {count} such ints "
+                         f"{spelled}.")
+    return values
+
+
+class ZeroPad2D(Layer):
+    """Pad the height and width of a 4-D input with zeros, Paddle's ``ZeroPad2D(padding,
+    data_format='NCHW', name=None)``; ``padding`` is an int or [left, right, top, bottom]."""
+
+    def __init__(self, padding, data_format: str = "NCHW", name: str | None = None):
+        super().__init__(name)
+        if data_format not in ("NCHW", "NHWC"):
+            raise ValueError(f"ZeroPad2D: data_format must be 'NCHW' or 'NHWC', got "
+                             f"{data_format!r}")
+        self.padding = _paddings("ZeroPad2D", padding, 4, "[left, right, top, bottom]")
+        self.data_format = data_format
+
+    def forward(self, x: Tensor) -> Tensor:
+        if x.ndim != 4:
+            raise ValueError(f"ZeroPad2D: expected a 4-D input, got shape {x.shape}.")
+        return F.pad(x, self.padding, "constant", 0.0, self.data_format)
+
+    def extra_repr(self) -> str:
+        return f"padding={self.padding}, data_format={self.data_format}"
+
+
+class Pad1D(Layer):
+    """Pad the length of a 3-D input, Paddle's ``Pad1D(padding, mode='constant', value=0.0,
+    data_format='NCL', name=None)``; ``padding`` is an int or [left, right]; ``mode`` is
+    'constant' (with ``value``), 'reflect', 'replicate' or 'circular'."""
+
+    def __init__(self, padding, mode: str = "constant", value: float = 0.0,
+                 data_format: str = "NCL", name: str | None = None):
+        super().__init__(name)
+        if mode not in F._PAD_MODES:
+            raise ValueError(f"Pad1D: mode={mode!r} is not supported; use one of "
+                             f"{F._PAD_MODES}.")
+        if data_format not in ("NCL", "NLC"):
+            raise ValueError(f"Pad1D: data_format must be 'NCL' or 'NLC', got {data_format!r}")
+        self.padding = _paddings("Pad1D", padding, 2, "[left, right]")
+        self.mode, self.value, self.data_format = mode, value, data_format
+
+    def forward(self, x: Tensor) -> Tensor:
+        if x.ndim != 3:
+            raise ValueError(f"Pad1D: expected a 3-D input, got shape {x.shape}.")
+        return F.pad(x, self.padding, self.mode, self.value, self.data_format)
+
+    def extra_repr(self) -> str:
+        return f"padding={self.padding}, mode={self.mode}, data_format={self.data_format}"
+
+
+class Bilinear(Layer):
+    """``out[b, o] = x1[b] @ weight[o] @ x2[b] + bias[0, o]``, Paddle's ``Bilinear(in1_features,
+    in2_features, out_features, weight_attr=None, bias_attr=None, name=None)``; ``forward(x1,
+    x2)`` with x1 [batch, in1_features] and x2 [batch, in2_features].
+
+    ``weight`` is [out_features, in1_features, in2_features] (Xavier-uniform, Paddle's default,
+    fan_in = in1 * in2 and fan_out = out * in2), ``bias`` [1, out_features] (zeros);
+    ``bias_attr=False`` leaves the bias out.
+    """
+
+    def __init__(self, in1_features: int, in2_features: int, out_features: int,
+                 weight_attr=None, bias_attr=None, name: str | None = None):
+        super().__init__(name)
+        for label, value in (("in1_features", in1_features), ("in2_features", in2_features),
+                             ("out_features", out_features)):
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise ValueError(f"Bilinear: {label}={value!r} must be a positive integer.")
+        self.in1_features, self.in2_features = in1_features, in2_features
+        self.out_features = out_features
+        self.weight = self.create_parameter([out_features, in1_features, in2_features],
+                                            attr=weight_attr)
+        self.bias = None if bias_attr is False else \
+            self.create_parameter([1, out_features], attr=bias_attr, is_bias=True)
+
+    def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
+        return F.bilinear(x1, x2, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+                f"out_features={self.out_features}")

@@ -1,4 +1,5 @@
-"""Convolution layers: ``Conv2D``, ``Conv1D``, ``Conv2DTranspose`` (Paddle names and defaults)."""
+"""Convolution layers: ``Conv2D``, ``Conv1D``, ``Conv2DTranspose``, ``Conv1DTranspose`` (Paddle
+names and defaults)."""
 from __future__ import annotations
 
 import math
@@ -128,4 +129,44 @@ class Conv2DTranspose(Layer):
 
     def extra_repr(self) -> str:
         return (f"{self.in_channels}, {self.out_channels}, kernel_size={list(self.kernel_size)}, "
+                f"stride={self.stride}, padding={self.padding}")
+
+
+class Conv1DTranspose(Layer):
+    """Transposed 1-D convolution of [N, C, L] inputs with ``weight`` [in, out / groups, k],
+    Paddle's ``Conv1DTranspose(in_channels, out_channels, kernel_size, stride=1, padding=0,
+    output_padding=0, groups=1, dilation=1, weight_attr=None, bias_attr=None,
+    data_format='NCL')``; ``forward(x, output_size=None)``. Output length: (L - 1) * stride -
+    2 * padding + dilation * (k - 1) + 1 + output_padding. The weight defaults to Paddle's
+    normal(0, sqrt(2 / (in_channels * k))), the bias to zeros."""
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups: int = 1, dilation=1, weight_attr=None,
+                 bias_attr=None, data_format: str = "NCL"):
+        super().__init__()
+        _check_channels("Conv1DTranspose", in_channels, out_channels, groups)
+        kernel = kernel_size[0] if isinstance(kernel_size, (list, tuple)) and \
+            len(kernel_size) == 1 else kernel_size
+        if isinstance(kernel, bool) or not isinstance(kernel, int) or kernel <= 0:
+            raise ValueError(f"Conv1DTranspose: kernel_size={kernel_size!r} must be a positive "
+                             "integer (or a list of one).")
+        if data_format not in ("NCL", "NLC"):
+            raise ValueError(f"Conv1DTranspose: data_format must be 'NCL' or 'NLC', got "
+                             f"{data_format!r}")
+        self.in_channels, self.out_channels, self.kernel_size = in_channels, out_channels, kernel
+        self.stride, self.padding, self.output_padding = stride, padding, output_padding
+        self.groups, self.dilation, self.data_format = groups, dilation, data_format
+        self.weight = self.create_parameter(
+            [in_channels, out_channels // groups, kernel], attr=weight_attr,
+            default_initializer=initializer.Normal(0.0, math.sqrt(2.0 / (in_channels * kernel))))
+        self.bias = None if bias_attr is False else \
+            self.create_parameter([out_channels], attr=bias_attr, is_bias=True)
+
+    def forward(self, x: Tensor, output_size=None) -> Tensor:
+        return T.conv1d_transpose(x, self.weight, self.bias, self.stride, self.padding,
+                                  self.output_padding, self.groups, self.dilation, output_size,
+                                  self.data_format)
+
+    def extra_repr(self) -> str:
+        return (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
                 f"stride={self.stride}, padding={self.padding}")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from core.nn.functional import loss as F
 from core.nn.functional import loss_elementwise as E
+from core.nn.functional import loss_ranking as R
 from core.nn.layer import Layer
 from core.tensor import Tensor
 
@@ -134,3 +135,132 @@ class KLDivLoss(_Reduced):
 
     def forward(self, input: Tensor, label: Tensor) -> Tensor:  # noqa: A002
         return E.kl_div(input, label, self.reduction, self.log_target)
+
+
+class MarginRankingLoss(_Reduced):
+    """``max(0, -label * (input - other) + margin)`` (``paddle.nn.MarginRankingLoss(margin=0.0,
+    reduction='mean', name=None)``); see ``F.margin_ranking_loss``."""
+
+    def __init__(self, margin: float = 0.0, reduction: str = "mean", name: str | None = None):
+        super().__init__(reduction, name)
+        self.margin = R._number("MarginRankingLoss", "margin", margin)
+
+    def forward(self, input: Tensor, other: Tensor, label: Tensor) -> Tensor:  # noqa: A002
+        return R.margin_ranking_loss(input, other, label, self.margin, self.reduction)
+
+
+class HingeEmbeddingLoss(_Reduced):
+    """``input`` for label 1, ``max(0, margin - input)`` for label -1
+    (``paddle.nn.HingeEmbeddingLoss(margin=1.0, reduction='mean', name=None)``); see
+    ``F.hinge_embedding_loss``."""
+
+    def __init__(self, margin: float = 1.0, reduction: str = "mean", name: str | None = None):
+        super().__init__(reduction, name)
+        self.margin = R._number("HingeEmbeddingLoss", "margin", margin)
+
+    def forward(self, input: Tensor, label: Tensor) -> Tensor:  # noqa: A002
+        return E.hinge_embedding_loss(input, label, self.margin, self.reduction)
+
+
+class CosineEmbeddingLoss(_Reduced):
+    """``1 - cos`` for label 1, ``max(0, cos - margin)`` for label -1, ``cos`` the cosine
+    similarity of each row pair (``paddle.nn.CosineEmbeddingLoss(margin=0, reduction='mean',
+    name=None)``; ``margin`` in [-1, 1]); see ``F.cosine_embedding_loss``."""
+
+    def __init__(self, margin: float = 0, reduction: str = "mean", name: str | None = None):
+        super().__init__(reduction, name)
+        self.margin = R._number("CosineEmbeddingLoss", "margin", margin, -1.0, 1.0)
+
+    def forward(self, input1: Tensor, input2: Tensor, label: Tensor) -> Tensor:
+        return R.cosine_embedding_loss(input1, input2, label, self.margin, self.reduction)
+
+
+class SoftMarginLoss(_Reduced):
+    """``log(1 + exp(-label * input))`` for labels 1 or -1
+    (``paddle.nn.SoftMarginLoss(reduction='mean', name=None)``); see ``F.soft_margin_loss``."""
+
+    def __init__(self, reduction: str = "mean", name: str | None = None):
+        super().__init__(reduction, name)
+
+    def forward(self, input: Tensor, label: Tensor) -> Tensor:  # noqa: A002
+        return E.soft_margin_loss(input, label, self.reduction)
+
+
+class MultiLabelSoftMarginLoss(_Reduced):
+    """Per-class logistic loss averaged over the classes of each row
+    (``paddle.nn.MultiLabelSoftMarginLoss(weight=None, reduction='mean', name=None)``); see
+    ``F.multi_label_soft_margin_loss``."""
+
+    def __init__(self, weight: Tensor | None = None, reduction: str = "mean",
+                 name: str | None = None):
+        super().__init__(reduction, name)
+        self.weight = weight  # a constant, not a trainable parameter
+
+    def forward(self, input: Tensor, label: Tensor) -> Tensor:  # noqa: A002
+        return R.multi_label_soft_margin_loss(input, label, self.weight, self.reduction)
+
+
+class TripletMarginLoss(_Reduced):
+    """``max(d(input, positive) - d(input, negative) + margin, 0)`` with ``d(a, b) =
+    ||a - b + epsilon||_p`` (``paddle.nn.TripletMarginLoss(margin=1.0, p=2.0, epsilon=1e-6,
+    swap=False, reduction='mean', name=None)``); see ``F.triplet_margin_loss``."""
+
+    def __init__(self, margin: float = 1.0, p: float = 2.0, epsilon: float = 1e-6,
+                 swap: bool = False, reduction: str = "mean", name: str | None = None):
+        super().__init__(reduction, name)
+        owner = "TripletMarginLoss"
+        self.margin = R._number(owner, "margin", margin, 0.0)
+        self.p = R._number(owner, "p", p, 0.0, low_open=True)
+        self.epsilon, self.swap = R._number(owner, "epsilon", epsilon), swap
+
+    def forward(self, input: Tensor, positive: Tensor, negative: Tensor) -> Tensor:  # noqa: A002
+        return R.triplet_margin_loss(input, positive, negative, self.margin, self.p,
+                                     self.epsilon, self.swap, self.reduction)
+
+
+class PoissonNLLLoss(_Reduced):
+    """Poisson negative log-likelihood (``paddle.nn.PoissonNLLLoss(log_input=True, full=False,
+    epsilon=1e-8, reduction='mean', name=None)``); see ``F.poisson_nll_loss``."""
+
+    def __init__(self, log_input: bool = True, full: bool = False, epsilon: float = 1e-8,
+                 reduction: str = "mean", name: str | None = None):
+        super().__init__(reduction, name)
+        self.log_input, self.full = log_input, full
+        self.epsilon = R._number("PoissonNLLLoss", "epsilon", epsilon, 0.0, low_open=True)
+
+    def forward(self, input: Tensor, label: Tensor) -> Tensor:  # noqa: A002
+        return E.poisson_nll_loss(input, label, self.log_input, self.full, self.epsilon,
+                                  self.reduction)
+
+
+class GaussianNLLLoss(_Reduced):
+    """Gaussian negative log-likelihood of ``label`` under mean ``input`` and ``variance``
+    (``paddle.nn.GaussianNLLLoss(full=False, epsilon=1e-6, reduction='mean', name=None)``);
+    see ``F.gaussian_nll_loss``."""
+
+    def __init__(self, full: bool = False, epsilon: float = 1e-6, reduction: str = "mean",
+                 name: str | None = None):
+        super().__init__(reduction, name)
+        self.full = full
+        self.epsilon = R._number("GaussianNLLLoss", "epsilon", epsilon, 0.0, low_open=True)
+
+    def forward(self, input: Tensor, label: Tensor, variance: Tensor) -> Tensor:  # noqa: A002
+        return E.gaussian_nll_loss(input, label, variance, self.full, self.epsilon,
+                                   self.reduction)
+
+
+class MultiMarginLoss(_Reduced):
+    """Multi-class hinge loss (``paddle.nn.MultiMarginLoss(p=1, margin=1.0, weight=None,
+    reduction='mean', name=None)``); see ``F.multi_margin_loss``."""
+
+    def __init__(self, p: int = 1, margin: float = 1.0, weight: Tensor | None = None,
+                 reduction: str = "mean", name: str | None = None):
+        super().__init__(reduction, name)
+        if isinstance(p, bool) or not isinstance(p, int) or p < 1:
+            raise ValueError(f"MultiMarginLoss: p={p!r} must be a positive integer.")
+        self.p, self.margin = p, R._number("MultiMarginLoss", "margin", margin)
+        self.weight = weight  # class weights are a constant, not a trainable parameter
+
+    def forward(self, input: Tensor, label: Tensor) -> Tensor:  # noqa: A002
+        return R.multi_margin_loss(input, label, self.p, self.margin, self.weight,
+                                   self.reduction)

@@ -1,13 +1,21 @@
-"""Normalisation layers: ``BatchNorm1D/2D``, ``LayerNorm``, ``GroupNorm``, ``InstanceNorm2D``.
+"""Normalisation layers: ``BatchNorm1D/2D``, ``LayerNorm``, ``GroupNorm``, ``InstanceNorm1D/2D``,
+``LocalResponseNorm``.
 
 Parameters are ``weight`` (ones) and ``bias`` (zeros); the running statistics are buffers named
 ``_mean`` (zeros) and ``_variance`` (ones), Paddle's state_dict keys, so checkpoints read alike.
 """
 from __future__ import annotations
 
+import core
 from core import backend
 from core.nn import initializer
-from core.nn.functional.norm import batch_norm, group_norm, instance_norm, layer_norm
+from core.nn.functional.norm import (
+                                     batch_norm,
+                                     group_norm,
+                                     instance_norm,
+                                     layer_norm,
+                                     local_response_norm,
+)
 from core.nn.layer import Layer
 from core.tensor import Tensor
 
@@ -164,3 +172,71 @@ class InstanceNorm2D(_AffineNorm):
 
     def extra_repr(self) -> str:
         return f"num_features={self.num_features}, epsilon={self.epsilon}"
+
+
+class InstanceNorm1D(_AffineNorm):
+    """Instance normalisation of [N, C, L] inputs (or [N, C], where each value is its own
+    instance and the output is the bias), Paddle's ``InstanceNorm1D(num_features,
+    epsilon=1e-05, momentum=0.9, weight_attr=None, bias_attr=None, data_format='NCL',
+    name=None)``: ``(x - mean) / sqrt(var + epsilon) * scale + bias`` with each sample's and
+    channel's statistics over L (biased variance). The learnt per-channel parameters are
+    ``scale`` and ``bias`` (Paddle's state_dict keys); ``momentum`` is accepted for Paddle's
+    signature, and no running statistics are tracked, as in Paddle."""
+
+    _scale_name = "scale"
+
+    def __init__(self, num_features: int, epsilon: float = 1e-05, momentum: float = 0.9,
+                 weight_attr=None, bias_attr=None, data_format: str = "NCL",
+                 name: str | None = None):
+        super().__init__(name)
+        if isinstance(num_features, bool) or not isinstance(num_features, int) \
+                or num_features <= 0:
+            raise ValueError(f"InstanceNorm1D: num_features={num_features!r} must be a positive "
+                             "integer.")
+        if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or epsilon <= 0:
+            raise ValueError(f"InstanceNorm1D: epsilon={epsilon!r} must be a positive number.")
+        if data_format != "NCL":
+            raise ValueError(f"InstanceNorm1D: data_format={data_format!r} is not supported; "
+                             "only 'NCL' is (Paddle's instance_norm is channels-first).")
+        self.num_features, self.epsilon, self.momentum = num_features, epsilon, momentum
+        self.data_format = data_format
+        self._affine([num_features], weight_attr, bias_attr)
+
+    def forward(self, x: Tensor) -> Tensor:
+        if x.ndim not in (2, 3):
+            raise ValueError(f"InstanceNorm1D: expected a 2-D or 3-D input, got shape "
+                             f"{x.shape}.")
+        if x.shape[1] != self.num_features:
+            raise ValueError(f"InstanceNorm1D: input of shape {x.shape} has {x.shape[1]} "
+                             f"channels, but the layer was built for "
+                             f"num_features={self.num_features}.")
+        if x.ndim == 2:  # [N, C]: a length of one, as Paddle's kernel treats it
+            return core.squeeze(self.forward(core.unsqueeze(x, 2)), 2)
+        return instance_norm(x, weight=self.scale, bias=self.bias, eps=self.epsilon,
+                             data_format="NCL")
+
+    def extra_repr(self) -> str:
+        return f"num_features={self.num_features}, epsilon={self.epsilon}"
+
+
+class LocalResponseNorm(Layer):
+    """Local response normalisation across channels, Paddle's ``LocalResponseNorm(size,
+    alpha=0.0001, beta=0.75, k=1.0, data_format='NCHW', name=None)``: ``x[c] / (k + alpha /
+    size * (sum of x^2 over the ``size`` channels around c))^beta`` (see
+    ``functional.local_response_norm``: alpha is divided by size, as Paddle's implementation
+    and PyTorch do)."""
+
+    def __init__(self, size: int, alpha: float = 0.0001, beta: float = 0.75, k: float = 1.0,
+                 data_format: str = "NCHW", name: str | None = None):
+        super().__init__(name)
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            raise ValueError(f"LocalResponseNorm: size={size!r} must be a positive integer.")
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+        self.data_format = data_format
+
+    def forward(self, x: Tensor) -> Tensor:
+        return local_response_norm(x, self.size, self.alpha, self.beta, self.k,
+                                   self.data_format)
+
+    def extra_repr(self) -> str:
+        return f"size={self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"

@@ -108,3 +108,37 @@ class AdaptiveMaxPool2D(Layer):
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}"
+
+
+class AdaptiveAvgPool1D(Layer):
+    """Average pooling of [N, C, L] inputs to ``output_size`` positions over Paddle's adaptive
+    bins ``[floor(i * L / m), ceil((i + 1) * L / m))``, Paddle's ``AdaptiveAvgPool1D(output_size,
+    name=None)``."""
+
+    def __init__(self, output_size, name: str | None = None):
+        super().__init__(name)
+        A.output_length(output_size, "AdaptiveAvgPool1D")  # fails here, not at the first call
+        self.output_size = output_size
+
+    def forward(self, x: Tensor) -> Tensor:
+        return A.adaptive_avg_pool1d(x, self.output_size)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveMaxPool1D(Layer):
+    """Max pooling of [N, C, L] inputs to ``output_size`` positions over Paddle's adaptive bins,
+    Paddle's ``AdaptiveMaxPool1D(output_size, return_mask=False, name=None)``; with
+    ``return_mask`` the layer returns ``(out, mask)`` (int32 indices along L)."""
+
+    def __init__(self, output_size, return_mask: bool = False, name: str | None = None):
+        super().__init__(name)
+        A.output_length(output_size, "AdaptiveMaxPool1D")
+        self.output_size, self.return_mask = output_size, return_mask
+
+    def forward(self, x: Tensor) -> Tensor:
+        return A.adaptive_max_pool1d(x, self.output_size, self.return_mask)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}, return_mask={self.return_mask}"

@@ -65,3 +65,48 @@ from core.nn.functional.pooling import avg_pool1d  # noqa: E402
 
 __all__ += ["avg_pool1d", "cosine_similarity", "label_smooth", "softmax_with_cross_entropy",
             "square_error_cost"]
+from core.nn.functional.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d  # noqa: E402
+from core.nn.functional.common import bilinear  # noqa: E402
+from core.nn.functional.conv_transpose import conv1d_transpose  # noqa: E402
+from core.nn.functional.norm import local_response_norm  # noqa: E402
+from core.nn.functional.shape import (  # noqa: E402
+                                      channel_shuffle,
+                                      fold,
+                                      pixel_shuffle,
+                                      pixel_unshuffle,
+                                      unfold,
+)
+
+__all__ += ["adaptive_avg_pool1d", "adaptive_max_pool1d", "bilinear", "channel_shuffle",
+            "conv1d_transpose", "fold", "local_response_norm", "pixel_shuffle",
+            "pixel_unshuffle", "unfold"]
+from core.nn.functional.activation import (  # noqa: E402
+                                           celu,
+                                           glu,
+                                           hardshrink,
+                                           log_sigmoid,
+                                           maxout,
+                                           rrelu,
+                                           selu,
+                                           softshrink,
+                                           thresholded_relu,
+)
+from core.nn.functional.loss_elementwise import (  # noqa: E402
+                                                 gaussian_nll_loss,
+                                                 hinge_embedding_loss,
+                                                 poisson_nll_loss,
+                                                 soft_margin_loss,
+)
+from core.nn.functional.loss_ranking import (  # noqa: E402
+                                             cosine_embedding_loss,
+                                             margin_ranking_loss,
+                                             multi_label_soft_margin_loss,
+                                             multi_margin_loss,
+                                             triplet_margin_loss,
+)
+
+__all__ += ["celu", "glu", "hardshrink", "log_sigmoid", "maxout", "rrelu", "selu", "softshrink",
+            "thresholded_relu"]
+__all__ += ["cosine_embedding_loss", "gaussian_nll_loss", "hinge_embedding_loss",
+            "margin_ranking_loss", "multi_label_soft_margin_loss", "multi_margin_loss",
+            "poisson_nll_loss", "soft_margin_loss", "triplet_margin_loss"]

@@ -482,3 +482,267 @@ def prelu(x: Tensor, weight: Tensor, data_format: str = "NCHW", name: str | None
         return gx, gw
 
     return apply(out, (x, weight), backward, "prelu")
+
+
+# ----- SELU, CELU, LogSigmoid, the shrinks, ThresholdedReLU, Maxout, GLU, RReLU ----------------
+def _real(fn: str, name: str, value) -> float:
+    """``value`` as a float, or an error that names the argument and the value."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"{fn}: {name}={value!r} must be a finite number.")
+    return float(value)
+
+
+_SELU_SCALE, _SELU_ALPHA = 1.0507009873554804934193349852946, 1.6732632423543772848170429916717
+
+
+def _selu_arguments(scale, alpha, fn: str = "selu") -> tuple[float, float]:
+    """Paddle's checks: ``scale`` > 1 and ``alpha`` >= 0."""
+    scale, alpha = _real(fn, "scale", scale), _real(fn, "alpha", alpha)
+    if scale <= 1.0:
+        raise ValueError(f"{fn}: scale={scale!r} must be greater than 1.0.")
+    if alpha < 0:
+        raise ValueError(f"{fn}: alpha={alpha!r} must be >= 0.")
+    return scale, alpha
+
+
+@_scalars_as_rows
+def selu(x: Tensor, scale: float = _SELU_SCALE, alpha: float = _SELU_ALPHA,
+         name: str | None = None) -> Tensor:
+    """``scale * x`` where x > 0, ``scale * alpha * (exp(x) - 1)`` elsewhere (Paddle's
+    ``selu(x, scale=1.0507009873554804934193349852946, alpha=1.6732632423543772848170429916717,
+    name=None)``; ``scale`` must be > 1 and ``alpha`` >= 0, as Paddle checks).
+
+    The exponential runs on ``min(x, 0)``, so a large x never overflows (float32 included), and
+    every pass writes in place; the backward reads d/dx = scale * alpha * exp(x) back from the
+    output as ``out + scale * alpha`` where x <= 0 (``scale`` elsewhere).
+    """
+    del name
+    scale, alpha = _selu_arguments(scale, alpha)
+    xp, a = backend.array_module(x.data), x.data
+    positive = a > 0
+    out = xp.minimum(a, 0)
+    xp.expm1(out, out=out)
+    out *= alpha
+    xp.copyto(out, a, where=positive)
+    out *= scale
+
+    def backward(g):
+        d = out + scale * alpha
+        xp.copyto(d, scale, where=positive)
+        d *= g
+        return (d,)
+
+    return apply(out, (x,), backward, "selu")
+
+
+def _celu_alpha(alpha, fn: str = "celu") -> float:
+    """Paddle's check: ``alpha`` != 0 (it divides x), as a ZeroDivisionError like Paddle's."""
+    alpha = _real(fn, "alpha", alpha)
+    if alpha == 0:
+        raise ZeroDivisionError(f"{fn}: alpha=0 is not allowed: celu divides x by alpha; use a "
+                                "non-zero alpha (1.0 is the default).")
+    return alpha
+
+
+@_scalars_as_rows
+def celu(x: Tensor, alpha: float = 1.0, name: str | None = None) -> Tensor:
+    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))`` (Paddle's ``celu(x, alpha=1.0,
+    name=None)``; ``alpha=0`` raises ZeroDivisionError, as in Paddle).
+
+    Computed as ``x`` where x > 0 and ``alpha * expm1(min(x, 0) / alpha)`` elsewhere (the same
+    function for either sign of alpha), in place; the backward reads d/dx = exp(x / alpha) back
+    from the output as ``out / alpha + 1`` where x <= 0.
+    """
+    del name
+    alpha = _celu_alpha(alpha)
+    xp, a = backend.array_module(x.data), x.data
+    positive = a > 0
+    out = xp.minimum(a, 0)
+    out /= alpha
+    xp.expm1(out, out=out)
+    out *= alpha
+    xp.copyto(out, a, where=positive)
+
+    def backward(g):
+        d = out / alpha
+        d += 1.0
+        xp.copyto(d, 1.0, where=positive)
+        d *= g
+        return (d,)
+
+    return apply(out, (x,), backward, "celu")
+
+
+@_scalars_as_rows
+def log_sigmoid(x: Tensor, name: str | None = None) -> Tensor:
+    """``log(1 / (1 + exp(-x)))`` (Paddle's ``log_sigmoid(x, name=None)``).
+
+    Computed as ``min(x, 0) - log1p(exp(-|x|))``: exp never overflows, so float32 stays finite
+    and exact at both ends (log_sigmoid(-100) = -100, log_sigmoid(100) = -3.7e-44). The
+    derivative sigmoid(-x) = 1 - exp(out) is read back from the output as ``-expm1(out)``,
+    accurate where it is tiny (large x) as where it is near 1.
+    """
+    del name
+    xp, a = backend.array_module(x.data), x.data
+    out = xp.abs(a)
+    xp.negative(out, out=out)
+    xp.exp(out, out=out)
+    xp.log1p(out, out=out)
+    xp.subtract(xp.minimum(a, 0), out, out=out)
+
+    def backward(g):
+        d = xp.expm1(out)
+        xp.negative(d, out=d)
+        d *= g
+        return (d,)
+
+    return apply(out, (x,), backward, "log_sigmoid")
+
+
+def _softshrink_threshold(threshold, fn: str = "softshrink") -> float:
+    """Paddle's check: ``threshold`` >= 0."""
+    threshold = _real(fn, "threshold", threshold)
+    if threshold < 0:
+        raise ValueError(f"{fn}: threshold={threshold!r} must be >= 0.")
+    return threshold
+
+
+def softshrink(x: Tensor, threshold: float = 0.5, name: str | None = None) -> Tensor:
+    """``x - threshold`` where x > threshold, ``x + threshold`` where x < -threshold, 0 between
+    (Paddle's ``softshrink(x, threshold=0.5, name=None)``; ``threshold`` must be >= 0).
+
+    That is ``x - clip(x, -threshold, threshold)``: one clip and one subtraction. The gradient
+    (1 outside the band) is read from the output, which is non-zero exactly there.
+    """
+    del name
+    t = _softshrink_threshold(threshold)
+    xp, a = backend.array_module(x.data), x.data
+    out = a - xp.clip(a, -t, t)
+    return apply(out, (x,), lambda g: (g * (out != 0),), "softshrink")
+
+
+def hardshrink(x: Tensor, threshold: float = 0.5, name: str | None = None) -> Tensor:
+    """``x`` where x > threshold or x < -threshold, 0 elsewhere (Paddle's ``hardshrink(x,
+    threshold=0.5, name=None)``); the gradient passes where the input does."""
+    del name
+    t = _real("hardshrink", "threshold", threshold)
+    xp, a = backend.array_module(x.data), x.data
+    keep = (a > t) | (a < -t)
+    out = xp.where(keep, a, 0)
+    return apply(out.astype(a.dtype, copy=False), (x,), lambda g: (g * keep,), "hardshrink")
+
+
+def thresholded_relu(x: Tensor, threshold: float = 1.0, value: float = 0.0,
+                     name: str | None = None) -> Tensor:
+    """``x`` where x > threshold, ``value`` elsewhere (Paddle 3.x's ``thresholded_relu(x,
+    threshold=1.0, value=0.0, name=None)``; Paddle 2.x had no ``value``, i.e. 0). The gradient
+    passes where x > threshold."""
+    del name
+    t = _real("thresholded_relu", "threshold", threshold)
+    v = _real("thresholded_relu", "value", value)
+    xp, a = backend.array_module(x.data), x.data
+    keep = a > t
+    out = xp.where(keep, a, v).astype(a.dtype, copy=False)
+    return apply(out, (x,), lambda g: (g * keep,), "thresholded_relu")
+
+
+def _maxout_groups(groups, fn: str = "maxout") -> int:
+    """``groups`` as a positive integer, or an error naming it."""
+    if isinstance(groups, bool) or not isinstance(groups, int) or groups < 1:
+        raise ValueError(f"{fn}: groups={groups!r} must be a positive integer.")
+    return groups
+
+
+def maxout(x: Tensor, groups: int, axis: int = 1, name: str | None = None) -> Tensor:
+    """The maximum over each run of ``groups`` consecutive channels (Paddle's ``maxout(x,
+    groups, axis=1, name=None)``): channel ``i`` of the output is the maximum of input channels
+    ``i * groups`` ... ``i * groups + groups - 1``, so ``axis`` shrinks from C to C / groups.
+
+    ``axis`` is the channel axis (1 for NCHW, -1 or 3 for NHWC, as in Paddle); any axis of an
+    input of any rank is accepted (Paddle takes 4-D inputs only). As Paddle's kernel, the
+    gradient goes to the first maximum of each group when several tie.
+    """
+    del name
+    groups = _maxout_groups(groups)
+    axis = _check_axis(x, axis, "maxout")
+    xp, a = backend.array_module(x.data), x.data
+    channels = a.shape[axis]
+    if channels % groups:
+        raise ValueError(f"maxout: groups={groups} does not divide the {channels} channels on "
+                         f"axis {axis} of the input of shape {x.shape}.")
+    grouped = a.reshape(a.shape[:axis] + (channels // groups, groups) + a.shape[axis + 1:])
+    at = axis + 1  # the axis of the members of each group
+    first = xp.expand_dims(grouped.argmax(axis=at), at)
+    out = xp.take_along_axis(grouped, first, axis=at).squeeze(at)
+
+    def backward(g):
+        member = xp.arange(groups).reshape((groups,) + (1,) * (grouped.ndim - at - 1))
+        d = (first == member) * xp.expand_dims(g, at)
+        return (d.reshape(a.shape),)
+
+    return apply(out, (x,), backward, "maxout")
+
+
+def glu(x: Tensor, axis: int = -1, name: str | None = None) -> Tensor:
+    """The gated linear unit ``a * sigmoid(b)``, where ``a`` and ``b`` are the first and second
+    halves of ``x`` along ``axis`` (Paddle's ``glu(x, axis=-1, name=None)``); the output is half
+    as long along ``axis``, whose size must be even.
+
+    One op: the sigmoid (the overflow-free tanh form) is kept for the backward, which writes
+    both halves' gradients, ``g * s`` and ``g * s * a * (1 - s)``, into one array.
+    """
+    del name
+    axis = _check_axis(x, axis, "glu")
+    xp, data = backend.array_module(x.data), x.data
+    if data.shape[axis] % 2:
+        raise ValueError(f"glu: the input of shape {x.shape} has an odd size "
+                         f"({data.shape[axis]}) on axis {axis}; glu splits that axis into two "
+                         "halves, so it must be even.")
+    a, b = xp.split(data, 2, axis=axis)
+    s = xp.tanh(b * 0.5)
+    s += 1.0
+    s *= 0.5
+    out = a * s
+
+    def backward(g):
+        d = xp.empty_like(data)
+        da, db = xp.split(d, 2, axis=axis)  # views: each half written in place
+        xp.multiply(g, s, out=da)
+        xp.subtract(1.0, s, out=db)
+        db *= a
+        db *= da
+        return (d,)
+
+    return apply(out, (x,), backward, "glu")
+
+
+def _rrelu_bounds(lower, upper, fn: str = "rrelu") -> tuple[float, float]:
+    """Paddle's checks: 0 <= lower <= upper <= 1."""
+    lower, upper = _real(fn, "lower", lower), _real(fn, "upper", upper)
+    if not 0 <= lower <= 1:
+        raise ValueError(f"{fn}: lower={lower!r} must be in [0, 1].")
+    if not lower <= upper <= 1:
+        raise ValueError(f"{fn}: upper={upper!r} must be in [lower, 1] = [{lower!r}, 1].")
+    return lower, upper
+
+
+@_scalars_as_rows
+def rrelu(x: Tensor, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0, training: bool = True,
+          name: str | None = None) -> Tensor:
+    """Randomized leaky ReLU (Paddle's ``rrelu(x, lower=1/8, upper=1/3, training=True,
+    name=None)``): ``x`` where x >= 0, ``a * x`` elsewhere.
+
+    In training each element draws its own slope ``a`` uniformly from [lower, upper] (the
+    seeded generator of ``core.seed``); otherwise ``a`` is the mean slope (lower + upper) / 2.
+    The slopes are kept for the backward (d/dx = a, or 1 where x >= 0). Note Paddle's default
+    ``training=True`` (torch's is False); ``nn.RReLU`` passes the layer's mode.
+    """
+    del name
+    lower, upper = _rrelu_bounds(lower, upper)
+    xp, a = backend.array_module(x.data), x.data
+    if training:
+        slope = backend.random_uniform(a.shape, lower, upper, dtype=a.dtype)
+        xp.copyto(slope, 1.0, where=a >= 0)
+    else:
+        slope = xp.where(a >= 0, 1.0, (lower + upper) / 2).astype(a.dtype, copy=False)
+    return apply(a * slope, (x,), lambda g: (g * slope,), "rrelu")

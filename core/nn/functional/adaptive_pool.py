@@ -1,4 +1,6 @@
-"""Adaptive 2-D pooling (``paddle.nn.functional.adaptive_avg_pool2d`` / ``adaptive_max_pool2d``).
+"""Adaptive pooling (``paddle.nn.functional.adaptive_avg_pool2d`` / ``adaptive_max_pool2d`` and
+their 1-D forms ``adaptive_avg_pool1d`` / ``adaptive_max_pool1d``, run as 2-D pooling over a height
+of 1).
 
 Output cell (i, j) covers Paddle's bins ``[floor(i * H / Ho), ceil((i + 1) * H / Ho))`` (and
 likewise along W); bins may overlap or differ in size when H is not a multiple of Ho. Max
@@ -6,6 +8,7 @@ pooling sends each cell's gradient to the FIRST maximum of its bin (ties are com
 """
 from __future__ import annotations
 
+import core
 from core import backend
 from core.nn.functional._spatial import check_tensor
 from core.tensor import Tensor, apply
@@ -16,7 +19,9 @@ def _bins(size: int, out: int):
     return [(i * size // out, -(-(i + 1) * size // out)) for i in range(out)]
 
 
-def _adaptive(x: Tensor, output_size, op: str, reduce_max: bool) -> Tensor:
+def _adaptive(x: Tensor, output_size, op: str, reduce_max: bool, return_mask: bool = False):
+    """The pooled [N, C, Ho, Wo] tensor; with ``return_mask`` also the int32 index of each
+    cell's first maximum in the flattened H * W input plane (Paddle's and PyTorch's mask)."""
     check_tensor(x, "x", op)
     sizes = list(output_size) if isinstance(output_size, (list, tuple)) else [output_size] * 2
     h, w = x.shape[2:]
@@ -51,7 +56,15 @@ def _adaptive(x: Tensor, output_size, op: str, reduce_max: bool) -> Tensor:
                 cell += flat.reshape(cell.shape)
         return (dx,)
 
-    return apply(out, (x,), backward, op)
+    pooled = apply(out, (x,), backward, op)
+    if not return_mask:
+        return pooled
+    mask = xp.empty((n, c, *sizes), dtype="int32")
+    for index, ((h0, _), (w0, w1), first) in enumerate(picks):
+        # first indexes the bin's own row-major [h1 - h0, w1 - w0] patch; map it to the plane
+        row, col = first // (w1 - w0) + h0, first % (w1 - w0) + w0
+        mask[:, :, index // sizes[1], index % sizes[1]] = row * w + col
+    return pooled, Tensor(mask)
 
 
 def adaptive_avg_pool2d(x: Tensor, output_size, data_format: str = "NCHW", name=None) -> Tensor:
@@ -63,10 +76,47 @@ def adaptive_avg_pool2d(x: Tensor, output_size, data_format: str = "NCHW", name=
     return _adaptive(x, output_size, "adaptive_avg_pool2d", False)
 
 
-def adaptive_max_pool2d(x: Tensor, output_size, return_mask: bool = False, name=None) -> Tensor:
+def adaptive_max_pool2d(x: Tensor, output_size, return_mask: bool = False, name=None):
     """Maximum over Paddle's adaptive bins, Paddle's ``adaptive_max_pool2d(x, output_size,
-    return_mask=False, name=None)``; the gradient goes to each bin's first maximum."""
+    return_mask=False, name=None)``; the gradient goes to each bin's first maximum.
+    ``return_mask=True`` returns ``(out, mask)``: mask holds each maximum's int32 index in the
+    flattened H * W plane of its input channel."""
     del name
-    if return_mask:
-        raise ValueError("adaptive_max_pool2d: return_mask=True is not supported.")
-    return _adaptive(x, output_size, "adaptive_max_pool2d", True)
+    return _adaptive(x, output_size, "adaptive_max_pool2d", True, bool(return_mask))
+
+
+# ----- 1-D: the 2-D bins over a [N, C, 1, L] view ---------------------------------------------
+def output_length(output_size, op: str) -> int:
+    """A 1-D ``output_size``: a positive int or a one-element list of one."""
+    size = output_size[0] if isinstance(output_size, (list, tuple)) and len(output_size) == 1 \
+        else output_size
+    if isinstance(size, bool) or not hasattr(size, "__index__") or int(size) < 1:
+        raise ValueError(f"{op}: output_size={output_size!r} must be a positive int (or a list "
+                         "of one)")
+    return int(size)
+
+
+def _adaptive_1d(x: Tensor, output_size, op: str, reduce_max: bool, return_mask: bool = False):
+    check_tensor(x, "x", op, ndim=3)
+    size = output_length(output_size, op)
+    result = _adaptive(core.unsqueeze(x, 2), (1, size), op, reduce_max, return_mask)
+    if not return_mask:
+        return core.squeeze(result, 2)
+    out, mask = result
+    return core.squeeze(out, 2), Tensor(mask.data[:, :, 0])  # index in L: the plane is 1 x L
+
+
+def adaptive_avg_pool1d(x: Tensor, output_size, name=None) -> Tensor:
+    """Average of [N, C, L] over Paddle's adaptive bins, Paddle's ``adaptive_avg_pool1d(x,
+    output_size, name=None)``: output i is the mean of ``x[:, :, floor(i * L / m):ceil((i + 1)
+    * L / m)]`` for ``m = output_size``."""
+    del name
+    return _adaptive_1d(x, output_size, "adaptive_avg_pool1d", False)
+
+
+def adaptive_max_pool1d(x: Tensor, output_size, return_mask: bool = False, name=None):
+    """Maximum of [N, C, L] over Paddle's adaptive bins, Paddle's ``adaptive_max_pool1d(x,
+    output_size, return_mask=False, name=None)``; the gradient goes to each bin's first maximum.
+    ``return_mask=True`` returns ``(out, mask)`` with each maximum's int32 index along L."""
+    del name
+    return _adaptive_1d(x, output_size, "adaptive_max_pool1d", True, bool(return_mask))

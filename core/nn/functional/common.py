@@ -1,5 +1,5 @@
 """``linear``, ``dropout``, ``flatten``, ``one_hot``, ``pad``, ``interpolate``,
-``cosine_similarity`` (``paddle.nn.functional`` semantics)."""
+``cosine_similarity``, ``bilinear`` (``paddle.nn.functional`` semantics)."""
 from __future__ import annotations
 
 import numpy as np
@@ -162,8 +162,8 @@ def pad(x: Tensor, pad, mode: str = "constant", value: float = 0.0, data_format:
     pad_from_left_axis=True, name=None)``).
 
     ``pad`` of length 2 * ndim pads every axis, first axis first (pad_from_left_axis); shorter
-    lists pad the spatial axes of an NC... input from the last one backwards, Paddle's
-    [left, right, top, bottom] for NCHW. ``reflect`` mirrors without repeating the edge,
+    lists pad the spatial axes of an NC... or N...C input from the last one backwards, Paddle's
+    [left, right, top, bottom] for NCHW and NHWC. ``reflect`` mirrors without repeating the edge,
     ``replicate`` repeats it, ``circular`` wraps around.
     """
     del name
@@ -176,10 +176,14 @@ def pad(x: Tensor, pad, mode: str = "constant", value: float = 0.0, data_format:
         pairs = [tuple(pad[2 * i:2 * i + 2]) for i in range(ndim)]
         if not pad_from_left_axis:
             pairs = pairs[::-1]
-    elif len(pad) % 2 == 0 and len(pad) // 2 <= ndim - 2 and data_format[1] == "C":
+    elif len(pad) % 2 == 0 and len(pad) // 2 <= ndim - 2 and "C" in (data_format[1],
+                                                                       data_format[-1]):
+        # The spatial axes are 2..ndim-1 (NC...) or 1..ndim-2 (N...C, e.g. NHWC, NLC); Paddle
+        # pads them from the last one backwards in either layout.
+        last = ndim - 1 if data_format[1] == "C" else ndim - 2
         pairs = [(0, 0)] * ndim
         for i in range(len(pad) // 2):
-            pairs[ndim - 1 - i] = tuple(pad[2 * i:2 * i + 2])
+            pairs[last - i] = tuple(pad[2 * i:2 * i + 2])
     else:
         raise ValueError(f"pad: pad={pad} does not fit an input of {ndim} dimensions "
                          f"({data_format}); give 2 * ndim values or 2 per spatial axis.")
@@ -324,3 +328,56 @@ def cosine_similarity(x1: Tensor, x2: Tensor, axis: int = 1, eps: float = 1e-8) 
         return gx1, gx2
 
     return apply(out, (x1, x2), backward, "cosine_similarity")
+
+
+def bilinear(x1: Tensor, x2: Tensor, weight: Tensor, bias: Tensor | None = None,
+             name: str | None = None) -> Tensor:
+    """The bilinear form of two inputs, Paddle's ``bilinear(x1, x2, weight, bias=None,
+    name=None)``: ``out[b, o] = sum_ij x1[b, i] * weight[o, i, j] * x2[b, j] + bias[0, o]``.
+
+    ``x1`` is [batch, in1_features], ``x2`` [batch, in2_features], ``weight`` [out_features,
+    in1_features, in2_features] and ``bias`` [1, out_features] (or [out_features]); leading
+    dimensions beyond one batch axis are accepted as well, the same on both inputs. One fused
+    op: the forward keeps ``x1 W`` ([batch, out, in2]), from which the x2 gradient follows; the
+    x1 and weight gradients are one GEMM each.
+    """
+    del name
+    a, b, w = x1.data, x2.data, weight.data
+    if w.ndim != 3 or min(a.ndim, b.ndim) < 1 or a.shape[-1] != w.shape[1] \
+            or b.shape[-1] != w.shape[2] or a.shape[:-1] != b.shape[:-1]:
+        raise ValueError(f"bilinear: inputs of shape {list(a.shape)} and {list(b.shape)} do not "
+                         f"fit weight of shape {list(w.shape)}; the weight must be "
+                         "[out_features, in1_features, in2_features], x1 [batch, in1_features] "
+                         "and x2 [batch, in2_features] with the same batch.")
+    n_out, n1, n2 = w.shape
+    if bias is not None and bias.data.size != n_out:
+        raise ValueError(f"bilinear: bias of shape {bias.shape} does not fit weight of shape "
+                         f"{list(w.shape)}; the bias must be [1, {n_out}] or [{n_out}].")
+    xp = backend.array_module(a)
+    lead = a.shape[:-1]
+    a2, b2 = a.reshape(-1, n1), b.reshape(-1, n2)
+    rows = a2.shape[0]
+    # W as [in1, out * in2]: x1 W for every output at once, then the dot with x2 per output.
+    w_in1 = w.transpose(1, 0, 2).reshape(n1, n_out * n2)
+    left = (a2 @ w_in1).reshape(rows, n_out, n2)
+    out = xp.einsum("roj,rj->ro", left, b2)
+    if bias is not None:
+        out = out + bias.data.reshape(1, n_out)
+    parents = (x1, x2, weight) if bias is None else (x1, x2, weight, bias)
+
+    def backward(g):
+        g2 = g.reshape(rows, n_out)
+        grads = [None, None, None]
+        if not x1.stop_gradient:  # sum over o, j of g[r, o] W[o, i, j] x2[r, j]
+            spread = (g2[:, :, None] * b2[:, None, :]).reshape(rows, n_out * n2)
+            grads[0] = (spread @ w_in1.T).reshape(a.shape)
+        if not x2.stop_gradient:  # sum over o of g[r, o] (x1 W)[r, o, j]
+            grads[1] = xp.einsum("ro,roj->rj", g2, left).reshape(b.shape)
+        if not weight.stop_gradient:  # sum over r of g[r, o] x1[r, i] x2[r, j]
+            outer = (a2[:, :, None] * b2[:, None, :]).reshape(rows, n1 * n2)
+            grads[2] = (g2.T @ outer).reshape(w.shape)
+        if bias is not None:
+            grads.append(None if bias.stop_gradient else g2.sum(axis=0).reshape(bias.data.shape))
+        return tuple(grads)
+
+    return apply(out.reshape(*lead, n_out), parents, backward, "bilinear")

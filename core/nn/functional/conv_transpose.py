@@ -1,9 +1,11 @@
-"""``conv1d`` and ``conv2d_transpose`` (``paddle.nn.functional`` names), both built on conv2d.
+"""``conv1d``, ``conv2d_transpose`` and ``conv1d_transpose`` (``paddle.nn.functional`` names), all
+built on conv2d.
 
-conv1d is conv2d over a height of 1. A transposed convolution is the input gradient of a
-convolution, which conv2d itself computes as a stride-1 convolution of the stride-spread,
-padded input with the flipped kernel; the same construction is used here forward, so both
-reuse conv2d's im2col + GEMM path (and its backward) instead of a scatter (col2im) kernel.
+conv1d is conv2d over a height of 1, and conv1d_transpose conv2d_transpose over a height of 1. A
+transposed convolution is the input gradient of a convolution, which conv2d itself computes as a
+stride-1 convolution of the stride-spread, padded input with the flipped kernel; the same
+construction is used here forward, so all reuse conv2d's im2col + GEMM path (and its backward)
+instead of a scatter (col2im) kernel.
 """
 from __future__ import annotations
 
@@ -116,6 +118,44 @@ def _spread(x: Tensor, strides, pads) -> Tensor:
         return (whole[(slice(None), slice(None)) + place],)
 
     return apply(out[(slice(None), slice(None)) + crop], (x,), backward, "spread")
+
+
+def conv1d_transpose(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+                     output_padding=0, groups: int = 1, dilation=1, output_size=None,
+                     data_format: str = "NCL", name=None) -> Tensor:
+    """Transposed 1-D convolution of [N, C, L] ``x`` with ``weight`` [in, out/groups, k],
+    Paddle's ``conv1d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0,
+    groups=1, dilation=1, output_size=None, data_format='NCL', name=None)``.
+
+    Output length: (L - 1) * stride - pad_left - pad_right + dilation * (k - 1) + 1 +
+    output_padding. ``padding``: an int, [p], [left, right] or 'VALID'; ``output_size`` (an int
+    or [length]) picks output_padding instead. Runs as conv2d_transpose over a height of 1.
+    """
+    del name
+    check_tensor(x, "x", "conv1d_transpose", ndim=3)
+    check_tensor(weight, "weight", "conv1d_transpose", ndim=3)
+    if data_format not in ("NCL", "NLC"):
+        raise ValueError(f"conv1d_transpose: data_format must be 'NCL' or 'NLC', got "
+                         f"{data_format!r}")
+    if isinstance(padding, str):
+        pad = padding
+    else:
+        pads = list(padding) if isinstance(padding, (list, tuple)) else [padding]
+        if len(pads) not in (1, 2):
+            raise ValueError(f"conv1d_transpose: padding must be an int, [p], [left, right] or "
+                             f"'VALID', got {padding!r}")
+        pad = [0, 0, pads[0], pads[-1]]
+    extra, step = _first(output_padding), max(_first(stride), _first(dilation))
+    if isinstance(extra, bool) or not isinstance(extra, int) or not 0 <= extra < step:
+        raise ValueError(f"conv1d_transpose: output_padding={output_padding!r} must be an int in "
+                         f"[0, max(stride, dilation)) = [0, {step})")
+    size = None if output_size is None else (1, _first(output_size))
+    channels_last = data_format == "NLC"
+    x4 = core.unsqueeze(x, 1 if channels_last else 2)
+    out = conv2d_transpose(x4, core.unsqueeze(weight, 2), bias, (1, _first(stride)), pad,
+                           (0, extra), groups, (1, _first(dilation)), size,
+                           "NHWC" if channels_last else "NCHW")
+    return core.squeeze(out, 1 if channels_last else 2)
 
 
 def _first(value):

@@ -1,17 +1,22 @@
 """Element-wise losses with Paddle 3.x names, arguments and defaults, each one fused op.
 
-``l1_loss``, ``smooth_l1_loss``, ``binary_cross_entropy``, ``binary_cross_entropy_with_logits``
-and ``kl_div`` compute one loss per element of ``input`` (``label`` has the same shape), then
-reduce: ``"mean"`` over every element, ``"sum"``, or ``"none"`` (the input's shape); ``kl_div``
-also takes ``"batchmean"`` (the sum divided by ``input.shape[0]``). A reduced loss is 0-D, as
-``core.mean`` (docs/paddle.md). The backward of each is its closed-form derivative, computed
-once in the forward pass, rather than a graph of small ops.
+``l1_loss``, ``smooth_l1_loss``, ``binary_cross_entropy``, ``binary_cross_entropy_with_logits``,
+``kl_div``, ``soft_margin_loss``, ``hinge_embedding_loss``, ``poisson_nll_loss`` and
+``gaussian_nll_loss`` compute one loss per element of ``input`` (``label`` has the same shape;
+``gaussian_nll_loss`` also broadcasts a last axis of size 1), then reduce: ``"mean"`` over
+every element, ``"sum"``, or ``"none"`` (the input's shape); ``kl_div`` also takes
+``"batchmean"`` (the sum divided by ``input.shape[0]``). A reduced loss is 0-D, as ``core.mean``
+(docs/paddle.md). The backward of each is its closed-form derivative, computed once in the
+forward pass, rather than a graph of small ops.
 """
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
 from core import backend
+from core.manipulation import reshape
 from core.nn.functional.loss import check_reduction
 from core.tensor import Tensor, apply, arrays_to_tensors, unbroadcast
 
@@ -26,7 +31,8 @@ def _same_shape(input: Tensor, label: Tensor, fn: str) -> None:  # noqa: A002
 
 
 def _finish(losses, grads, reduction: str, op: str) -> Tensor:
-    """Reduce per-element ``losses``; ``grads`` pairs each parent with d loss / d parent."""
+    """Reduce per-element ``losses``; ``grads`` pairs each parent with d loss / d parent (for a
+    loss per row, d has the parent's trailing feature axis too)."""
     xp = backend.array_module(losses)
     if reduction == "none":
         out, divisor = losses, 1
@@ -40,10 +46,18 @@ def _finish(losses, grads, reduction: str, op: str) -> Tensor:
     def backward(g):
         scale = g if reduction == "none" else g.reshape(()) / divisor
         return tuple(None if t.stop_gradient or d is None else
-                     unbroadcast((d * scale).astype(t.dtype, copy=False), t.data.shape)
+                     unbroadcast((d * _trailing(scale, d)).astype(t.dtype, copy=False),
+                                 t.data.shape)
                      for t, d in grads)
 
     return apply(out, parents, backward, op)
+
+
+def _trailing(scale, d):
+    """``scale`` (one value per loss) shaped to multiply ``d``: a loss per row of features
+    (triplet_margin_loss, cosine_embedding_loss) has derivatives with the feature axis too."""
+    extra = d.ndim - scale.ndim
+    return scale.reshape(scale.shape + (1,) * extra) if scale.ndim and extra > 0 else scale
 
 
 def _weighted(losses, derivs, weight, fn: str):
@@ -178,5 +192,162 @@ def kl_div(input: Tensor, label: Tensor, reduction: str = "mean",  # noqa: A002
     return _finish(losses, [(input, dx), (label, dy)], reduction, "kl_div")
 
 
-__all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "l1_loss",
-           "smooth_l1_loss"]
+def _softplus_and_sigmoid(xp, z):
+    """``log(1 + exp(z))`` and ``sigmoid(z)``, both stable for any z (one exp)."""
+    e = xp.exp(-abs(z))
+    softplus = xp.log1p(e) + xp.maximum(z, 0)
+    return softplus, xp.where(z >= 0, 1, e) / (1 + e)
+
+
+def _float_label(label: Tensor, like):
+    """The label's values in the input's dtype, and the label again if it can take a gradient
+    (a float label may; integer labels, as Paddle allows, are constants)."""
+    y = label.data.astype(like.dtype, copy=False)
+    return y, (label if label.data.dtype.kind == "f" else None)
+
+
+def soft_margin_loss(input: Tensor, label: Tensor, reduction: str = "mean",  # noqa: A002
+                     name: str | None = None) -> Tensor:
+    """Two-class logistic loss ``log(1 + exp(-label * input))`` with labels 1 or -1 (Paddle's
+    ``soft_margin_loss(input, label, reduction='mean', name=None)``), per element.
+
+    Computed as the stable softplus of ``z = -label * input`` (Paddle evaluates the formula as
+    written, which overflows to inf for z above ~88 in float32); d/dz = sigmoid(z).
+    """
+    del name
+    input, label = arrays_to_tensors(input, label)  # numpy batches too
+    check_reduction(reduction, "soft_margin_loss")
+    _same_shape(input, label, "soft_margin_loss")
+    x = input.data
+    y, label_parent = _float_label(label, x)
+    losses, sig = _softplus_and_sigmoid(backend.array_module(x), -y * x)
+    grads = [(input, -y * sig)] + ([(label_parent, -x * sig)] if label_parent is not None else [])
+    return _finish(losses, grads, reduction, "soft_margin_loss")
+
+
+def hinge_embedding_loss(input: Tensor, label: Tensor, margin: float = 1.0,  # noqa: A002
+                         reduction: str = "mean", name: str | None = None) -> Tensor:
+    """Paddle's ``hinge_embedding_loss(input, label, margin=1.0, reduction='mean', name=None)``,
+    per element, for labels 1 or -1::
+
+        input                       where label == 1
+        max(0, margin - input)      where label == -1
+
+    An element whose label is neither contributes 0, as in Paddle (torch counts it in both
+    terms). The label only selects: it takes no gradient.
+    """
+    del name
+    input, label = arrays_to_tensors(input, label)  # numpy batches too
+    check_reduction(reduction, "hinge_embedding_loss")
+    _same_shape(input, label, "hinge_embedding_loss")
+    x, y = input.data, label.data
+    xp = backend.array_module(x)
+    positive, negative = y == 1, y == -1
+    gap = margin - x
+    hinge = negative & (gap > 0)
+    losses = xp.where(positive, x, 0) + xp.where(hinge, gap, 0)
+    dx = positive.astype(x.dtype) - hinge.astype(x.dtype)
+    return _finish(losses.astype(x.dtype, copy=False), [(input, dx)], reduction,
+                   "hinge_embedding_loss")
+
+
+def _positive_epsilon(epsilon, fn: str) -> float:
+    if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or not epsilon > 0:
+        raise ValueError(f"{fn}: epsilon={epsilon!r} must be a number > 0.")
+    return float(epsilon)
+
+
+_HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
+
+
+def poisson_nll_loss(input: Tensor, label: Tensor, log_input: bool = True,  # noqa: A002
+                     full: bool = False, epsilon: float = 1e-8, reduction: str = "mean",
+                     name: str | None = None) -> Tensor:
+    """Poisson negative log-likelihood of ``label`` (counts) under the rate ``input`` (Paddle's
+    ``poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-8,
+    reduction='mean', name=None)``), per element::
+
+        exp(input) - label * input                  log_input=True (input is the log-rate)
+        input - label * log(input + epsilon)        log_input=False
+
+    ``full=True`` adds Stirling's approximation of log(label!),
+    ``label * log(label) - label + 0.5 * log(2 pi label)``, where label > 1 (0 elsewhere).
+    ``epsilon`` must be > 0. Both ``input`` and a float ``label`` take gradients.
+    """
+    del name
+    input, label = arrays_to_tensors(input, label)  # numpy batches too
+    check_reduction(reduction, "poisson_nll_loss")
+    _same_shape(input, label, "poisson_nll_loss")
+    epsilon = _positive_epsilon(epsilon, "poisson_nll_loss")
+    x = input.data
+    y, label_parent = _float_label(label, x)
+    xp = backend.array_module(x)
+    if log_input:
+        rate = xp.exp(x)
+        losses, dx, dy = rate - y * x, rate - y, -x
+    else:
+        log_rate = xp.log(x + epsilon)
+        losses, dx, dy = x - y * log_rate, 1 - y / (x + epsilon), -log_rate
+    if full:
+        counted = y > 1
+        safe = xp.where(counted, y, 1)  # log of labels <= 1 would be -inf or NaN, then unused
+        log_y = xp.log(safe)
+        stirling = (safe + 0.5) * log_y - safe + _HALF_LOG_2PI
+        losses = losses + xp.where(counted, stirling, 0)
+        dy = dy + xp.where(counted, log_y + 0.5 / safe, 0)
+    grads = [(input, dx)] + ([(label_parent, dy)] if label_parent is not None else [])
+    return _finish(losses, grads, reduction, "poisson_nll_loss")
+
+
+def gaussian_nll_loss(input: Tensor, label: Tensor, variance: Tensor,  # noqa: A002
+                      full: bool = False, epsilon: float = 1e-6, reduction: str = "mean",
+                      name: str | None = None) -> Tensor:
+    """Gaussian negative log-likelihood of ``label`` under mean ``input`` and ``variance``
+    (Paddle's ``gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-6,
+    reduction='mean', name=None)``), per element::
+
+        0.5 * (log(max(variance, epsilon)) + (input - label)^2 / max(variance, epsilon))
+
+    plus ``0.5 * log(2 pi)`` with ``full=True``. ``label`` has the input's shape or its last
+    axis of size 1; ``variance`` too, or the input's shape without the last axis (one variance
+    per row). A negative variance raises (Paddle's check). Where the variance is below
+    ``epsilon`` the loss uses ``epsilon`` and the variance's gradient is the one at
+    ``epsilon``, passed straight through (torch's rule: the clamp is for stability and does not
+    stop the variance from learning).
+    """
+    del name
+    input, label, variance = arrays_to_tensors(input, label, variance)  # numpy batches too
+    check_reduction(reduction, "gaussian_nll_loss")
+    epsilon = _positive_epsilon(epsilon, "gaussian_nll_loss")
+    for t, what in ((input, "input"), (label, "label"), (variance, "variance")):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"gaussian_nll_loss: {what} must be a Tensor or a numpy array, got "
+                            f"{type(t).__name__}")
+    shape = input.shape
+    if variance.shape != shape and variance.shape == shape[:-1]:
+        variance = reshape(variance, variance.shape + [1])  # homoscedastic rows: differentiable
+    for t, what in ((label, "label"), (variance, "variance")):
+        if t.shape != shape and not (t.ndim == len(shape) and t.shape[:-1] == shape[:-1]
+                                     and t.shape[-1:] == [1]):
+            rows = " or the input's shape without the last axis" if what == "variance" else ""
+            raise ValueError(f"gaussian_nll_loss: {what} of shape {t.shape} does not fit the "
+                             f"input of shape {shape}; use the input's shape, the input's shape "
+                             f"with the last axis of size 1{rows}.")
+    x, y, v = input.data, label.data.astype(input.dtype, copy=False), variance.data
+    xp = backend.array_module(x)
+    if bool((v < 0).any()):
+        raise ValueError("gaussian_nll_loss: variance has negative entries; variances must be "
+                         ">= 0.")
+    v = xp.maximum(v, epsilon).astype(x.dtype, copy=False)
+    diff = x - y
+    scaled = diff / v
+    losses = 0.5 * (xp.log(v) + diff * scaled)
+    if full:
+        losses = losses + _HALF_LOG_2PI
+    grads = [(input, scaled), (label, -scaled), (variance, 0.5 * (1 - diff * scaled) / v)]
+    return _finish(losses, grads, reduction, "gaussian_nll_loss")
+
+
+__all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "gaussian_nll_loss",
+           "hinge_embedding_loss", "kl_div", "l1_loss", "poisson_nll_loss", "smooth_l1_loss",
+           "soft_margin_loss"]

@@ -1,4 +1,5 @@
-"""``batch_norm`` (batch normalisation) and ``normalize`` (Lp normalisation), each one fused op."""
+"""``batch_norm`` (batch normalisation), ``normalize`` (Lp normalisation), ``layer_norm``,
+``group_norm``, ``instance_norm`` and ``local_response_norm``, each one fused op."""
 from __future__ import annotations
 
 import math
@@ -326,3 +327,73 @@ def instance_norm(x: Tensor, running_mean=None, running_var=None, weight: Tensor
     stat = (x.shape[0], x.shape[1], -1)
     affine = (1, x.shape[1]) + (1,) * (x.ndim - 2)
     return _normalize(x, stat, (2,), weight, bias, affine, eps, "instance_norm")
+
+
+# ----- local response normalisation: across neighbouring channels -----------------------------
+_LRN_FORMATS = ("NCL", "NLC", "NCHW", "NHWC", "NCDHW", "NDHWC")
+
+
+def local_response_norm(x: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75,
+                        k: float = 1.0, data_format: str = "NCHW",
+                        name: str | None = None) -> Tensor:
+    """Local response normalisation across channels, Paddle's ``local_response_norm(x, size,
+    alpha=1e-4, beta=0.75, k=1.0, data_format='NCHW', name=None)``:
+
+        out[c] = x[c] / (k + alpha / size * sum_{j=c-size//2}^{c+(size-1)//2} x[j]^2)^beta
+
+    with the sum clipped to the channels that exist. Paddle's documented formula omits the
+    ``/ size``, but its implementation averages the squares (zero padding, then an average pool
+    of ``size`` channels), as PyTorch does; this follows the implementation. ``x`` is 3-D to
+    5-D; the channel axis is 1, or the last one when ``data_format`` ends in 'C'.
+
+    One fused op. With ``base = k + alpha / size * s`` (s the window sum), the backward is
+    ``g / base^beta - 2 x * T(g * x * beta * alpha / size / base^(beta + 1))``, where T sums
+    over the windows that contain each channel (the window sum with its ends swapped).
+    """
+    del name
+    if not isinstance(x, Tensor):
+        raise backend.NotATensorError(f"local_response_norm: {backend.NOT_A_TENSOR}")
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise ValueError(f"local_response_norm: size={size!r} must be a positive integer.")
+    if data_format not in _LRN_FORMATS:
+        raise ValueError(f"local_response_norm: data_format={data_format!r} is not supported; "
+                         f"use one of {_LRN_FORMATS}.")
+    if not 3 <= x.ndim <= 5:
+        raise ValueError(f"local_response_norm: expected a 3-D to 5-D input, got shape "
+                         f"{x.shape}.")
+    if x.dtype.kind != "f":
+        raise TypeError(f"local_response_norm: x must be a floating tensor, got dtype {x.dtype}")
+    data = x.data
+    axis = data.ndim - 1 if data_format[-1] == "C" else 1
+    before, after = size // 2, (size - 1) // 2
+    scale = alpha / size
+    base = _window_sum(data * data, axis, before, after)
+    base *= scale
+    base += k
+    div = base ** beta
+    out = data / div
+
+    def backward(g):
+        inner = g * data / (div * base)
+        inner *= -2.0 * beta * scale
+        return (g / div + data * _window_sum(inner, axis, after, before),)
+
+    return apply(out, (x,), backward, "local_response_norm")
+
+
+def _window_sum(a, axis: int, before: int, after: int):
+    """``s[c] = a[c - before] + ... + a[c + after]`` along ``axis``, channels outside left out:
+    one shifted add per offset (``size`` is small, 5 in AlexNet)."""
+    out = a.copy()
+    n = a.shape[axis]
+
+    def part(start, stop):
+        index = [slice(None)] * a.ndim
+        index[axis] = slice(start, stop)
+        return tuple(index)
+
+    for d in range(1, min(before, n - 1) + 1):  # a[c - d] into s[c]
+        out[part(d, n)] += a[part(0, n - d)]
+    for d in range(1, min(after, n - 1) + 1):  # a[c + d] into s[c]
+        out[part(0, n - d)] += a[part(d, n)]
+    return out

@@ -13,7 +13,11 @@ from runner import plugins
 from runner.errors import ConfigError
 
 # Layers that hold other layers rather than computing (a spec builds those from its tables).
-CONTAINERS = ("Layer", "Sequential", "LayerList", "LayerDict", "TransformerEncoder")
+# RNN and BiRNN take a cell Layer as a constructor argument, which a TOML table cannot give;
+# the cells themselves (GRUCell, ...) are spec layer types, and GRU / LSTM / SimpleRNN run
+# whole sequences.
+CONTAINERS = ("Layer", "Sequential", "LayerList", "LayerDict", "TransformerEncoder", "RNN",
+              "BiRNN", "TransformerDecoder")
 HIDDEN_ARGS = ("self", "name", "name_scope", "dtype")
 ATTR_ARGS = ("weight_attr", "bias_attr")  # ParamAttr objects in Python; a spec may say false
 

@@ -1,5 +1,5 @@
-"""One check the activation test modules share: a layer's output and input gradient against
-torch's, for a cosine upstream gradient (the finite-difference check stays in each test)."""
+"""Checks against torch that several test modules share (the finite-difference checks stay in
+each test module)."""
 from __future__ import annotations
 
 import numpy as np
@@ -20,3 +20,18 @@ def assert_layer_matches_torch(layer, ref, x: np.ndarray, rtol: float = 1e-10,
     want.backward(torch.tensor(np.cos(x)))
     np.testing.assert_allclose(out.numpy(), want.detach().numpy(), rtol=rtol, atol=1e-12)
     np.testing.assert_allclose(xt.gradient(), t.grad.numpy(), rtol=grad_rtol, atol=1e-12)
+
+
+def assert_matches_torch(mine, theirs, *arrays, rtol: float = 1e-10, seed: int = 0) -> None:
+    """``mine(*tensors)`` and ``theirs(torch, *tensors)``: outputs and every input's gradient
+    for the same random upstream gradient."""
+    torch = pytest.importorskip("torch")
+    ours = [core.to_tensor(a, stop_gradient=False) for a in arrays]
+    refs = [torch.tensor(a, requires_grad=True) for a in arrays]
+    out, want = mine(*ours), theirs(torch, *refs)
+    np.testing.assert_allclose(out.numpy(), want.detach().numpy(), rtol=rtol, atol=1e-12)
+    g = np.random.default_rng(seed).standard_normal(out.shape)
+    out.backward(core.to_tensor(g))
+    want.backward(torch.tensor(g))
+    for a, r in zip(ours, refs):
+        np.testing.assert_allclose(a.gradient(), r.grad.numpy(), rtol=rtol, atol=1e-12)

@@ -1,0 +1,280 @@
+"""Margin and ranking losses with Paddle 3.x names, arguments and defaults, each one fused op.
+
+``margin_ranking_loss`` compares two scores per element; ``cosine_embedding_loss``,
+``triplet_margin_loss``, ``multi_label_soft_margin_loss`` and ``multi_margin_loss`` give one
+loss per row (the last axis holds the features or classes). Each then reduces as the element-wise
+losses do (core.nn.functional.loss_elementwise): ``"mean"`` over the losses, ``"sum"``, or
+``"none"``, a reduced loss being 0-D. The backward of each is its closed-form derivative,
+computed in the forward pass from arrays it already has, rather than a graph of small ops.
+"""
+from __future__ import annotations
+
+import math
+
+from core import backend
+from core.nn.functional.loss import _bounds, check_reduction
+from core.nn.functional.loss_elementwise import _finish, _same_shape, _weighted
+from core.tensor import Tensor, arrays_to_tensors
+
+
+def _number(fn: str, name: str, value, low: float | None = None, high: float | None = None,
+            low_open: bool = False) -> float:
+    """``value`` as a float in [low, high] ((low, high] with ``low_open``), or an error that
+    names the argument, the value and what is allowed."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"{fn}: {name}={value!r} must be a finite number.")
+    too_low = low is not None and (value <= low if low_open else value < low)
+    if too_low or (high is not None and value > high):
+        lo = "" if low is None else ("> " if low_open else ">= ") + f"{low}"
+        hi = "" if high is None else f"<= {high}"
+        allowed = " and ".join(bound for bound in (lo, hi) if bound)
+        raise ValueError(f"{fn}: {name}={value!r} must be {allowed}.")
+    return float(value)
+
+
+def _tensors(fn: str, **tensors) -> None:
+    for what, t in tensors.items():
+        if not isinstance(t, Tensor):
+            raise TypeError(f"{fn}: {what} must be a Tensor or a numpy array, got "
+                            f"{type(t).__name__}")
+
+
+def margin_ranking_loss(input: Tensor, other: Tensor, label: Tensor,  # noqa: A002
+                        margin: float = 0.0, reduction: str = "mean",
+                        name: str | None = None) -> Tensor:
+    """``max(0, -label * (input - other) + margin)`` per element (Paddle's
+    ``margin_ranking_loss(input, other, label, margin=0.0, reduction='mean', name=None)``):
+    label 1 asks ``input`` to rank above ``other`` by ``margin``, -1 below. The three tensors
+    broadcast against each other; all three take gradients where the hinge is active.
+    """
+    del name
+    input, other, label = arrays_to_tensors(input, other, label)  # numpy batches too
+    check_reduction(reduction, "margin_ranking_loss")
+    _tensors("margin_ranking_loss", input=input, other=other, label=label)
+    margin = _number("margin_ranking_loss", "margin", margin)
+    x = input.data
+    y = label.data.astype(x.dtype, copy=False)
+    xp = backend.array_module(x)
+    diff = x - other.data
+    z = margin - y * diff
+    active = (z > 0).astype(x.dtype)
+    dx = -y * active
+    grads = [(input, dx), (other, -dx)]
+    if label.data.dtype.kind == "f":
+        grads.append((label, -diff * active))
+    return _finish(xp.maximum(z, 0), grads, reduction, "margin_ranking_loss")
+
+
+_COSINE_EPS = 1e-11  # added to each squared norm: Paddle writes 10e-12 (torch adds 1e-12)
+
+
+def cosine_embedding_loss(input1: Tensor, input2: Tensor, label: Tensor, margin: float = 0,
+                          reduction: str = "mean", name: str | None = None) -> Tensor:
+    """Paddle's ``cosine_embedding_loss(input1, input2, label, margin=0, reduction='mean',
+    name=None)``: with ``cos`` the cosine similarity of each row pair (last axis),::
+
+        1 - cos                     where label == 1
+        max(0, cos - margin)        where label == -1
+
+    (0 for any other label). ``input1`` and ``input2`` are [N, M] (or [M], one pair) and
+    ``label`` is [N] (or [1]); ``margin`` must be in [-1, 1]. As Paddle, each squared norm gets
+    1e-11 added before the square root (torch adds 1e-12).
+    """
+    del name
+    input1, input2, label = arrays_to_tensors(input1, input2, label)  # numpy batches too
+    check_reduction(reduction, "cosine_embedding_loss")
+    _tensors("cosine_embedding_loss", input1=input1, input2=input2, label=label)
+    margin = _number("cosine_embedding_loss", "margin", margin, -1.0, 1.0)
+    if input1.shape != input2.shape or input1.ndim not in (1, 2):
+        raise ValueError(f"cosine_embedding_loss: input1 of shape {input1.shape} and input2 of "
+                         f"shape {input2.shape} must have the same shape, [N, M] or [M].")
+    rows = input1.shape[0] if input1.ndim == 2 else 1
+    if label.shape != [rows]:
+        raise ValueError(f"cosine_embedding_loss: label of shape {label.shape} must be 1-D with "
+                         f"one entry per row of the inputs: [{rows}].")
+    a, b = input1.data, input2.data.astype(input1.dtype, copy=False)
+    xp = backend.array_module(a)
+    if a.ndim == 1:  # one pair: a row of a one-row batch (the gradients fold back by shape)
+        a, b = a[None], b[None]
+    dot = (a * b).sum(axis=-1)
+    sq1 = (a * a).sum(axis=-1) + _COSINE_EPS
+    sq2 = (b * b).sum(axis=-1) + _COSINE_EPS
+    norms = xp.sqrt(sq1 * sq2)
+    cos = dot / norms
+    y = label.data
+    positive = y == 1
+    hinge = (y == -1) & (cos - margin > 0)
+    losses = (xp.where(positive, 1 - cos, 0) + xp.where(hinge, cos - margin, 0)).astype(a.dtype)
+    dcos = (hinge.astype(a.dtype) - positive.astype(a.dtype))[:, None]
+    cos, norms = cos[:, None], norms[:, None]
+    grads = [(input1, dcos * (b / norms - cos * a / sq1[:, None])),
+             (input2, dcos * (a / norms - cos * b / sq2[:, None]))]
+    return _finish(losses, grads, reduction, "cosine_embedding_loss")
+
+
+def _p_norm(xp, v, p: float):
+    """``||v||_p`` along the last axis and its gradient with respect to ``v`` (0 where the norm
+    is 0, as torch's norm)."""
+    if p == 2:
+        norm = xp.sqrt((v * v).sum(axis=-1))
+        grad = v / xp.where(norm > 0, norm, 1)[..., None]
+    elif p == 1:
+        norm, grad = abs(v).sum(axis=-1), xp.sign(v)
+    else:
+        magnitude = abs(v)
+        norm = ((magnitude ** p).sum(axis=-1)) ** (1.0 / p)
+        safe = xp.where(norm > 0, norm, 1)[..., None]
+        grad = xp.sign(v) * (magnitude / safe) ** (p - 1)
+    return norm, grad
+
+
+def triplet_margin_loss(input: Tensor, positive: Tensor, negative: Tensor,  # noqa: A002
+                        margin: float = 1.0, p: float = 2.0, epsilon: float = 1e-6,
+                        swap: bool = False, reduction: str = "mean",
+                        name: str | None = None) -> Tensor:
+    """Paddle's ``triplet_margin_loss(input, positive, negative, margin=1.0, p=2.0,
+    epsilon=1e-6, swap=False, reduction='mean', name=None)``, one loss per row::
+
+        max(d(input, positive) - d(input, negative) + margin, 0)
+
+    with the distance ``d(a, b) = ||a - b + epsilon||_p`` along the last axis (torch's
+    ``pairwise_distance``). ``swap=True`` uses ``min(d(input, negative), d(positive,
+    negative))`` as the negative distance. The three inputs share one shape [N, M] (or [M]);
+    ``margin`` must be >= 0 (Paddle's check) and ``p`` > 0. All three take gradients.
+    """
+    del name
+    input, positive, negative = arrays_to_tensors(input, positive, negative)
+    fn = "triplet_margin_loss"
+    check_reduction(reduction, fn)
+    _tensors(fn, input=input, positive=positive, negative=negative)
+    margin = _number(fn, "margin", margin, 0.0)
+    p = _number(fn, "p", p, 0.0, low_open=True)
+    epsilon = _number(fn, "epsilon", epsilon)
+    if not input.shape == positive.shape == negative.shape or input.ndim == 0:
+        raise ValueError(f"{fn}: input {input.shape}, positive {positive.shape} and negative "
+                         f"{negative.shape} must have one shape, [N, M] or [M].")
+    a, pos, neg = input.data, positive.data, negative.data
+    xp = backend.array_module(a)
+    d_pos, g_pos = _p_norm(xp, a - pos + epsilon, p)
+    d_neg, g_neg = _p_norm(xp, a - neg + epsilon, p)
+    if swap:
+        d_swap, g_swap = _p_norm(xp, pos - neg + epsilon, p)
+        use_swap = d_swap < d_neg
+        d_neg = xp.where(use_swap, d_swap, d_neg)
+        g_neg, g_swap = g_neg * ~use_swap[..., None], g_swap * use_swap[..., None]
+    z = d_pos - d_neg + margin
+    active = (z > 0).astype(a.dtype)[..., None]
+    g_pos, g_neg = g_pos * active, g_neg * active
+    d_positive, d_negative = -g_pos, g_neg
+    if swap:
+        g_swap = g_swap * active
+        d_positive, d_negative = d_positive - g_swap, d_negative + g_swap
+    grads = [(input, g_pos - g_neg), (positive, d_positive), (negative, d_negative)]
+    return _finish(xp.maximum(z, 0), grads, reduction, fn)
+
+
+def multi_label_soft_margin_loss(input: Tensor, label: Tensor,  # noqa: A002
+                                 weight: Tensor | None = None, reduction: str = "mean",
+                                 name: str | None = None) -> Tensor:
+    """Paddle's ``multi_label_soft_margin_loss(input, label, weight=None, reduction='mean',
+    name=None)``: per row (classes on the last axis), the mean over the C classes of::
+
+        -weight * (label * log(sigmoid(input)) + (1 - label) * log(sigmoid(-input)))
+
+    with 0/1 labels of the input's shape and an optional ``weight`` that broadcasts to it (one
+    per class, [C]). Each term is computed as ``softplus(-input) + (1 - label) * input`` with a
+    stable softplus, so large logits stay finite; d/d input = weight * (sigmoid(input) - label)
+    / C. The unreduced loss has one value per row.
+    """
+    del name
+    input, label = arrays_to_tensors(input, label)  # numpy batches too
+    fn = "multi_label_soft_margin_loss"
+    check_reduction(reduction, fn)
+    _same_shape(input, label, fn)
+    if input.ndim == 0:
+        raise ValueError(f"{fn}: input must have a class axis (its last), got a 0-D input.")
+    x = input.data
+    y = label.data.astype(x.dtype, copy=False)
+    xp = backend.array_module(x)
+    e = xp.exp(-abs(x))
+    per_class = xp.log1p(e) + xp.maximum(-x, 0) + (1 - y) * x  # softplus(-x) + (1 - y) x
+    sigmoid = xp.where(x >= 0, 1, e) / (1 + e)
+    derivs = [sigmoid - y, -x if label.data.dtype.kind == "f" else None]
+    per_class, (dx, dy) = _weighted(per_class, derivs, weight, fn)
+    classes = x.shape[-1]
+    losses = per_class.sum(axis=-1) / per_class.dtype.type(max(classes, 1))
+    grads = [(input, dx / classes)] + ([(label, dy / classes)] if dy is not None else [])
+    return _finish(losses, grads, reduction, fn)
+
+
+def multi_margin_loss(input: Tensor, label: Tensor, p: int = 1, margin: float = 1.0,  # noqa: A002
+                      weight: Tensor | None = None, reduction: str = "mean",
+                      name: str | None = None) -> Tensor:
+    """Paddle's multi-class hinge loss ``multi_margin_loss(input, label, p=1, margin=1.0,
+    weight=None, reduction='mean', name=None)``: for scores ``input`` [N, C] and integer labels
+    [N] (or [N, 1]), per row::
+
+        sum over j != label of max(0, w * (margin - input[label] + input[j])) ** p  /  C
+
+    where ``w = weight[label]`` (one weight per class, [C]; 1 without). This is Paddle's
+    documented formula: the weight sits inside the power, which for ``p=2`` differs from
+    torch's ``w * max(0, ...) ** 2`` (the same for ``p=1`` and positive weights). ``p`` is a
+    positive integer (Paddle's ``int``; torch takes 1 or 2).
+    """
+    del name
+    input, label = arrays_to_tensors(input, label)  # numpy batches too
+    fn = "multi_margin_loss"
+    check_reduction(reduction, fn)
+    _tensors(fn, input=input, label=label)
+    if isinstance(p, bool) or not isinstance(p, int) or p < 1:
+        raise ValueError(f"{fn}: p={p!r} must be a positive integer (1 or 2 as a rule).")
+    margin = _number(fn, "margin", margin)
+    x, lab = input.data, label.data
+    if x.ndim != 2 or lab.dtype.kind not in "iu" or lab.size != x.shape[0] or lab.ndim not in (
+            1, 2) or lab.shape[0] != x.shape[0]:
+        raise ValueError(f"{fn}: input must be [N, C] and label integers of shape [N] or "
+                         f"[N, 1]; got input {input.shape} and label {label.shape} "
+                         f"({lab.dtype}).")
+    rows, classes = x.shape
+    lab = lab.reshape(-1)
+    _check_classes(lab, classes, label._value_range, fn)
+    xp = backend.array_module(x)
+    index = xp.arange(rows)
+    z = margin - x[index, lab][:, None] + x  # [N, C]; the label's own column is not counted
+    if weight is not None:
+        _tensors(fn, weight=weight)
+        if weight.shape != [classes]:
+            raise ValueError(f"{fn}: weight of shape {weight.shape} must be [{classes}], one "
+                             "weight per class.")
+        w = weight.data.astype(x.dtype, copy=False)[lab][:, None]
+        z = z * w
+    hinge = xp.maximum(z, 0)
+    hinge[index, lab] = 0
+    losses = (hinge ** p if p > 1 else hinge).sum(axis=1) / x.dtype.type(classes)
+    slope = (z > 0).astype(x.dtype) if p == 1 else p * hinge ** (p - 1)
+    slope[index, lab] = 0
+    if weight is not None:
+        slope = slope * w
+    dx = slope / x.dtype.type(classes)
+    dx[index, lab] = -dx.sum(axis=1)
+    return _finish(losses, [(input, dx)], reduction, fn)
+
+
+def _check_classes(labels, classes: int, known, fn: str) -> None:
+    """Raise on a label outside [0, classes): from the host-side bound ``to_tensor`` recorded
+    when there is one (no device read), else from the labels themselves (one read)."""
+    if labels.size == 0:
+        return
+    lo, hi = known if known is not None else _bounds(labels)
+    if lo < 0 or hi >= classes:
+        if known is not None:  # a loose bound: read the labels themselves before raising
+            lo, hi = _bounds(labels)
+            if lo >= 0 and hi < classes:
+                return
+        bad = lo if lo < 0 else hi
+        raise ValueError(f"{fn}: label value {bad} is out of range for {classes} classes; "
+                         f"labels must be in [0, {classes - 1}].")
+
+
+__all__ = ["cosine_embedding_loss", "margin_ranking_loss", "multi_label_soft_margin_loss",
+           "multi_margin_loss", "triplet_margin_loss"]

@@ -1,0 +1,241 @@
+"""Rearranging ops (``paddle.nn.functional`` names): ``pixel_shuffle``, ``pixel_unshuffle``,
+``channel_shuffle``, ``unfold`` (im2col) and ``fold`` (col2im), plus ``unflatten`` for the
+``Unflatten`` layer.
+
+The three shuffles only move values: each is a reshape, a transpose and a reshape of existing
+differentiable ops, so their backward is the inverse permutation. ``unfold`` and ``fold`` are
+each other's adjoint: one fused op each, whose backward is the other one.
+"""
+from __future__ import annotations
+
+import math
+
+import core
+from core import backend
+from core.nn.functional._spatial import check_tensor, pair
+from core.tensor import Tensor, apply
+
+_FORMATS = ("NCHW", "NHWC")
+
+
+def _factor(value, label: str, op: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{op}: {label}={value!r} must be a positive integer.")
+    return value
+
+
+def _format(data_format: str, op: str) -> bool:
+    """Whether ``data_format`` is channels-last (checked)."""
+    if data_format not in _FORMATS:
+        raise ValueError(f"{op}: data_format must be 'NCHW' or 'NHWC', got {data_format!r}")
+    return data_format == "NHWC"
+
+
+def pixel_shuffle(x: Tensor, upscale_factor: int, data_format: str = "NCHW",
+                  name: str | None = None) -> Tensor:
+    """[N, C * r * r, H, W] -> [N, C, H * r, W * r] with r = ``upscale_factor``, Paddle's
+    ``pixel_shuffle(x, upscale_factor, data_format='NCHW', name=None)``:
+    ``out[n, c, h * r + i, w * r + j] = x[n, c * r * r + i * r + j, h, w]`` (the same channel
+    order for 'NHWC', whose channels are last)."""
+    del name
+    op = "pixel_shuffle"
+    check_tensor(x, "x", op)
+    r = _factor(upscale_factor, "upscale_factor", op)
+    last = _format(data_format, op)
+    n, h, w, c = x.shape if last else [x.shape[0], *x.shape[2:], x.shape[1]]
+    if c % (r * r):
+        raise ValueError(f"{op}: the {c} channels of the input of shape {x.shape} are not "
+                         f"divisible by upscale_factor ** 2 = {r * r}.")
+    if last:
+        y = core.reshape(x, [n, h, w, c // (r * r), r, r])
+        y = core.transpose(y, [0, 1, 4, 2, 5, 3])  # [N, H, r, W, r, C]
+        return core.reshape(y, [n, h * r, w * r, c // (r * r)])
+    y = core.reshape(x, [n, c // (r * r), r, r, h, w])
+    y = core.transpose(y, [0, 1, 4, 2, 5, 3])  # [N, C, H, r, W, r]
+    return core.reshape(y, [n, c // (r * r), h * r, w * r])
+
+
+def pixel_unshuffle(x: Tensor, downscale_factor: int, data_format: str = "NCHW",
+                    name: str | None = None) -> Tensor:
+    """[N, C, H * r, W * r] -> [N, C * r * r, H, W] with r = ``downscale_factor``, the inverse
+    of ``pixel_shuffle``, Paddle's ``pixel_unshuffle(x, downscale_factor, data_format='NCHW',
+    name=None)``."""
+    del name
+    op = "pixel_unshuffle"
+    check_tensor(x, "x", op)
+    r = _factor(downscale_factor, "downscale_factor", op)
+    last = _format(data_format, op)
+    n, h, w, c = x.shape if last else [x.shape[0], *x.shape[2:], x.shape[1]]
+    if h % r or w % r:
+        raise ValueError(f"{op}: the height {h} and width {w} of the input of shape {x.shape} "
+                         f"must be divisible by downscale_factor={r}.")
+    if last:
+        y = core.reshape(x, [n, h // r, r, w // r, r, c])
+        y = core.transpose(y, [0, 1, 3, 5, 2, 4])  # [N, H/r, W/r, C, r, r]
+        return core.reshape(y, [n, h // r, w // r, c * r * r])
+    y = core.reshape(x, [n, c, h // r, r, w // r, r])
+    y = core.transpose(y, [0, 1, 3, 5, 2, 4])  # [N, C, r, r, H/r, W/r]
+    return core.reshape(y, [n, c * r * r, h // r, w // r])
+
+
+def channel_shuffle(x: Tensor, groups: int, data_format: str = "NCHW",
+                    name: str | None = None) -> Tensor:
+    """Interleave the channels of ``groups`` groups (ShuffleNet), Paddle's ``channel_shuffle(x,
+    groups, data_format='NCHW', name=None)``: channels viewed as [groups, C / groups] are
+    transposed to [C / groups, groups], so 6 channels in 3 groups come out as 0, 2, 4, 1, 3, 5."""
+    del name
+    op = "channel_shuffle"
+    check_tensor(x, "x", op)
+    g = _factor(groups, "groups", op)
+    last = _format(data_format, op)
+    n, h, w, c = x.shape if last else [x.shape[0], *x.shape[2:], x.shape[1]]
+    if c % g:
+        raise ValueError(f"{op}: the {c} channels of the input of shape {x.shape} are not "
+                         f"divisible by groups={g}.")
+    if last:
+        y = core.transpose(core.reshape(x, [n, h, w, g, c // g]), [0, 1, 2, 4, 3])
+        return core.reshape(y, [n, h, w, c])
+    y = core.transpose(core.reshape(x, [n, g, c // g, h, w]), [0, 2, 1, 3, 4])
+    return core.reshape(y, [n, c, h, w])
+
+
+def unflatten(x: Tensor, axis: int, shape) -> Tensor:
+    """``x`` with dimension ``axis`` split into ``shape`` (positive ints, at most one -1 that is
+    inferred); Paddle's ``paddle.unflatten(x, axis, shape)``, behind ``nn.Unflatten``."""
+    if not isinstance(x, Tensor):
+        raise backend.NotATensorError(f"unflatten: {backend.NOT_A_TENSOR}")
+    ndim = x.ndim
+    if isinstance(axis, bool) or not isinstance(axis, int) or not -ndim <= axis < ndim:
+        raise ValueError(f"unflatten: axis={axis!r} is out of range for an input of shape "
+                         f"{x.shape}; use an int in [{-ndim}, {ndim - 1}].")
+    axis %= ndim
+    dims = unflatten_shape(shape, "unflatten")
+    size = x.shape[axis]
+    known = math.prod(d for d in dims if d != -1)
+    if -1 in dims:
+        if known == 0 or size % known:
+            raise ValueError(f"unflatten: shape={list(dims)} cannot split dimension {axis} of "
+                             f"size {size} (input shape {x.shape}).")
+        dims[dims.index(-1)] = size // known
+    elif known != size:
+        raise ValueError(f"unflatten: shape={list(dims)} has {known} elements but dimension "
+                         f"{axis} of the input of shape {x.shape} has {size}.")
+    source = x.data.shape
+    target = source[:axis] + tuple(dims) + source[axis + 1:]
+    return apply(x.data.reshape(target), (x,), lambda g: (g.reshape(source),), "unflatten")
+
+
+def unflatten_shape(shape, op: str) -> list[int]:
+    """``shape`` of ``Unflatten`` as a list of ints: each positive, or one -1."""
+    items = shape.tolist() if isinstance(shape, Tensor) else shape
+    dims = list(items) if isinstance(items, (list, tuple)) else None
+    if not dims or any(isinstance(d, bool) or not isinstance(d, int) or (d < 1 and d != -1)
+                       for d in dims) or dims.count(-1) > 1:
+        raise ValueError(f"{op}: shape={shape!r} must be a non-empty list of positive ints, "
+                         "with at most one -1 (inferred).")
+    return dims
+
+
+# ----- unfold (im2col) and fold (col2im) ------------------------------------------------------
+def block_args(op: str, kernel_sizes, strides, paddings, dilations) -> tuple:
+    """Paddle's unfold / fold arguments as (kernel, stride, dilation) pairs and (top, left,
+    bottom, right) paddings, checked; ``paddings`` is an int, [ph, pw] or four ints."""
+    kernel = pair(kernel_sizes, "kernel_sizes", op)
+    stride = pair(strides, "strides", op)
+    dilation = pair(dilations, "dilations", op)
+    pads = [paddings] * 4 if isinstance(paddings, int) and not isinstance(paddings, bool) \
+        else list(paddings) if isinstance(paddings, (list, tuple)) else None
+    if pads is not None and len(pads) == 2:
+        pads = pads * 2
+    if pads is None or len(pads) != 4 or any(
+            isinstance(p, bool) or not isinstance(p, int) or p < 0 for p in pads):
+        raise ValueError(f"{op}: paddings={paddings!r} must be an int >= 0, [pad_h, pad_w] "
+                         "or [top, left, bottom, right].")
+    return kernel, stride, dilation, tuple(pads)
+
+
+class _Blocks:
+    """The sliding blocks of unfold / fold over an [H, W] plane (``block_args``)."""
+
+    def __init__(self, op: str, size_hw, kernel_sizes, strides, paddings, dilations):
+        self.kernel, self.stride, self.dilation, pads = block_args(op, kernel_sizes, strides,
+                                                                   paddings, dilations)
+        self.before, self.after = (pads[0], pads[1]), (pads[2], pads[3])
+        self.size = tuple(size_hw)
+        self.padded = tuple(s + b + a for s, b, a in zip(self.size, self.before, self.after))
+        self.out = tuple((p - d * (k - 1) - 1) // s + 1 for p, k, s, d in
+                         zip(self.padded, self.kernel, self.stride, self.dilation))
+        if min(self.out) < 1:
+            raise ValueError(f"{op}: kernel_sizes={list(self.kernel)} with dilations="
+                             f"{list(self.dilation)} does not fit the padded plane "
+                             f"{list(self.padded)} (input {list(self.size)}).")
+
+    def window(self, i: int, j: int) -> tuple:
+        """The [.., oh, ow] positions of the padded plane that kernel offset (i, j) reads."""
+        return (Ellipsis,) + tuple(
+            slice(o * d, o * d + (n - 1) * s + 1, s)
+            for o, d, n, s in zip((i, j), self.dilation, self.out, self.stride))
+
+    def inner(self) -> tuple:
+        """The input plane inside the padded one."""
+        return (Ellipsis,) + tuple(slice(b, b + n) for b, n in zip(self.before, self.size))
+
+    def im2col(self, data):
+        """[N, C, H, W] -> [N, C * kh * kw, oh * ow], channel-major, then kernel row, column."""
+        xp = backend.array_module(data)
+        n, c = data.shape[:2]
+        padded = xp.zeros((n, c, *self.padded), dtype=data.dtype)
+        padded[self.inner()] = data
+        cols = xp.empty((n, c, *self.kernel, *self.out), dtype=data.dtype)
+        for i in range(self.kernel[0]):
+            for j in range(self.kernel[1]):
+                cols[:, :, i, j] = padded[self.window(i, j)]
+        return cols.reshape(n, c * self.kernel[0] * self.kernel[1], -1)
+
+    def col2im(self, cols):
+        """The adjoint of ``im2col``: [N, C * kh * kw, oh * ow] -> [N, C, H, W], each entry
+        added into the position its block read (overlapping blocks sum)."""
+        xp = backend.array_module(cols)
+        n = cols.shape[0]
+        c = cols.shape[1] // (self.kernel[0] * self.kernel[1])
+        blocks = cols.reshape(n, c, *self.kernel, *self.out)
+        padded = xp.zeros((n, c, *self.padded), dtype=cols.dtype)
+        for i in range(self.kernel[0]):
+            for j in range(self.kernel[1]):
+                padded[self.window(i, j)] += blocks[:, :, i, j]
+        return xp.ascontiguousarray(padded[self.inner()])
+
+
+def unfold(x: Tensor, kernel_sizes, strides=1, paddings=0, dilations=1,
+           name: str | None = None) -> Tensor:
+    """im2col, Paddle's ``unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1,
+    name=None)``: [N, C, H, W] -> [N, C * kh * kw, L], one column per sliding block, L = oh * ow
+    with oh = (H + top + bottom - (dilation * (kh - 1) + 1)) // stride + 1 (and ow alike).
+    ``paddings`` is an int, [pad_h, pad_w] or [top, left, bottom, right] (Paddle's order, not
+    conv2d's). Row ``c * kh * kw + i * kw + j`` of a column holds channel c at kernel offset
+    (i, j). The backward is ``fold``."""
+    del name
+    check_tensor(x, "x", "unfold")
+    blocks = _Blocks("unfold", x.shape[2:], kernel_sizes, strides, paddings, dilations)
+    return apply(blocks.im2col(x.data), (x,), lambda g: (blocks.col2im(g),), "unfold")
+
+
+def fold(x: Tensor, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1,
+         name: str | None = None) -> Tensor:
+    """col2im, Paddle's ``fold(x, output_sizes, kernel_sizes, strides=1, paddings=0,
+    dilations=1, name=None)``: [N, C * kh * kw, L] -> [N, C, H, W] with [H, W] =
+    ``output_sizes``, every block's values added where ``unfold`` read them (overlaps sum).
+    L must be the number of blocks that ``unfold`` of an [H, W] plane makes. The backward is
+    ``unfold``."""
+    del name
+    check_tensor(x, "x", "fold", ndim=3)
+    size = pair(output_sizes, "output_sizes", "fold")
+    blocks = _Blocks("fold", size, kernel_sizes, strides, paddings, dilations)
+    per_block = blocks.kernel[0] * blocks.kernel[1]
+    count = blocks.out[0] * blocks.out[1]
+    if x.shape[1] % per_block or x.shape[2] != count:
+        raise ValueError(f"fold: input of shape {x.shape} does not fit: its channels must be "
+                         f"divisible by kh * kw = {per_block} and its length must be the "
+                         f"{count} blocks ({blocks.out[0]} x {blocks.out[1]}) of output_sizes="
+                         f"{list(size)}.")
+    return apply(blocks.col2im(x.data), (x,), lambda g: (blocks.im2col(g),), "fold")
