@@ -66,7 +66,7 @@ class Inference:
         def keeper(name):
             def keep(layer, inputs, output):
                 del layer, inputs
-                captured[name] = _first_tensor(output).data
+                captured[name] = first_output(output).data
 
             return keep
 
@@ -110,7 +110,7 @@ class Inference:
         return None
 
 
-def _first_tensor(output):
+def first_output(output):
     """A layer's output, or for a layer that returns several (GRU / LSTM: the per-step outputs,
     then the final states) the first: the per-step outputs, what the next layer reads."""
     while isinstance(output, (tuple, list)):

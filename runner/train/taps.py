@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import backend
+from core.inference import first_output
 
 
 def layer_names(model) -> list[str]:
@@ -56,6 +57,8 @@ class LayerTaps:
     def _keeper(self, name: str):
         def keep(layer, inputs, output):
             del layer, inputs
+            # A recurrent layer returns (outputs, states): keep what the next layer reads.
+            output = first_output(output)
             self._outputs[name] = getattr(output, "data", output)
 
         return keep
