@@ -104,6 +104,10 @@ def unknown_override(key: str) -> str:
                 f"are {', '.join(sorted(names))}" + tail)
     if not field:
         return f"'{key}' is a group: choose one of its options with {key}=NAME" + tail
+    if section == "model" and field in ("freeze", "error_clip", "output"):
+        return (f"'{key}' is not set by the selected model's file, so it cannot be changed; "
+                f"to add it, prefix the override with +: +{key}=VALUE (model.{field} is "
+                "checked against the model's layer names before anything runs)" + tail)
     if section == "model" and field in ("layers", "blocks") and rest.count(".") >= 1:
         # A spec's tables: an argument (or layer) the file leaves out is added, Hydra's way.
         return (f"'{key}' is not set by the selected model's file, so it cannot be changed; "

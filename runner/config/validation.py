@@ -247,12 +247,18 @@ def _check_knobs_used(spec: schema.SpecConfig, raw: DictConfig) -> None:
     text = str(OmegaConf.to_container(raw, resolve=False))
     unused = sorted(key for key in spec.knobs if "${model." + key + "}" not in text)
     if unused:
+        key = unused[0]
         used = sorted(set(spec.knobs) - set(unused))
+        spec_keys = [f.name for f in fields(schema.SpecConfig) if f.name != "knobs"]
+        close = difflib.get_close_matches(key, [*spec_keys, "freeze", "error_clip"], n=1)
+        hint = f" (did you mean model.{close[0]}?)" if close else ""
         raise ConfigError(
-            f"model.{unused[0]} = {show(spec.knobs[unused[0]])} is set, but no layer of the "
-            f"spec '{spec.name}' uses it (as ${{model.{unused[0]}}}), so it would change "
-            f"nothing: its settings are {', '.join(used) or '(none)'}; set a layer's argument "
-            f"as model.layers.NAME.ARG (python -m runner.summary shows the layers).")
+            f"model.{key} = {show(spec.knobs[key])} is set, but no layer of the "
+            f"spec '{spec.name}' uses it (as ${{model.{key}}}), so it would change "
+            f"nothing{hint}: its settings are {', '.join(used) or '(none)'}; set a layer's "
+            f"argument as model.layers.NAME.ARG (python -m runner.summary shows the layers)"
+            + ("." if close else f", and where your overrides replace every use of the "
+               f"setting, drop it with ~model.{key}."))
 
 
 def _shipped_spec(name: Any) -> dict | None:

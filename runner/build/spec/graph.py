@@ -10,6 +10,9 @@ layer's own forward that answers.
 """
 from __future__ import annotations
 
+import inspect
+import logging
+
 import numpy as np
 
 import core
@@ -27,6 +30,9 @@ SIZE_ARGS = {"in_channels": _FIRST, "num_features": _FIRST, "num_channels": _FIR
              "normalized_shape": _LAST}
 PROBE_BATCH = 2
 PROBE_STEPS = 3  # time steps of the probe for variable-length sequences
+# Output layers that squash the scores the loss (cross-entropy, a softmax of its own) takes.
+SQUASHING_OUTPUTS = (nn.Softmax, nn.Sigmoid)
+log = logging.getLogger(__name__)
 
 
 class _Group(nn.Layer):
@@ -135,7 +141,9 @@ def build_graph(nodes: list[Node], output: str, input_shape, num_classes: int,
     values = {INPUT: _probe_input(sample, vocab_size, input_dtype)}
     shapes = {INPUT: sample}
     layers: dict[str, nn.Layer] = {}
-    with core.no_grad():
+    nonfinite = []
+    # The probe's zeros may take a layer outside its domain; one warning below says so.
+    with core.no_grad(), np.errstate(all="ignore"):
         for node in nodes:
             in_shapes = [shapes[source] for source in node.inputs]
             args = _sized_args(node, in_shapes, vocab_size,
@@ -147,7 +155,15 @@ def build_graph(nodes: list[Node], output: str, input_shape, num_classes: int,
             layers[node.name] = layer
             values[node.name] = out
             shapes[node.name] = tuple(out.shape[1:])
-    _check_output(output, layers[output], shapes[output], num_classes)
+            _check_not_empty(node, shapes[node.name], variable_length)
+            if not nonfinite and not bool(core.isfinite(out).all()):
+                nonfinite.append(node)
+    if nonfinite:
+        node = nonfinite[0]
+        log.warning("%s (%s) gave NaN or Inf on the probe batch of zeros: check its "
+                    "arguments (%s) if training stops on a NaN at its first step.",
+                    node.where, node.type, show(node.args))
+    _check_output(output, layers[output], shapes[output], num_classes, variable_length)
     return GraphNet(nodes, layers, output, aliases)
 
 
@@ -163,25 +179,57 @@ def _sized_args(node: Node, in_shapes: list, vocab_size: int, classes: int) -> d
     args = dict(node.args)
     allowed = arguments(node.cls)
     shape = in_shapes[0] if in_shapes else ()
+    channels = _LAST if _channels_last(args, allowed) else _FIRST
     for arg, axis in SIZE_ARGS.items():
         if arg not in allowed or not shape:
             continue
-        size = int(shape[axis])
+        size = int(shape[channels if axis == _FIRST else axis])
         inferred = [size] if arg == "normalized_shape" else size
         given = args.get(arg)
         if given is None:
             args[arg] = inferred
-        elif given != inferred and not (arg == "normalized_shape" and given == size):
+        elif given != inferred and not _trailing_axes(arg, given, shape):
             source = ", ".join(node.inputs)
             raise ConfigError(
                 f"{node.where}.{arg} = {given} does not fit its input: '{source}' gives samples "
                 f"of shape {show(shape)}, so {node.type}'s {arg} must be {size} (or leave "
                 f"{arg} out and it is inferred).")
-    if "num_embeddings" in allowed and args.get("num_embeddings") is None and vocab_size:
-        args["num_embeddings"] = vocab_size
+    if "num_embeddings" in allowed and vocab_size:
+        given = args.get("num_embeddings")
+        if given is None:
+            args["num_embeddings"] = vocab_size
+        elif isinstance(given, int) and given < vocab_size:
+            raise ConfigError(
+                f"{node.where}.num_embeddings = {given} is smaller than the data's vocabulary "
+                f"of {vocab_size} words (ids 0 to {vocab_size - 1}): give at least {vocab_size}, "
+                "or leave num_embeddings out and it is inferred.")
     if classes and "out_features" in allowed and "out_features" not in args:
         args["out_features"] = classes  # the output layer predicts the classes
     return args
+
+
+def _channels_last(args: dict, allowed: dict) -> bool:
+    """Whether the layer reads channels last (``data_format`` NLC, NHWC, ...)."""
+    if "data_format" not in allowed:
+        return False
+    default = allowed["data_format"].default
+    fmt = args.get("data_format", None if default is inspect.Parameter.empty else default)
+    return isinstance(fmt, str) and len(fmt) > 2 and fmt.upper().endswith("C")
+
+
+def _trailing_axes(arg: str, given, shape: tuple) -> bool:
+    """A ``normalized_shape`` given as the input's last axis or several trailing axes."""
+    if arg != "normalized_shape":
+        return False
+    dims = [given] if isinstance(given, int) else list(given or [])
+    return 0 < len(dims) <= len(shape) and dims == [int(d) for d in shape[len(shape) - len(dims):]]
+
+
+def _check_not_empty(node: Node, shape: tuple, variable_length: bool) -> None:
+    if 0 in shape:
+        steps = f" ({PROBE_STEPS} probe steps first)" if variable_length else ""
+        raise ConfigError(f"{node.where} ({node.type}) gives samples of shape {show(shape)}"
+                          f"{steps}, with no values: check its arguments ({show(node.args)}).")
 
 
 def _make(node: Node, args: dict) -> nn.Layer:
@@ -216,12 +264,26 @@ def _run(node: Node, layer: nn.Layer, inputs: list, in_shapes: list, lengths):
     return out
 
 
-def _check_output(name: str, layer, shape: tuple, num_classes: int) -> None:
+def _check_output(name: str, layer, shape: tuple, num_classes: int,
+                  variable_length: bool = False) -> None:
+    kind = type(layer).__name__
     if num_classes and tuple(shape) != (num_classes,):
-        raise ConfigError(f"the output layer '{name}' ({type(layer).__name__}) gives samples of "
+        if variable_length:
+            raise ConfigError(
+                f"the output layer '{name}' ({kind}) gives samples of shape {show(shape)} on a "
+                f"probe of {PROBE_STEPS} steps, but the data has {num_classes} classes: pool "
+                "the steps first (a SequencePool, or an RNN's last state), then end with one "
+                f"value per class (a Linear with out_features = {num_classes}).")
+        raise ConfigError(f"the output layer '{name}' ({kind}) gives samples of "
                           f"shape {show(shape)}, but the data has {num_classes} classes: end "
                           f"the network with one value per class (e.g. a Linear with "
                           f"out_features = {num_classes}, after a Flatten).")
+    if isinstance(layer, SQUASHING_OUTPUTS):
+        raise ConfigError(f"the output layer '{name}' is a {kind}: the training loss "
+                          "(cross-entropy) takes the scores before any softmax and applies its "
+                          f"own, so a {kind} there trains badly. End with the layer before it "
+                          f"(remove '{name}'); runner.infer outputs=[softmax] gives the "
+                          "probabilities.")
 
 
 def _attach(root: nn.Layer, dotted: str, layer: nn.Layer) -> None:

@@ -62,9 +62,16 @@ def _expand(tables: dict, scope: _Scope, blocks: dict, types: dict, nodes: dict,
     """Add the nodes of ``tables`` (layers of one scope); return the last one's name."""
     previous = scope.input
     for local, table in tables.items():
-        if not isinstance(table, dict):
-            continue  # a block's ``output = "name"`` setting
         where = f"{scope.where}.{local}"
+        if scope.prefix and local == "output" and isinstance(table, str):
+            continue  # a block's ``output = "name"`` setting (checked by _block_output)
+        if not isinstance(table, dict):
+            raise ConfigError(f"{where} = {table!r} is not a layer table: write {local} = "
+                              "{ type = \"ReLU\", ... } (a block's only other key is "
+                              "output = \"NAME\", its output layer).")
+        if local == INPUT:
+            raise ConfigError(f"{where}: '{INPUT}' is reserved for the network's input (inside "
+                              "a block, the copy's input); give the layer another name.")
         table = _substitute(table, scope, where)
         inputs = table.get("inputs")
         inputs = [inputs] if isinstance(inputs, str) else inputs
@@ -86,6 +93,10 @@ def _expand(tables: dict, scope: _Scope, blocks: dict, types: dict, nodes: dict,
 def _copies(name, table, inputs, where, blocks, types, nodes, aliases, depth, scope) -> str:
     """Expand ``block = "B"`` into its copies; return the last copy's output node."""
     block_name = table["block"]
+    if "type" in table:
+        raise ConfigError(f"{where} gives both type = {table['type']!r} and block = "
+                          f"{block_name!r}: an entry is one layer (type) or copies of a block "
+                          "(block), not both.")
     extra = sorted(set(table) - set(RESERVED))
     if extra:
         raise ConfigError(f"{where} uses block '{block_name}', so it takes only inputs, repeat, "
@@ -108,14 +119,19 @@ def _copies(name, table, inputs, where, blocks, types, nodes, aliases, depth, sc
     if -1 in counts or len(counts) > 1:
         raise ConfigError(f"{where}.each = {each!r} is not valid: every value of each is a "
                           "list, one entry per copy, and all lists have the same length.")
-    copies = counts.pop() if counts else int(table.get("repeat", 1))
-    if "repeat" in table and each and int(table["repeat"]) != copies:
+    repeat = table.get("repeat", 1)
+    if isinstance(repeat, bool) or not isinstance(repeat, int):
+        raise ConfigError(f"{where}.repeat = {repeat!r} is not valid: give a whole number of "
+                          "copies (repeat = 2).")
+    copies = counts.pop() if counts else repeat
+    if "repeat" in table and each and repeat != copies:
         raise ConfigError(f"{where}: repeat = {table['repeat']} but each gives {copies} "
                           "values per argument; give one of them.")
     if copies < 0:
         raise ConfigError(f"{where}: repeat = {copies} is not allowed: use 0 or more copies.")
     indexed = "repeat" in table or bool(each)
     body = blocks[block_name]
+    _block_output(body, block_name)
     current = inputs[0]
     for index in range(copies):
         values = {**shared, **{key: value[index] for key, value in each.items()}}
@@ -131,8 +147,22 @@ def _copies(name, table, inputs, where, blocks, types, nodes, aliases, depth, sc
     return current
 
 
+def _block_output(body: dict, block: str) -> None:
+    """A block's ``output`` names one of its own layers (or block entries)."""
+    output = body.get("output")
+    layers = [key for key, value in body.items() if isinstance(value, dict)]
+    if output is not None and output not in layers:
+        raise ConfigError(f"model.blocks.{block}.output = {output!r} is not a layer of the "
+                          f"block: {_known('its layers are', layers, str(output))}")
+
+
 def _node(name: str, table: dict, inputs: list[str], where: str, types: dict) -> Node:
     kind = table.get("type")
+    copying = sorted(key for key in ("repeat", "each", "with") if key in table)
+    if copying:
+        raise ConfigError(f"{where} has {', '.join(copying)}, which copy a block, but it is "
+                          "one layer (type = ...): put its table in [blocks.NAME] and write "
+                          "block = \"NAME\" here.")
     if kind is not None and not isinstance(kind, str):
         raise ConfigError(f"{where}.type = {kind!r} is not a layer type name: give a string, "
                           "type = \"Linear\" (a core.nn layer).")
@@ -141,7 +171,7 @@ def _node(name: str, table: dict, inputs: list[str], where: str, types: dict) ->
                           "block = \"NAME\" (a block of this model).")
     if kind not in types:
         raise ConfigError(f"{where}.type = '{kind}' is not a known layer type: "
-                          f"{_known('the types are', list(types), kind)}")
+                          f"{_known('the types are', list(types), kind, 'docs/layers.md')}")
     cls = types[kind]
     args = {key: value for key, value in table.items() if key not in RESERVED}
     allowed = arguments(cls)
@@ -218,6 +248,15 @@ def _resolve(name: str, node: Node, nodes: dict, aliases: dict) -> str:
         return name
     if name in aliases:
         return _through(name, aliases)
+    local = name.split(".")[-1]
+    if "model.blocks." in node.where:  # a block's layers see only their own copy
+        prefix = node.name[:len(node.name) - len(node.name.split(".")[-1])]
+        own = [n[len(prefix):] for n in [*nodes, *aliases]
+               if n.startswith(prefix) and "." not in n[len(prefix):]]
+        raise ConfigError(f"{node.where}.inputs names '{local}', which is not a layer of its "
+                          f"block: inside a block, inputs name the block's own layers or "
+                          f"'{INPUT}' (the copy's input). "
+                          f"{_known('The block has', [INPUT, *own], local)}")
     raise ConfigError(f"{node.where}.inputs names '{name.split('.')[-1]}', which is not a layer "
                       f"here: {_known('the layers are', [INPUT, *nodes, *aliases], name)}")
 
@@ -263,9 +302,11 @@ def _output(given: str, nodes: dict, aliases: dict) -> str:
     return output
 
 
-def _known(intro: str, names: list[str], wrong: str) -> str:
+def _known(intro: str, names: list[str], wrong: str, listed_in: str = "") -> str:
     lowered = {name.lower(): name for name in names}
     close = difflib.get_close_matches(wrong.lower(), list(lowered), n=3)
     hint = f"did you mean {', '.join(lowered[c] for c in close)}? " if close else ""
-    shown = ", ".join(sorted(names)) if len(names) <= 60 else f"{len(names)} names"
+    shown = ", ".join(sorted(names))
+    if len(names) > 60 and listed_in:
+        shown = f"listed in {listed_in}"
     return f"{hint}{intro} {shown}."

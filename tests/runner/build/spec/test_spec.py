@@ -247,11 +247,84 @@ def test_summary_rows_count_parameters_and_flops():
      "passes k to block 'b', which does not use it"),
     ({"a": {"block": "b"}}, {"b": {"x": {"type": "Linear", "out_features": "$w"}}},
      "uses $w, but no value was given for it"),
+    # A block entry that is not a table would drop the layer from every copy.
+    ({"a": {"type": "Flatten"}, "h": {"block": "b"}, "o": {"type": "Linear"}},
+     {"b": {"fc": {"type": "Linear", "out_features": 8}, "act": "ReLU"}},
+     "model.blocks.b (in model.layers.h).act = 'ReLU' is not a layer table"),
+    ({"a": {"type": "Flatten"}, "h": {"block": "b", "repeat": "two"}, "o": {"type": "Linear"}},
+     {"b": {"fc": {"type": "Linear", "out_features": 8}}},
+     "model.layers.h.repeat = 'two' is not valid: give a whole number of copies"),
+    ({"a": {"type": "Flatten"}, "h": {"block": "b", "repeat": 2.7}, "o": {"type": "Linear"}},
+     {"b": {"fc": {"type": "Linear", "out_features": 8}}}, "repeat = 2.7 is not valid"),
+    ({"a": {"type": "Flatten", "repeat": 2}, "o": {"type": "Linear"}}, None,
+     "model.layers.a has repeat, which copy a block, but it is one layer"),
+    ({"a": {"type": "Flatten"}, "h": {"block": "b", "type": "ReLU"}, "o": {"type": "Linear"}},
+     {"b": {"fc": {"type": "Linear", "out_features": 8}}},
+     "gives both type = 'ReLU' and block = 'b'"),
+    ({"a": {"type": "Flatten"}, "h": {"block": "b"}, "o": {"type": "Linear"}},
+     {"b": {"fc": {"type": "Linear", "out_features": 8}, "output": "fcc"}},
+     "model.blocks.b.output = 'fcc' is not a layer of the block: did you mean fc?"),
+    ({"a": {"type": "Flatten"}, "h": {"block": "b"}, "o": {"type": "Linear"}},
+     {"b": {"fc": {"type": "Linear", "out_features": 8, "inputs": ["a"]}}},
+     "inputs names 'a', which is not a layer of its block: inside a block, inputs name the "
+     "block's own layers or 'input'"),
+    ({"input": {"type": "Flatten"}, "o": {"type": "Linear"}}, None,
+     "model.layers.input: 'input' is reserved for the network's input"),
+    ({"a": {"type": "Flatten"}, "o": {"type": "Linear", "out_features": 10},
+      "sm": {"type": "Softmax"}}, None,
+     "the output layer 'sm' is a Softmax: the training loss (cross-entropy) takes the scores "
+     "before any softmax"),
+    ({"a": {"type": "AdaptiveAvgPool2D", "output_size": 0}, "f": {"type": "Flatten"},
+      "o": {"type": "Linear"}}, None,
+     "model.layers.a (AdaptiveAvgPool2D) gives samples of shape [1, 0, 0], with no values"),
 ])
 def test_spec_mistakes_name_the_layer_and_what_is_allowed(layers, blocks, message):
     with pytest.raises(ConfigError) as info:
         _build(layers, blocks=blocks)
     assert message in str(info.value)
+
+
+def test_channels_last_layers_infer_channels_from_the_last_axis():
+    """data_format NLC / NHWC: in_channels and num_features are the sample's last axis."""
+    model = build.build_model(_spec({
+        "conv": {"type": "Conv1D", "out_channels": 6, "kernel_size": 3, "padding": 1,
+                 "data_format": "NLC"},
+        "bn": {"type": "BatchNorm1D", "data_format": "NLC"},
+        "pool": {"type": "SequencePool", "pool_type": "max"}, "o": {"type": "Linear"}}),
+        (4,), 3, variable_length=True)
+    assert model["conv"].weight.shape == [6, 4, 3] and model["bn"].weight.shape == [6]
+    model = _build({"conv": {"type": "Conv2D", "out_channels": 5, "kernel_size": 3,
+                             "data_format": "NHWC", "in_channels": 3},
+                    "f": {"type": "Flatten"}, "o": {"type": "Linear"}}, shape=(8, 8, 3))
+    assert model["conv"].weight.shape == [5, 3, 3, 3]
+    assert list(_forward(model, shape=(8, 8, 3)).shape) == [3, 10]
+
+
+def test_layer_norm_over_several_trailing_axes_and_vocabulary_sizes_are_checked():
+    model = _build({"ln": {"type": "LayerNorm", "normalized_shape": [8, 8]},
+                    "f": {"type": "Flatten"}, "o": {"type": "Linear"}})
+    assert model["ln"].weight.shape == [8, 8]
+    with pytest.raises(ConfigError, match="normalized_shape must be 8"):
+        _build({"ln": {"type": "LayerNorm", "normalized_shape": [7, 8]},
+                "f": {"type": "Flatten"}, "o": {"type": "Linear"}})
+    layers = {"e": {"type": "Embedding", "embedding_dim": 4, "num_embeddings": 10},
+              "p": {"type": "SequencePool", "pool_type": "sum"}, "o": {"type": "Linear"}}
+    with pytest.raises(ConfigError, match="num_embeddings = 10 is smaller than the data's "
+                                          "vocabulary of 26 words"):
+        build.build_model(_spec(layers), (), 3, vocab_size=26, variable_length=True)
+    layers["e"]["num_embeddings"] = 30  # room for more words is allowed
+    build.build_model(_spec(layers), (), 3, vocab_size=26, variable_length=True)
+
+
+def test_a_layer_that_gives_nan_on_the_probe_is_named_in_a_warning(caplog):
+    with caplog.at_level("WARNING", logger="runner.build.spec.graph"):
+        _build({"a": {"type": "Softplus", "beta": 0}, "f": {"type": "Flatten"},
+                "o": {"type": "Linear"}})
+    assert "model.layers.a (Softplus) gave NaN or Inf on the probe batch" in caplog.text
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="runner.build.spec.graph"):
+        _build({"f": {"type": "Flatten"}, "o": {"type": "Linear"}})
+    assert "NaN" not in caplog.text
 
 
 def test_word_ids_need_an_embedding_and_sequences_a_length_free_output():
@@ -261,6 +334,9 @@ def test_word_ids_need_an_embedding_and_sequences_a_length_free_output():
     with pytest.raises(ConfigError, match="output shape depends on the sequence length"):
         build.build_model(_spec({"a": {"type": "Flatten"}, "o": {"type": "Linear"}}), (2,), 3,
                           variable_length=True)
+    with pytest.raises(ConfigError, match="on a probe of 3 steps, but the data has 3 classes: "
+                                          "pool the steps first"):
+        build.build_model(_spec({"o": {"type": "Linear"}}), (2,), 3, variable_length=True)
 
 
 # ----- the command line -----------------------------------------------------------------------
@@ -279,6 +355,13 @@ CLI_ERRORS = {
     "classes": (["+model.layers.fc.out_features=7"], "but the data has 10 classes"),
     "knob": (["+model.channels=[3]"], "no layer of the spec 'cnn' uses it"),
     "missing_plus": (["model.layers.fc.in_features=3"], "prefix the override with +"),
+    "error_clip_plus": (["model.error_clip.fc=100"], "to add it, prefix the override with +: "
+                        "+model.error_clip.fc=VALUE"),
+    "knob_typo": (["+model.freez=[conv1]"], "(did you mean model.freeze?)"),
+    "knob_replaced": (["model.layers.act1.type=Tanh", "model.layers.act2.type=Tanh"],
+                      "drop it with ~model.activation"),
+    "softmax_output": (["+model.layers.sm={type: Softmax}", "+model.layers.fc.out_features=10"],
+                       "the output layer 'sm' is a Softmax"),
     "inspect": (["model=mlp", "inspect.every=5", "inspect.layer_outputs=[hidden.2]"],
                 "inspect.layer_outputs: layer 'hidden.2' is not a layer of this model whose "
                 "output can be read: the names are flatten, hidden, hidden.0, hidden.0.fc, "
