@@ -127,3 +127,6 @@ __all__ += ["CELU", "GLU", "SELU", "Hardshrink", "LogSigmoid", "Maxout", "RReLU"
 __all__ += ["CosineEmbeddingLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "MarginRankingLoss",
             "MultiLabelSoftMarginLoss", "MultiMarginLoss", "PoissonNLLLoss", "SoftMarginLoss",
             "TripletMarginLoss"]
+from core.nn import utils  # noqa: E402 - paddle.nn.utils: clip_grad_norm_, weight_norm, ...
+
+__all__ += ["utils"]

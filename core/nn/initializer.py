@@ -2,6 +2,10 @@
 from __future__ import annotations
 
 import math
+import numbers
+import statistics
+
+import numpy as np
 
 from core import backend
 
@@ -66,3 +70,235 @@ class KaimingUniform:
 class KaimingNormal:
     def __call__(self, shape, dtype="float32"):
         return Normal(0.0, math.sqrt(2.0 / _fans(shape)[0]))(shape, dtype)
+
+
+# ----- Paddle 2.6 / 3.x initialisers beyond the basic seven -------------------------------------
+# Every draw comes from ``backend.rng()`` (the host generator ``core.seed`` reseeds) and the
+# result is moved to the current device once with ``backend.asarray``: the same seed gives the
+# same weights on the CPU and on a GPU.
+
+def _real(owner: str, name: str, value, *, positive: bool = False) -> float:
+    """``value`` as a finite float (> 0 when ``positive``), or a ValueError naming it."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) \
+            or not math.isfinite(value) or (positive and value <= 0):
+        need = "a finite number > 0" if positive else "a finite number"
+        raise ValueError(f"{owner}: {name} must be {need}, got {value!r}")
+    return float(value)
+
+
+def _normal_cdf(z: float) -> float:
+    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+
+
+class TruncatedNormal:
+    """Normal(``mean``, ``std``) restricted to ``[a, b]``: Paddle 3.x's
+    ``TruncatedNormal(mean=0.0, std=1.0, a=-2.0, b=2.0, name=None)``.
+
+    ``a`` and ``b`` are absolute cut-offs (Paddle 3.x, as ``torch.nn.init.trunc_normal_``), not
+    multiples of ``std``; Paddle 2.6 had no ``a``/``b`` and cut at ``mean +- 2 * std`` (the same
+    for the defaults, not for ``std=0.02``). Values outside ``[a, b]`` are drawn again
+    (rejection), which gives the exact truncated distribution; where ``[a, b]`` holds less than
+    5% of the mass the draw is by the inverse CDF instead, so it stays fast far in a tail.
+    """
+
+    def __init__(self, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0,
+                 name: str | None = None):
+        del name
+        self.mean = _real("TruncatedNormal", "mean", mean)
+        self.std = _real("TruncatedNormal", "std", std, positive=True)
+        self.a = _real("TruncatedNormal", "a", a)
+        self.b = _real("TruncatedNormal", "b", b)
+        if not self.a < self.b:
+            raise ValueError(f"TruncatedNormal: a must be < b, got a={a!r}, b={b!r}")
+        alpha, beta = (self.a - self.mean) / self.std, (self.b - self.mean) / self.std
+        if alpha > 0:  # the upper tail: mirror it, so the CDF values below stay accurate
+            alpha, beta, self._sign = -beta, -alpha, -1.0
+        else:
+            self._sign = 1.0
+        self._alpha, self._beta = alpha, beta
+        self._mass = _normal_cdf(beta) - _normal_cdf(alpha)
+        if not self._mass > 0:
+            raise ValueError(f"TruncatedNormal: [a, b] = [{a!r}, {b!r}] holds no probability "
+                             f"mass of Normal(mean={mean!r}, std={std!r}) in double precision: "
+                             "move a and b nearer to the mean")
+
+    def __call__(self, shape, dtype="float32"):
+        n = math.prod(shape)
+        z = self._rejection(n) if self._mass >= 0.05 else self._inverse_cdf(n)
+        # standard units -> [a, b]; the clip only removes rounding at the two ends
+        values = np.clip(self.mean + self.std * self._sign * z, self.a, self.b)
+        return backend.asarray(values.reshape(shape), dtype=dtype)
+
+    def _rejection(self, n: int) -> np.ndarray:
+        rng, out, filled = backend.rng(), np.empty(n), 0
+        while filled < n:
+            draw = rng.standard_normal(int((n - filled) / self._mass * 1.1) + 16)
+            keep = draw[(draw >= self._alpha) & (draw <= self._beta)][:n - filled]
+            out[filled:filled + keep.size] = keep
+            filled += keep.size
+        return out
+
+    def _inverse_cdf(self, n: int) -> np.ndarray:
+        low = _normal_cdf(self._alpha)
+        p = backend.rng().uniform(low, low + self._mass, n)
+        inv = statistics.NormalDist().inv_cdf
+        tiny = np.nextafter(0.0, 1.0)
+        return np.array([inv(min(max(q, tiny), 1.0 - 1e-16)) for q in p])
+
+
+class Orthogonal:
+    """A (semi-)orthogonal weight times ``gain``: Paddle's ``Orthogonal(gain=1.0, name=None)``.
+
+    rows = shape[0], cols = shape[1] * ... * shape[-1]. A [max, min] standard-normal matrix is
+    QR-factorised, Q's columns take the signs of R's diagonal (so Q is uniform over the
+    orthogonal matrices), and Q, transposed when rows < cols, is reshaped to ``shape``: the rows
+    are orthonormal when rows <= cols (W W^T = gain^2 I), the columns when rows >= cols.
+    core's Linear weight is [in, out], as Paddle's, so Linear(10, 15) gets orthonormal rows.
+    """
+
+    def __init__(self, gain: float = 1.0, name: str | None = None):
+        del name
+        self.gain = _real("Orthogonal", "gain", gain)
+
+    def __call__(self, shape, dtype="float32"):
+        if len(shape) < 2:
+            raise ValueError(f"Orthogonal: the parameter must have 2 or more dimensions, got "
+                             f"shape {list(shape)}")
+        rows, cols = shape[0], math.prod(shape[1:])
+        normal = backend.rng().standard_normal((max(rows, cols), min(rows, cols)))
+        q, r = np.linalg.qr(normal)  # host data: drawn by the host generator
+        q = q * np.sign(np.diag(r))
+        if rows < cols:
+            q = q.T
+        return backend.asarray(self.gain * q.reshape(shape), dtype=dtype)
+
+
+class Assign:
+    """The given values: Paddle's ``Assign(value, name=None)``. ``value`` is a numpy array, a
+    list or tuple, a number or a Tensor, and must have the parameter's shape (a number fills
+    it); it is copied and cast to the parameter's dtype."""
+
+    def __init__(self, value, name: str | None = None):
+        del name
+        from core.tensor import Tensor  # noqa: PLC0415 - core.tensor imports nothing of nn
+
+        raw = value.data if isinstance(value, Tensor) else value
+        try:
+            # a copy: later edits of the source must not change the initialiser
+            self.value = np.array(backend.to_numpy(raw) if hasattr(raw, "shape") else raw)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"Assign: value must be a numpy array, list, tuple, number or "
+                            f"Tensor, got {type(value).__name__} ({exc})") from None
+        if self.value.dtype.kind not in "biuf":
+            raise TypeError(f"Assign: value must hold numbers, got dtype {self.value.dtype}")
+
+    def __call__(self, shape, dtype="float32"):
+        if self.value.ndim and tuple(self.value.shape) != tuple(shape):
+            raise ValueError(f"Assign: value has shape {list(self.value.shape)} but the "
+                             f"parameter has shape {list(shape)}")
+        return backend.asarray(np.broadcast_to(self.value, shape).copy(), dtype=dtype)
+
+
+class Dirac:
+    """The identity convolution: Paddle's ``Dirac(groups=1, name=None)`` for 3-, 4- and 5-D conv
+    weights [out, in, k...].
+
+    Zeros, then ``W[g * n + d, d, k1 // 2, k2 // 2, ...] = 1`` for every group g and
+    d < min(n, in), where n = out / groups: a conv with this weight passes the first
+    min(n, in) input channels of each group through unchanged (cropped by the padding).
+    """
+
+    def __init__(self, groups: int = 1, name: str | None = None):
+        del name
+        if isinstance(groups, bool) or not isinstance(groups, int) or groups <= 0:
+            raise ValueError(f"Dirac: groups must be a positive integer, got {groups!r}")
+        self.groups = groups
+
+    def __call__(self, shape, dtype="float32"):
+        if len(shape) not in (3, 4, 5):
+            raise ValueError(f"Dirac: the parameter must have 3, 4 or 5 dimensions (a conv "
+                             f"weight), got shape {list(shape)}")
+        if shape[0] % self.groups:
+            raise ValueError(f"Dirac: shape[0]={shape[0]} (output channels) is not divisible "
+                             f"by groups={self.groups}")
+        weight = np.zeros(shape)
+        per_group = shape[0] // self.groups
+        centre = tuple(k // 2 for k in shape[2:])
+        for g in range(self.groups):
+            for d in range(min(per_group, shape[1])):
+                weight[(g * per_group + d, d, *centre)] = 1.0
+        return backend.asarray(weight, dtype=dtype)
+
+
+class Bilinear:
+    """The bilinear-interpolation kernel, for a Conv2DTranspose that upsamples: Paddle's
+    ``Bilinear()``.
+
+    The weight must be 4-D [.., .., K, K]; every (i, j) gets the same K x K kernel
+    ``W[y, x] = (1 - |x / f - c|) * (1 - |y / f - c|)`` with ``f = ceil(K / 2)`` and
+    ``c = (2f - 1 - f % 2) / (2f)``. With ``kernel_size = 2 * factor - factor % 2``,
+    ``stride = factor`` and ``padding = ceil((factor - 1) / 2)`` a channel-wise
+    (``groups = C``) transposed conv upsamples by ``factor``. The row index is
+    ``y = (i // K) % K`` (Caffe's BilinearFiller, which Paddle ports; see docs/paddle.md).
+    """
+
+    def __call__(self, shape, dtype="float32"):
+        if len(shape) != 4 or shape[2] != shape[3]:
+            raise ValueError(f"Bilinear: the parameter must be 4-D with a square kernel "
+                             f"(shape[2] == shape[3]), got shape {list(shape)}")
+        size = shape[3]
+        f = math.ceil(size / 2.0)
+        c = (2 * f - 1 - f % 2) / (2.0 * f)
+        ramp = 1 - np.abs(np.arange(size) / f - c)
+        return backend.asarray(np.broadcast_to(np.outer(ramp, ramp), shape).copy(), dtype=dtype)
+
+
+_GAINS = {"sigmoid": 1.0, "linear": 1.0, "conv1d": 1.0, "conv2d": 1.0, "conv3d": 1.0,
+          "conv1d_transpose": 1.0, "conv2d_transpose": 1.0, "conv3d_transpose": 1.0,
+          "tanh": 5.0 / 3, "relu": math.sqrt(2.0), "selu": 3.0 / 4}
+
+
+def calculate_gain(nonlinearity: str, param=None) -> float:
+    """The recommended gain for ``nonlinearity``: Paddle's ``calculate_gain(nonlinearity,
+    param=None)``.
+
+    1 for sigmoid, linear and the conv names (conv1d ... conv3d_transpose), 5/3 for tanh,
+    sqrt(2) for relu, 3/4 for selu and sqrt(2 / (1 + param^2)) for leaky_relu (``param`` is the
+    negative slope, 0.01 when None).
+    """
+    if param is None:
+        param = 0.01
+    param = _real("calculate_gain", "param", param)
+    if nonlinearity == "leaky_relu":
+        return math.sqrt(2.0 / (1 + param ** 2))
+    if not isinstance(nonlinearity, str) or nonlinearity not in _GAINS:
+        raise ValueError(f"calculate_gain: nonlinearity={nonlinearity!r} is not supported: use "
+                         f"one of {sorted([*_GAINS, 'leaky_relu'])}")
+    return _GAINS[nonlinearity]
+
+
+_global = {"weight": None, "bias": None}
+
+
+def set_global_initializer(weight_init, bias_init=None) -> None:
+    """Initialise every parameter created from now on with ``weight_init`` (biases with
+    ``bias_init``): Paddle's ``set_global_initializer(weight_init, bias_init=None)``.
+
+    The global initialiser replaces a layer's own default (Conv2D's Kaiming normal, Linear's
+    Xavier uniform, ...) but not an initialiser given in the parameter's attribute (a
+    ``weight_attr`` object whose ``initializer`` is set). ``None`` removes it: call
+    ``set_global_initializer(None)`` to go back to the layers' defaults. With ``bias_init``
+    None, biases keep their layer's default.
+    """
+    for arg, init in (("weight_init", weight_init), ("bias_init", bias_init)):
+        if init is not None and not callable(init):
+            raise TypeError(f"set_global_initializer: {arg} must be an initializer (a callable "
+                            f"(shape, dtype) -> array, e.g. core.nn.initializer.Normal()) or "
+                            f"None, got {type(init).__name__}")
+    _global["weight"], _global["bias"] = weight_init, bias_init
+
+
+def _global_initializer(is_bias: bool):
+    """The initializer ``set_global_initializer`` set for weights or biases (or None);
+    ``Layer.create_parameter`` puts it above the layer's default."""
+    return _global["bias" if is_bias else "weight"]

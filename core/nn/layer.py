@@ -72,11 +72,13 @@ class Layer:
         dtype = dtype or self._dtype
         init = default_initializer or (initializer.Constant(0.0) if is_bias
                                        else initializer.XavierUniform())
+        # set_global_initializer: above the layer's default, below the attribute's (Paddle)
+        init = initializer._global_initializer(is_bias) or init
         attr = attr or {}
-        if hasattr(attr, "initializer") and attr.initializer is not None:
-            init = attr.initializer
-        data = init(tuple(int(n) for n in shape), dtype)
         get = attr.get if isinstance(attr, dict) else (lambda k, d=None: getattr(attr, k, d))
+        if get("initializer") is not None:  # a ParamAttr's (or dict's) own initializer wins
+            init = get("initializer")
+        data = init(tuple(int(n) for n in shape), dtype)
         return Parameter(data, name=get("name"), trainable=get("trainable", True),
                          regularizer=get("regularizer"), need_clip=get("need_clip", True),
                          learning_rate=get("learning_rate", 1.0))

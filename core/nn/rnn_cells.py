@@ -150,8 +150,9 @@ class _FusedCell(RNNCellBase):
 
     def _weight(self, shape, attr, init):
         if attr is False:  # Paddle: a frozen weight of ones
-            return self.create_parameter(shape, attr={"trainable": False},
-                                         default_initializer=initializer.Constant(1.0))
+            # Its own initializer, which set_global_initializer does not override (Paddle).
+            return self.create_parameter(shape, attr={"trainable": False,
+                                                      "initializer": initializer.Constant(1.0)})
         return self.create_parameter(shape, attr=attr, default_initializer=init)
 
     def _inputs(self, inputs) -> Tensor:

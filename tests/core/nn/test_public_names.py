@@ -31,6 +31,7 @@ NO_GRADIENT = {
     "Sequential": "a container: its layers are checked",
     "LayerList": "a container", "LayerDict": "a container",
     "functional": "the module", "initializer": "the module (weight initialisers, no gradient)",
+    "utils": "the module (gradient clipping, weight/spectral norm): tests/core/nn/test_utils.py",
     "ClipGradByValue": "a gradient clip (changes gradients, has none): tests/core/test_clipping.py",
     "ClipGradByNorm": "a gradient clip", "ClipGradByGlobalNorm": "a gradient clip",
     "Identity": "returns its input",
