@@ -146,7 +146,12 @@ import numpy as _np  # noqa: E402
 
 def __getattr__(name: str):
     """``core.__version__`` (paddle.__version__), the installed tomlrun's, looked up on first
-    use: reading package metadata costs ~20 ms, which every ``import core`` would pay."""
+    use: reading package metadata costs ~20 ms, which every ``import core`` would pay.
+    ``core.vision`` (paddle.vision) is imported on first use too (~9 ms of modules)."""
+    if name == "vision":
+        import importlib  # noqa: PLC0415
+
+        return importlib.import_module("core.vision")  # also binds core.vision
     if name != "__version__":
         raise AttributeError(f"module 'core' has no attribute '{name}'")
     from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
