@@ -25,7 +25,7 @@ from core.data.files import ReaderError
 from runner import build, plugins
 from runner.config import hydra_errors
 from runner.config.hydra_setup import register_hydra_plugins, register_plugin_options
-from runner.config.paths import config_dirs
+from runner.config.paths import config_dirs, shadowed_options
 from runner.config.validation import validate
 from runner.errors import ConfigError, UserError
 from runner.sweep import job
@@ -68,6 +68,7 @@ def _resume_hint(cfg: DictConfig) -> str:
 def _train(cfg: DictConfig) -> float:
     """Validate ``cfg``, select its device and run it; return the objective."""
     plugins.load(cfg.get("plugins") or [])  # the config's own plugin modules
+    _check_not_hidden(HydraConfig.get())
     run_config = validate(cfg)
     build.check_model_config(run_config.model)  # a spec's layers, before any data is read
     _use_device(run_config.device)
@@ -75,6 +76,20 @@ def _train(cfg: DictConfig) -> float:
     hydra_config = HydraConfig.get()
     return app.run(run_config, overrides=list(hydra_config.overrides.task),
                    launch_dir=hydra_config.runtime.cwd)
+
+
+def _check_not_hidden(hydra_config) -> None:
+    """A user's option file named like a shipped one would be silently ignored (Hydra reads
+    the first match, and the shipped folders come first): refuse it, saying to rename it."""
+    hidden = shadowed_options(hydra_config.searchpath, dict(hydra_config.runtime.choices),
+                              hydra_config.runtime.cwd)
+    if hidden:
+        path = Path(hidden[0])
+        raise ConfigError(
+            f"{path} is not read: tomlrun ships an option of the same name "
+            f"({path.parent.name}={path.stem}), and Hydra uses the first file it finds, which "
+            f"is the shipped one. Rename your file (e.g. my_{path.name}) and select it "
+            f"with {path.parent.name}=my_{path.stem}.")
 
 
 def _use_device(device: str) -> None:

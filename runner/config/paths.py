@@ -19,3 +19,25 @@ def config_dirs() -> tuple[Path, Path]:
         f"tomlrun's configuration folder is missing: neither {package / 'conf'} nor "
         f"{package.parent / 'conf'} holds config.toml; reinstall tomlrun (pip install tomlrun)."
     )
+
+
+def shadowed_options(searchpath, choices: dict, launch_dir: str) -> list[str]:
+    """The user's option files (``toml://`` / ``file://`` folders of ``hydra.searchpath``) that
+    were selected but not read: Hydra takes the first match, and tomlrun's own folders come
+    before the search path, so a file named like a shipped option is hidden by it."""
+    conf, experiments = config_dirs()
+    hidden = []
+    for entry in searchpath or []:
+        scheme, _, path = str(entry).partition("://")
+        if scheme not in ("toml", "file") or not path:
+            continue
+        folder = Path(launch_dir, path)  # an absolute path stays as it is
+        for group, option in (choices or {}).items():
+            if not option or group.startswith("hydra"):
+                continue
+            shipped = experiments / f"{option}.toml" if group == "experiment" \
+                else conf / group / f"{option}.toml"
+            mine = folder / group / f"{option}.toml"
+            if mine.is_file() and shipped.is_file() and mine.resolve() != shipped.resolve():
+                hidden.append(str(mine))
+    return hidden

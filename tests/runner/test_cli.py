@@ -31,6 +31,7 @@ def _user_folder(base: Path) -> Path:
     (base / "model").mkdir(parents=True)
     (base / "model" / "tiny.toml").write_text(TINY)
     (base / "model" / "broken.toml").write_text(BROKEN)
+    (base / "model" / "mlp.toml").write_text(TINY)  # named like a shipped option: hidden by it
     return base
 
 
@@ -58,6 +59,7 @@ def _cases(user: Path) -> dict[str, list[str]]:
         "missing_searchpath": ["model=mine", "hydra.searchpath=[toml:///no/such/folder]"],
         "pool_order": ["data.pool_size=10", "data.min_pool_size=100"],
         "tracking_scheme": ["tracking.uri=nonsense://x"],
+        "hidden_option": ["model=mlp", searchpath],
     }
 
 
@@ -126,6 +128,9 @@ def test_user_searchpath_adds_a_toml_option_and_parses_lazily(cli):
     # MLflow refuses the store when the client opens, before any run is made:
     ("tracking_scheme", ["tracking URI 'nonsense://x' (tracking.uri) cannot be used",
                          "sqlite:///"]),
+    # A user's file named like a shipped option would be silently ignored:
+    ("hidden_option", [f"{Path('model') / 'mlp.toml'} is not read: tomlrun ships an option of "
+                       "the same name (model=mlp)", "select it with model=my_mlp"]),
 ])
 def test_user_errors_are_one_paragraph_with_status_2(cli, case, needles):
     code, out, err, cwd = cli[case]
