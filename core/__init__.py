@@ -198,3 +198,67 @@ __all__ = [
     "less_equal", "less_than", "logical_and", "logical_not", "logical_or", "not_equal",
     "allclose", "equal_all", "isclose",
 ]
+
+# More Paddle tensor math: element-wise functions, reductions, indexing along axes, scatters and
+# gathers, products, counting, and paddle.linalg (core.linalg: norms, inv, det, solve, ...).
+from core import linalg  # noqa: E402 - paddle.linalg
+from core.linalg import cross, inner, norm, outer  # noqa: E402 - paddle.norm: linalg's norm
+from core.manipulation import _slice as slice  # noqa: E402, A004 - paddle.slice
+from core.manipulation import (  # noqa: E402
+    assign,
+    clone,
+    diagonal,
+    diff,
+    gather_nd,
+    kron,
+    moveaxis,
+    put_along_axis,
+    repeat_interleave,
+    scatter,
+    scatter_nd_add,
+    strided_slice,
+    t,
+    take_along_axis,
+    trace,
+)
+from core.ops import (  # noqa: E402, A004
+    acos,
+    acosh,
+    amax,
+    amin,
+    asin,
+    asinh,
+    atan,
+    atan2,
+    atanh,
+    cosh,
+    count_nonzero,
+    erf,
+    erfinv,
+    expm1,
+    frac,
+    heaviside,
+    lerp,
+    log2,
+    log10,
+    logit,
+    median,
+    nanmean,
+    nansum,
+    quantile,
+    sinh,
+    tan,
+    trunc,
+)
+from core.search import bincount, histogram  # noqa: E402
+
+__all__ += [
+    "linalg", "norm", "cross", "inner", "outer",
+    "acos", "acosh", "amax", "amin", "asin", "asinh", "atan", "atan2", "atanh", "cosh",
+    "count_nonzero", "erf", "erfinv", "expm1", "frac", "heaviside", "lerp", "log10", "log2",
+    "logit", "median", "nanmean", "nansum", "quantile", "sinh", "tan", "trunc",
+    "assign", "clone", "diagonal", "diff", "gather_nd", "kron", "moveaxis", "put_along_axis",
+    "repeat_interleave", "scatter", "scatter_nd_add", "slice", "strided_slice", "t",
+    "take_along_axis", "trace",
+    "bincount", "histogram",
+]

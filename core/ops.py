@@ -14,7 +14,7 @@ import math
 
 from core import backend
 from core.arithmetic import add, divide, matmul, multiply, subtract
-from core.tensor import Tensor, apply
+from core.tensor import Tensor, apply, unbroadcast
 
 __all__ = ["abs", "add", "add_n", "argmax", "argmin", "as_input", "ceil", "clip", "cos",
            "cumprod", "cumsum", "divide", "exp", "floor", "is_tensor", "log", "log1p",
@@ -468,3 +468,436 @@ for _name, _fn in {
     setattr(Tensor, _name, _fn)
 Tensor.__abs__ = abs
 del _name, _fn
+
+
+# ----- more element-wise math (Paddle's paddle.tensor.math / ops) ---------------------------
+# Each derivative is written in terms of the input ``a`` or the output ``out``, whichever is
+# cheaper and exact; the formulas are Paddle's (and any calculus text's).
+
+def tan(x) -> Tensor:
+    """Tangent, element-wise; d/dx = 1 + tan(x)^2."""
+    return _unary(x, "tan", lambda xp, a: xp.tan(a), lambda a, out: 1 + out * out)
+
+
+def asin(x) -> Tensor:
+    """Arcsine, element-wise (NaN outside [-1, 1]); d/dx = 1 / sqrt(1 - x^2)."""
+    return _unary(x, "asin", lambda xp, a: xp.arcsin(a),
+                  lambda a, out: 1 / _xp_of(a).sqrt(1 - a * a))
+
+
+def acos(x) -> Tensor:
+    """Arccosine, element-wise (NaN outside [-1, 1]); d/dx = -1 / sqrt(1 - x^2)."""
+    return _unary(x, "acos", lambda xp, a: xp.arccos(a),
+                  lambda a, out: -1 / _xp_of(a).sqrt(1 - a * a))
+
+
+def atan(x) -> Tensor:
+    """Arctangent, element-wise; d/dx = 1 / (1 + x^2)."""
+    return _unary(x, "atan", lambda xp, a: xp.arctan(a), lambda a, out: 1 / (1 + a * a))
+
+
+def sinh(x) -> Tensor:
+    """Hyperbolic sine, element-wise; d/dx = cosh(x)."""
+    return _unary(x, "sinh", lambda xp, a: xp.sinh(a), lambda a, out: _xp_of(a).cosh(a))
+
+
+def cosh(x) -> Tensor:
+    """Hyperbolic cosine, element-wise; d/dx = sinh(x)."""
+    return _unary(x, "cosh", lambda xp, a: xp.cosh(a), lambda a, out: _xp_of(a).sinh(a))
+
+
+def asinh(x) -> Tensor:
+    """Inverse hyperbolic sine, element-wise; d/dx = 1 / sqrt(x^2 + 1)."""
+    return _unary(x, "asinh", lambda xp, a: xp.arcsinh(a),
+                  lambda a, out: 1 / _xp_of(a).sqrt(a * a + 1))
+
+
+def acosh(x) -> Tensor:
+    """Inverse hyperbolic cosine, element-wise (NaN below 1); d/dx = 1 / sqrt(x^2 - 1)."""
+    return _unary(x, "acosh", lambda xp, a: xp.arccosh(a),
+                  lambda a, out: 1 / _xp_of(a).sqrt(a * a - 1))
+
+
+def atanh(x) -> Tensor:
+    """Inverse hyperbolic tangent, element-wise (NaN outside [-1, 1]); d/dx = 1 / (1 - x^2)."""
+    return _unary(x, "atanh", lambda xp, a: xp.arctanh(a), lambda a, out: 1 / (1 - a * a))
+
+
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+
+
+def erf(x) -> Tensor:
+    """The error function 2/sqrt(pi) * integral_0^x exp(-t^2) dt, element-wise;
+    d/dx = 2/sqrt(pi) * exp(-x^2)."""
+    return _unary(x, "erf", lambda xp, a: backend.erf(a),
+                  lambda a, out: _TWO_OVER_SQRT_PI * _xp_of(a).exp(-a * a))
+
+
+def erfinv(x) -> Tensor:
+    """The inverse of ``erf`` on (-1, 1), element-wise (+-inf at +-1, NaN outside);
+    d/dx = sqrt(pi)/2 * exp(erfinv(x)^2)."""
+    return _unary(x, "erfinv", _erfinv,
+                  lambda a, out: _xp_of(out).exp(out * out) / _TWO_OVER_SQRT_PI)
+
+
+def _erfinv(xp, a):
+    """Giles' single-precision approximation ("Approximating the erfinv function", 2010), then
+    Newton steps on erf(y) = a, which make it exact to the dtype's precision. Only ``xp`` and
+    ``backend.erf`` are used, so cupy computes it on the device (numpy has no erfinv)."""
+    work = a.astype("float64") if a.dtype.kind != "f" else a
+    inside = xp.abs(work) < 1
+    given, work = work, xp.where(inside, work, 0)  # the edges are set at the end, warning-free
+    w = -xp.log((1 - work) * (1 + work))
+    small = w < 5
+    ws, wl = w - 2.5, xp.sqrt(xp.where(small, 5.0, w)) - 3
+    ps = 2.81022636e-08
+    for c in (3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503,
+              -0.00417768164, 0.246640727, 1.50140941):
+        ps = c + ps * ws
+    pl = -0.000200214257
+    for c in (0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613,
+              0.00943887047, 1.00167406, 2.83297682):
+        pl = c + pl * wl
+    y = xp.where(small, ps, pl) * work
+    for _ in range(3):  # each step roughly squares the error (quadratic convergence)
+        y = y - (backend.erf(y) - work) / (_TWO_OVER_SQRT_PI * xp.exp(-y * y))
+    edge = xp.where(given > 0, xp.inf, -xp.inf)
+    y = xp.where(inside, y, xp.where(xp.abs(given) == 1, edge, xp.nan))
+    return y.astype(a.dtype if a.dtype.kind == "f" else "float32", copy=False)
+
+
+def expm1(x) -> Tensor:
+    """exp(x) - 1, exact for small x, element-wise; d/dx = exp(x)."""
+    return _unary(x, "expm1", lambda xp, a: xp.expm1(a), lambda a, out: out + 1)
+
+
+def log2(x) -> Tensor:
+    """Base-2 logarithm, element-wise; d/dx = 1 / (x ln 2)."""
+    return _unary(x, "log2", lambda xp, a: xp.log2(a), lambda a, out: 1 / (a * math.log(2)))
+
+
+def log10(x) -> Tensor:
+    """Base-10 logarithm, element-wise; d/dx = 1 / (x ln 10)."""
+    return _unary(x, "log10", lambda xp, a: xp.log10(a), lambda a, out: 1 / (a * math.log(10)))
+
+
+def trunc(input, name: str | None = None) -> Tensor:  # noqa: A002 - Paddle's argument name
+    """x rounded toward zero, element-wise (same dtype); zero gradient, as Paddle's."""
+    del name
+    return _stepwise(as_input(input, "trunc", "input"), "trunc", lambda xp, a: xp.trunc(a))
+
+
+def frac(x, name: str | None = None) -> Tensor:
+    """The fractional part ``x - trunc(x)``, element-wise (it keeps x's sign); d/dx = 1."""
+    del name
+    a = as_input(x, "frac").data
+    out = a - _xp(x).trunc(a) if a.dtype.kind == "f" else _xp(x).zeros_like(a)
+    return apply(out, (x,), lambda g: (g,), "frac")
+
+
+def logit(x, eps: float | None = None, name: str | None = None) -> Tensor:
+    """log(p / (1 - p)) with p = x clipped to [eps, 1 - eps] (no clipping when ``eps`` is
+    None). As Paddle's kernel, the gradient 1 / (x (1 - x)) is zero where x lies outside
+    [eps, 1 - eps] (with eps None: outside [0, 1])."""
+    del name
+    a = as_input(x, "logit").data
+    if eps is not None and (isinstance(eps, bool) or not isinstance(eps, (int, float))
+                            or not 0 <= eps <= 0.5):
+        raise ValueError(f"logit: eps must be None or a number in [0, 0.5], got {eps!r}")
+    low = 0.0 if eps is None else float(eps)
+    xp = _xp(x)
+    p = a if eps is None else xp.clip(a, low, 1 - low)
+    out = xp.log(p / (1 - p))
+    inside = (a >= low) & (a <= 1 - low)
+
+    def backward(g):
+        return (xp.where(inside, g / (a * (1 - a)), xp.zeros((), dtype=g.dtype)),)
+
+    return apply(out, (x,), backward, "logit")
+
+
+def atan2(x, y, name: str | None = None) -> Tensor:
+    """arctan(x / y) in the quadrant of the point (y, x), element-wise with broadcasting
+    (numpy's ``arctan2(x, y)``: x is the numerator, as in Paddle). d/dx = y / (x^2 + y^2),
+    d/dy = -x / (x^2 + y^2)."""
+    del name
+    x, y = as_input(x, "atan2"), as_input(y, "atan2", "y")
+    a, b = x.data, y.data
+    xp = _xp(x)
+    out = xp.arctan2(a, b)
+
+    def backward(g):
+        r2 = a * a + b * b
+        return (None if x.stop_gradient else unbroadcast(g * b / r2, a.shape),
+                None if y.stop_gradient else unbroadcast(-g * a / r2, b.shape))
+
+    return apply(out, (x, y), backward, "atan2")
+
+
+def lerp(x, y, weight, name: str | None = None) -> Tensor:
+    """x + weight * (y - x), broadcast; ``weight`` a number or a Tensor. Differentiable in
+    x, y and a Tensor weight (built from add / multiply, which carry the gradients)."""
+    del name
+    x, y = as_input(x, "lerp"), as_input(y, "lerp", "y")
+    if not isinstance(weight, Tensor):
+        if isinstance(weight, bool) or not isinstance(weight, (int, float)):
+            raise TypeError(f"lerp: weight must be a number or a Tensor, got {weight!r}")
+        weight = Tensor(_xp(x).asarray(weight, dtype=x.dtype))
+    return add(x, multiply(weight, subtract(y, x)))
+
+
+def heaviside(x, y, name: str | None = None) -> Tensor:
+    """The Heaviside step: 0 where x < 0, y where x == 0, 1 where x > 0 (broadcast). As
+    Paddle's kernel, x gets a zero gradient and y gets the gradient where x == 0."""
+    del name
+    x, y = as_input(x, "heaviside"), as_input(y, "heaviside", "y")
+    a, b = x.data, y.data
+    xp = _xp(x)
+    zero = a == 0
+    out = xp.where(zero, b, (a > 0).astype(xp.result_type(a, b)))
+
+    def backward(g):
+        return (None if x.stop_gradient else xp.zeros(a.shape, dtype=a.dtype),
+                None if y.stop_gradient else unbroadcast(xp.where(zero, g, 0 * g), b.shape))
+
+    return apply(out, (x, y), backward, "heaviside")
+
+
+# ----- more reductions -------------------------------------------------------------------------
+
+def _tie_extreme(x, axis, keepdim: bool, fn: str) -> Tensor:
+    """amax / amin: the gradient is split evenly among the elements equal to the extreme
+    (Paddle's amax/amin), where max/min give it to one of them."""
+    a = as_input(x, fn).data
+    axes = normalize_axes(axis, a.ndim, fn)
+    if any(a.shape[i] == 0 for i in axes):
+        raise ValueError(f"{fn}: cannot reduce an empty axis of shape {list(a.shape)}")
+    xp = _xp(x)
+    full = (a.max if fn == "amax" else a.min)(axis=axes, keepdims=True)
+    hit = a == full
+    share = hit / hit.sum(axis=axes, keepdims=True)
+    out = full if keepdim else _dropped(full, axes, False)
+
+    def backward(g):
+        return ((_restore(g, axes, keepdim, a.shape) * share).astype(a.dtype, copy=False),)
+
+    return apply(xp.asarray(out), (x,), backward, fn)
+
+
+def amax(x, axis=None, keepdim: bool = False, name: str | None = None) -> Tensor:
+    """Maximum over ``axis`` (None: all), as ``max``; where several elements equal the
+    maximum, the gradient is split evenly among them (``max`` gives it to the first)."""
+    del name
+    return _tie_extreme(x, axis, keepdim, "amax")
+
+
+def amin(x, axis=None, keepdim: bool = False, name: str | None = None) -> Tensor:
+    """Minimum over ``axis`` (None: all), as ``min``; where several elements equal the
+    minimum, the gradient is split evenly among them (``min`` gives it to the first)."""
+    del name
+    return _tie_extreme(x, axis, keepdim, "amin")
+
+
+def _to_last(a, axes: tuple):
+    """``a`` with ``axes`` moved last and merged into one, plus the kept dimensions."""
+    xp = _xp_of(a)
+    kept = tuple(n for i, n in enumerate(a.shape) if i not in axes)
+    ends = tuple(range(len(kept), a.ndim))
+    return xp.moveaxis(a, axes, ends).reshape(kept + (-1,)), kept, ends
+
+
+def _from_last(flat_grad, shape: tuple, axes: tuple, kept: tuple, ends: tuple):
+    """The inverse of ``_to_last`` for a gradient of the merged array."""
+    xp = _xp_of(flat_grad)
+    moved = flat_grad.reshape(kept + tuple(shape[i] for i in axes))
+    return xp.moveaxis(moved, ends, axes)
+
+
+def _float_result(dtype):
+    """Paddle's median / quantile dtype: float64 stays, every other dtype gives float32."""
+    return "float64" if dtype == "float64" else "float32"
+
+
+def _order_stats(x, axes, keepdim: bool, picks_list, fn: str, dtype=None,
+                 stacked: bool = False) -> Tensor:
+    """Weighted sums of order statistics along ``axes``: each entry of ``picks_list`` is a list
+    of (position, weight) pairs into the sorted values (along the merged axes) and gives one
+    output; with ``stacked`` they are stacked on a new leading axis (else there is one). The
+    gradient of each weight goes back to the element that held that sorted position (a stable
+    sort decides ties)."""
+    a = x.data
+    xp = _xp(x)
+    flat, kept, ends = _to_last(a, axes)
+    order = xp.argsort(flat, axis=-1, kind="stable")
+    ranked = xp.take_along_axis(flat, order, axis=-1)
+    dtype = _float_result(a.dtype) if dtype is None else dtype
+    outs = []
+    for picks in picks_list:
+        if len(picks) == 1 and picks[0][1] == 1.0:  # one element: no arithmetic, exact dtype
+            outs.append(ranked[..., picks[0][0]].astype(dtype))
+        else:
+            mixed = 0
+            for i, w in picks:  # (this module's ``sum`` is the Tensor reduction)
+                mixed = mixed + w * ranked[..., i].astype(dtype)
+            outs.append(mixed.astype(dtype))
+    shape = tuple(1 if i in axes else n for i, n in enumerate(a.shape)) if keepdim else kept
+    out = xp.stack([o.reshape(shape) for o in outs]) if stacked else outs[0].reshape(shape)
+    source = a.shape
+
+    def backward(g):
+        g = g.reshape((len(outs),) + kept)
+        grad_sorted = xp.zeros(flat.shape, dtype=g.dtype)
+        for k, picks in enumerate(picks_list):
+            for i, w in picks:
+                grad_sorted[..., i] += w * g[k]
+        grad = xp.zeros(flat.shape, dtype=g.dtype)
+        xp.put_along_axis(grad, order, grad_sorted, axis=-1)  # sorted position -> element
+        return (_from_last(grad, source, axes, kept, ends).astype(a.dtype, copy=False),)
+
+    return apply(xp.asarray(out), (x,), backward, fn)
+
+
+def median(x, axis=None, keepdim: bool = False, mode: str = "avg", name: str | None = None):
+    """The median along ``axis`` (an int; None: of all elements). With an even count,
+    ``mode='avg'`` (Paddle's default) gives the mean of the two middle values (its gradient
+    split half and half) and returns float32 (float64 for float64 input); ``mode='min'``
+    gives the lower middle value in x's dtype and, when ``axis`` is given, also its int64
+    index, as Paddle: ``(values, indices)``."""
+    del name
+    x = as_input(x, "median")
+    if mode not in ("avg", "min"):
+        raise ValueError(f"median: mode must be 'avg' or 'min', got {mode!r}")
+    if isinstance(axis, (list, tuple)):
+        raise TypeError(f"median: axis must be an int or None, got {axis!r}")
+    a = x.data
+    axes = normalize_axes(axis, a.ndim, "median")
+    count = math.prod(a.shape[i] for i in axes)
+    if count == 0:
+        raise ValueError(f"median: cannot take the median of an empty axis of shape "
+                         f"{list(a.shape)}")
+    if mode == "avg":
+        mid = count // 2
+        picks = [(mid, 1.0)] if count % 2 else [(mid - 1, 0.5), (mid, 0.5)]
+        return _order_stats(x, axes, keepdim, [picks], "median")
+    lower = (count - 1) // 2
+    values = _order_stats(x, axes, keepdim, [[(lower, 1.0)]], "median", dtype=a.dtype)
+    if axis is None:
+        return values
+    xp = _xp(x)
+    flat, _, _ = _to_last(a, axes)
+    index = xp.argsort(flat, axis=-1, kind="stable")[..., lower].astype("int64")
+    if keepdim:
+        index = xp.expand_dims(index, axes[0])
+    return values, Tensor(index)
+
+
+_QUANTILE_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+
+
+def quantile(x, q, axis=None, keepdim: bool = False, interpolation: str = "linear",
+             name: str | None = None) -> Tensor:
+    """The ``q``-th quantile(s) along ``axis`` (an int or a list; None: all elements). The
+    sorted values v_0..v_{n-1} are read at position ``q (n - 1)``: ``linear`` interpolates
+    v_lo + (pos - lo)(v_hi - v_lo), ``lower`` / ``higher`` take v_lo / v_hi, ``midpoint``
+    their mean, ``nearest`` the nearer (halves away from zero, as paddle.round). A list of q
+    adds a leading axis, one entry per q. float32 result (float64 for float64 input)."""
+    del name
+    x = as_input(x, "quantile")
+    if interpolation not in _QUANTILE_METHODS:
+        raise ValueError(f"quantile: interpolation must be one of {list(_QUANTILE_METHODS)}, "
+                         f"got {interpolation!r}")
+    qs = q.tolist() if isinstance(q, Tensor) else q
+    many = isinstance(qs, (list, tuple))
+    qs = list(qs) if many else [qs]
+    if not qs or any(isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 1
+                     for v in qs):
+        raise ValueError(f"quantile: q must be a number in [0, 1] or a non-empty list of them, "
+                         f"got {q!r}")
+    a = x.data
+    axes = normalize_axes(axis, a.ndim, "quantile")
+    count = math.prod(a.shape[i] for i in axes)
+    if count == 0:
+        raise ValueError(f"quantile: the reduced axes of shape {list(a.shape)} are empty")
+    picks = [_quantile_picks(v, count, interpolation) for v in qs]
+    # a list of q, even of one, gives a leading axis with one entry per q
+    return _order_stats(x, axes, keepdim, picks, "quantile", stacked=many)
+
+
+def _quantile_picks(q: float, count: int, method: str) -> list:
+    pos = q * (count - 1)
+    lo = math.floor(pos)
+    hi = lo + 1 if lo + 1 < count else lo  # (min, max, sum, abs: the Tensor ops here)
+    frac_ = pos - lo
+    if method == "lower" or frac_ == 0:
+        return [(lo, 1.0)]
+    if method == "higher":
+        return [(hi, 1.0)]
+    if method == "midpoint":
+        return [(lo, 0.5), (hi, 0.5)]
+    if method == "nearest":
+        return [(hi if frac_ >= 0.5 else lo, 1.0)]
+    return [(lo, 1.0 - frac_), (hi, frac_)]
+
+
+def nansum(x, axis=None, dtype=None, keepdim: bool = False, name: str | None = None) -> Tensor:
+    """Sum over ``axis`` (None: all) treating NaN as 0; NaN elements get a zero gradient."""
+    del name
+    a = as_input(x, "nansum").data
+    axes = normalize_axes(axis, a.ndim, "nansum")
+    xp = _xp(x)
+    nan = xp.isnan(a) if a.dtype.kind == "f" else xp.zeros(a.shape, dtype=bool)
+    clean = xp.where(nan, xp.zeros((), dtype=a.dtype), a)
+    out = xp.asarray(clean.sum(axis=axes, dtype=dtype, keepdims=keepdim))
+
+    def backward(g):
+        g = _restore(g, axes, keepdim, a.shape)
+        return (xp.where(nan, xp.zeros((), dtype=a.dtype), g).astype(a.dtype, copy=False),)
+
+    return apply(out, (x,), backward, "nansum")
+
+
+def nanmean(x, axis=None, keepdim: bool = False, name: str | None = None) -> Tensor:
+    """Mean over ``axis`` (None: all) of the non-NaN elements (NaN where all are NaN); each
+    non-NaN element's gradient is 1 / (its count), NaN elements get 0."""
+    del name
+    a = as_input(x, "nanmean").data
+    if a.dtype.kind != "f":
+        raise TypeError(f"nanmean: x must be a floating tensor, got dtype {a.dtype}")
+    axes = normalize_axes(axis, a.ndim, "nanmean")
+    xp = _xp(x)
+    nan = xp.isnan(a)
+    zero = xp.zeros((), dtype=a.dtype)
+    count = (~nan).sum(axis=axes, keepdims=True).astype(a.dtype)
+    full = xp.where(nan, zero, a).sum(axis=axes, keepdims=True) / count
+    out = full if keepdim else _dropped(full, axes, False)
+
+    def backward(g):
+        g = _restore(g, axes, keepdim, a.shape)
+        return (xp.where(nan, zero, g / count),)
+
+    return apply(xp.asarray(out), (x,), backward, "nanmean")
+
+
+def count_nonzero(x, axis=None, keepdim: bool = False, name: str | None = None) -> Tensor:
+    """The number of non-zero elements over ``axis`` (None: all), as int64; no gradient."""
+    del name
+    a = as_input(x, "count_nonzero").data
+    axes = normalize_axes(axis, a.ndim, "count_nonzero")
+    xp = _xp(x)
+    return Tensor(xp.asarray((a != 0).sum(axis=axes, keepdims=keepdim), dtype="int64"))
+
+
+for _name, _fn in {
+    "tan": tan, "asin": asin, "acos": acos, "atan": atan, "sinh": sinh, "cosh": cosh,
+    "asinh": asinh, "acosh": acosh, "atanh": atanh, "erf": erf, "erfinv": erfinv,
+    "expm1": expm1, "log2": log2, "log10": log10, "trunc": trunc, "frac": frac,
+    "logit": logit, "atan2": atan2, "lerp": lerp, "heaviside": heaviside, "amax": amax,
+    "amin": amin, "median": median, "quantile": quantile, "nansum": nansum,
+    "nanmean": nanmean, "count_nonzero": count_nonzero,
+}.items():
+    setattr(Tensor, _name, _fn)  # see the note on Tensor methods above
+del _name, _fn
+__all__ += ["acos", "acosh", "amax", "amin", "asin", "asinh", "atan", "atan2", "atanh",
+            "cosh", "count_nonzero", "erf", "erfinv", "expm1", "frac", "heaviside", "lerp",
+            "log10", "log2", "logit", "median", "nanmean", "nansum", "quantile", "sinh", "tan",
+            "trunc"]

@@ -187,3 +187,65 @@ def where(condition, x=None, y=None, name: str | None = None):
 for _fn in (argsort, sort, topk, index_select, masked_select, nonzero, unique):
     setattr(Tensor, _fn.__name__, _fn)  # see the note on Tensor methods at the end of core/ops.py
 del _fn
+
+
+# ----- counting values (paddle.bincount, paddle.histogram): no gradient ----------------------
+
+def bincount(x, weights=None, minlength: int = 0, name: str | None = None) -> Tensor:
+    """How often each value 0..max(x) occurs in the 1-D non-negative integer tensor ``x``
+    (at least ``minlength`` bins); with ``weights`` (same shape) the weights are summed
+    instead. int64 counts, or the weights' dtype."""
+    del name
+    a = as_input(x, "bincount").data
+    if a.ndim != 1 or a.dtype.kind not in "iu":
+        raise ValueError(f"bincount: x must be a 1-D integer tensor, got shape {list(a.shape)} "
+                         f"and dtype {a.dtype}")
+    if a.size and int(a.min()) < 0:
+        raise ValueError(f"bincount: x must be non-negative, got a minimum of {int(a.min())}")
+    if isinstance(minlength, bool) or not hasattr(minlength, "__index__") or minlength < 0:
+        raise ValueError(f"bincount: minlength must be a non-negative int, got {minlength!r}")
+    xp = backend.array_module(a)
+    w = None
+    if weights is not None:
+        w = weights.data if isinstance(weights, Tensor) else backend.asarray(weights)
+        if w.shape != a.shape:
+            raise ValueError(f"bincount: weights must have x's shape {list(a.shape)}, got "
+                             f"{list(w.shape)}")
+    out = xp.bincount(a, weights=w, minlength=int(minlength))
+    return Tensor(out.astype("int64") if w is None else out.astype(w.dtype))
+
+
+def histogram(input, bins: int = 100, min: float = 0.0, max: float = 0.0,  # noqa: A002
+              weight=None, density: bool = False, name: str | None = None) -> Tensor:
+    """Counts of ``input``'s elements (flattened) in ``bins`` equal-width bins over [min, max]
+    (both ends included; elements outside are ignored). ``min == max == 0`` uses the data's
+    own range, widened by 1 each way where all elements are equal. int64 counts, or float32
+    with ``weight`` (summed weights) or ``density`` (normalised to integrate to 1)."""
+    del name
+    a = as_input(input, "histogram", "input").data
+    if isinstance(bins, bool) or not hasattr(bins, "__index__") or bins < 1:
+        raise ValueError(f"histogram: bins must be a positive int, got {bins!r}")
+    low, high = float(min), float(max)
+    if low > high:
+        raise ValueError(f"histogram: max must be larger than min, got min={min} and max={max}")
+    xp = backend.array_module(a)
+    values = a.reshape(-1).astype("float64")
+    if low == high == 0 and values.size:
+        low, high = float(values.min()), float(values.max())
+    if low == high:
+        low, high = low - 1, high + 1
+    w = None
+    if weight is not None:
+        w = weight.data if isinstance(weight, Tensor) else backend.asarray(weight)
+        if w.shape != a.shape:
+            raise ValueError(f"histogram: weight must have input's shape {list(a.shape)}, got "
+                             f"{list(w.shape)}")
+        w = w.reshape(-1)
+    counts, _ = xp.histogram(values, bins=int(bins), range=(low, high), weights=w,
+                             density=bool(density))
+    floating = density or w is not None
+    return Tensor(counts.astype("float32" if floating else "int64"))
+
+
+__all__ += ["bincount", "histogram"]
+Tensor.bincount, Tensor.histogram = bincount, histogram
