@@ -163,6 +163,8 @@ class Hardtanh(_Activation):
 
     def __init__(self, min: float = -1.0, max: float = 1.0,  # noqa: A002 - Paddle's names
                  name: str | None = None):
+        if not min < max:  # Paddle checks it too: clip would return max everywhere
+            raise ValueError(f"Hardtanh: min={min} must be less than max={max}.")
         super().__init__(name, min=min, max=max)
 
 

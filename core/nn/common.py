@@ -99,14 +99,24 @@ class Pad2D(Layer):
     def __init__(self, padding, mode: str = "constant", value: float = 0.0,
                  data_format: str = "NCHW", name: str | None = None):
         super().__init__(name)
-        self.padding = [padding] * 4 if isinstance(padding, int) else list(padding)
+        owner = type(self).__name__
+        if mode not in F._PAD_MODES:
+            raise ValueError(f"{owner}: mode={mode!r} is not supported; use one of "
+                             f"{F._PAD_MODES}.")
+        if data_format not in ("NCHW", "NHWC"):
+            raise ValueError(f"{owner}: data_format must be 'NCHW' or 'NHWC', got "
+                             f"{data_format!r}")
+        self.padding = _paddings(owner, padding, 4, "[left, right, top, bottom]")
         self.mode, self.value, self.data_format = mode, value, data_format
 
     def forward(self, x: Tensor) -> Tensor:
+        if x.ndim != 4:
+            raise ValueError(f"{type(self).__name__}: expected a 4-D input, got shape "
+                             f"{x.shape}.")
         return F.pad(x, self.padding, self.mode, self.value, self.data_format)
 
     def extra_repr(self) -> str:
-        return f"padding={self.padding}, mode={self.mode}"
+        return f"padding={self.padding}, mode={self.mode}, data_format={self.data_format}"
 
 
 class Upsample(Layer):
@@ -158,22 +168,12 @@ def _paddings(owner: str, padding, count: int, spelled: str) -> list[int]:
     return values
 
 
-class ZeroPad2D(Layer):
+class ZeroPad2D(Pad2D):
     """Pad the height and width of a 4-D input with zeros, Paddle's ``ZeroPad2D(padding,
     data_format='NCHW', name=None)``; ``padding`` is an int or [left, right, top, bottom]."""
 
     def __init__(self, padding, data_format: str = "NCHW", name: str | None = None):
-        super().__init__(name)
-        if data_format not in ("NCHW", "NHWC"):
-            raise ValueError(f"ZeroPad2D: data_format must be 'NCHW' or 'NHWC', got "
-                             f"{data_format!r}")
-        self.padding = _paddings("ZeroPad2D", padding, 4, "[left, right, top, bottom]")
-        self.data_format = data_format
-
-    def forward(self, x: Tensor) -> Tensor:
-        if x.ndim != 4:
-            raise ValueError(f"ZeroPad2D: expected a 4-D input, got shape {x.shape}.")
-        return F.pad(x, self.padding, "constant", 0.0, self.data_format)
+        super().__init__(padding, "constant", 0.0, data_format, name)
 
     def extra_repr(self) -> str:
         return f"padding={self.padding}, data_format={self.data_format}"

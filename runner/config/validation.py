@@ -353,9 +353,20 @@ def _check_together(run_config: schema.RunConfig) -> None:
         raise ConfigError("clip.error_clip = 0.0 is not allowed with clip=error, which clips "
                           "the gradient at every layer's output: use a threshold > 0.")
     _check_monitor(run_config.trainer)
+    _check_inspect(run_config.inspect)
     _check_pool(run_config.data)
     _check_text_sizes(run_config.data)
     _check_register(run_config)
+
+
+def _check_inspect(inspect_cfg: schema.InspectConfig) -> None:
+    """What to inspect without how often would log nothing."""
+    asked = [name for name, on in (("layer_outputs", inspect_cfg.layer_outputs),
+                                   ("param_stats", inspect_cfg.param_stats),
+                                   ("grad_stats", inspect_cfg.grad_stats)) if on]
+    if asked and inspect_cfg.every == 0:
+        raise ConfigError(f"inspect.{asked[0]} is set but inspect.every = 0 (off), so nothing "
+                          "would be inspected: add inspect.every=N (every N optimizer steps).")
 
 
 def _check_pool(data: schema.DataConfig) -> None:
@@ -428,6 +439,7 @@ def _typed(value: Any, hint: Any, path: str) -> Any:
     elif hint == dict[str, Any]:
         ok = isinstance(value, dict)
     elif hint == dict[str, float] and isinstance(value, dict):
+        value = _dotted(value)  # +model.error_clip.h.0.fc=100 nests: {h: {0: {fc: 100}}}
         ok = all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
                  for v in value.values())
         value = {str(k): float(v) for k, v in value.items()} if ok else value
@@ -440,6 +452,18 @@ def _typed(value: Any, hint: Any, path: str) -> Any:
     if hint is str and isinstance(value, (int, float, bool)):
         tip = f" (quote it on the command line: {path}='\"{show(value, quote=False)}\"')"
     raise ConfigError(f"{path} = {show(value)} has the wrong type: expected {wanted}{tip}.")
+
+
+def _dotted(table: dict, prefix: str = "") -> dict:
+    """Nested tables as one table of dotted names (layer names such as ``h.0.fc``)."""
+    flat = {}
+    for key, value in table.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            flat.update(_dotted(value, name + "."))
+        else:
+            flat[name] = value
+    return flat
 
 
 def _unknown_key(key: str, path: str, valid: typing.Iterable[str], intro: str,

@@ -149,6 +149,8 @@ def build_graph(nodes: list[Node], output: str, input_shape, num_classes: int,
             args = _sized_args(node, in_shapes, vocab_size,
                                num_classes if node.name == output else 0)
             layer = _make(node, args)
+            if variable_length:
+                _check_not_joining_steps(node, layer, in_shapes)
             layer.eval()
             out = _run(node, layer, [values[s] for s in node.inputs], in_shapes, lengths)
             layer.train()
@@ -230,6 +232,20 @@ def _check_not_empty(node: Node, shape: tuple, variable_length: bool) -> None:
         steps = f" ({PROBE_STEPS} probe steps first)" if variable_length else ""
         raise ConfigError(f"{node.where} ({node.type}) gives samples of shape {show(shape)}"
                           f"{steps}, with no values: check its arguments ({show(node.args)}).")
+
+
+def _check_not_joining_steps(node: Node, layer, in_shapes: list) -> None:
+    """On (padded, lengths) batches a merge joins features, not steps: joined along the time
+    axis, the second input's steps would sit after the first's padding, and the lengths that
+    the next layers read would describe neither."""
+    steps = [shape for shape in in_shapes if len(shape) >= 2 and shape[0] == PROBE_STEPS]
+    if not isinstance(layer, nn.Concat) or len(steps) < len(in_shapes) or not in_shapes:
+        return  # not a merge, or not of per-step values (pooled [features] join on axis 1)
+    axis = layer.axis
+    if axis % (len(in_shapes[0]) + 1) == 1:  # [batch, steps, ...]: axis 1 is time
+        raise ConfigError(f"{node.where} (Concat) joins its inputs along axis {axis}, the time "
+                          "axis of a batch of sequences [batch, steps, features]: join their "
+                          "features with axis = -1 (or pool each branch first).")
 
 
 def _make(node: Node, args: dict) -> nn.Layer:

@@ -39,6 +39,11 @@ def test_activation_gradient_and_torch_parity(layer, fn, ref):
     assert_layer_matches_torch(layer, ref, X, rtol=tol, grad_rtol=tol)
 
 
+def test_hardtanh_refuses_a_min_above_its_max():
+    with pytest.raises(ValueError, match="Hardtanh: min=2.0 must be less than max=1.0"):
+        nn.Hardtanh(2.0, 1.0)
+
+
 def test_hardsigmoid_uses_paddles_slope_and_offset():
     x = core.to_tensor(np.array([-4.0, -1.0, 0.0, 2.0, 4.0]), stop_gradient=False)
     out = F.hardsigmoid(x)

@@ -64,3 +64,12 @@ def test_dropout2d_zeroes_whole_channels():
     assert (per_channel.min(-1) == per_channel.max(-1)).all()  # each channel kept or dropped
     layer.eval()
     np.testing.assert_array_equal(layer(x).numpy(), x.numpy())
+
+
+def test_pad2d_refuses_paddings_paddle_refuses():
+    with pytest.raises(ValueError, match=r"Pad2D: padding=\[1, 1\] must be an int >= 0 or 4 "):
+        nn.Pad2D([1, 1])  # it padded the width only
+    with pytest.raises(ValueError, match="Pad2D: mode='wrap' is not supported"):
+        nn.Pad2D(1, mode="wrap")
+    with pytest.raises(ValueError, match="Pad2D: expected a 4-D input"):
+        nn.Pad2D(1)(core.to_tensor(np.zeros((2, 3, 4), dtype=np.float32)))

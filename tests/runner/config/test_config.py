@@ -113,6 +113,17 @@ def test_early_stop_best_and_accumulate_keys(edit):
         "best", 4, "minimize")
 
 
+def test_dotted_layer_names_in_per_layer_tables_need_no_quoting(make):
+    """+model.error_clip.hidden.0.fc=100 nests as {hidden: {0: {fc: 100}}} in Hydra: the
+    table's keys are the dotted layer names either way."""
+    nested = validate(make("model=mlp", "+model.error_clip.hidden.0.fc=100",
+                           "+model.error_clip.out=5", "clip=error", "clip.error_clip=1"))
+    flat = validate(make("model=mlp", "+model.error_clip={hidden.0.fc: 100, out: 5}",
+                         "clip=error", "clip.error_clip=1"))
+    assert nested.model.error_clip == flat.model.error_clip == {"hidden.0.fc": 100.0,
+                                                               "out": 5.0}
+
+
 def test_int_is_accepted_for_float(edit):
     run_config = validate(edit("optim.lr=1", "data.valid_size=300"))
     assert run_config.optim.lr == 1.0 and isinstance(run_config.optim.lr, float)
@@ -152,6 +163,9 @@ def test_device_strings(edit):
     (["trainer.test_on=best"], "trainer.test_on = 'best' needs trainer.keep_best = true"),
     (["trainer.early_stop=3", "trainer.objective=train/loss"],
      "trainer.objective = 'train/loss' cannot be monitored by trainer.early_stop = 3"),
+    (["inspect.layer_outputs=[fc]"], "inspect.layer_outputs is set but inspect.every = 0 "
+                                     "(off), so nothing would be inspected"),
+    (["inspect.grad_stats=true"], "inspect.grad_stats is set but inspect.every = 0"),
     (["trainer.keep_best=true", "trainer.objective=test/acc"],
      "cannot be monitored by trainer.keep_best = true: early stopping and the best checkpoint "
      "watch a validation metric"),

@@ -327,6 +327,26 @@ def test_a_layer_that_gives_nan_on_the_probe_is_named_in_a_warning(caplog):
     assert "NaN" not in caplog.text
 
 
+def test_sequence_branches_are_joined_along_features_not_steps():
+    layers = {"a": {"type": "GRU", "hidden_size": 4},
+              "b": {"type": "LSTM", "hidden_size": 3, "inputs": ["input"]},
+              "cat": {"type": "Concat", "inputs": ["a", "b"]},
+              "pool": {"type": "SequencePool", "pool_type": "last"}, "o": {"type": "Linear"}}
+    with pytest.raises(ConfigError, match=r"model.layers.cat \(Concat\) joins its inputs along "
+                                          "axis 1, the time axis"):
+        build.build_model(_spec(layers), (2,), 3, variable_length=True)
+    layers["cat"]["axis"] = -1
+    model = build.build_model(_spec(layers), (2,), 3, variable_length=True)
+    assert model["o"].weight.shape == [7, 3]
+    pooled = {"a": {"type": "GRU", "hidden_size": 4},  # pooled [features] join on axis 1
+              "pa": {"type": "SequencePool", "pool_type": "last"},
+              "b": {"type": "LSTM", "hidden_size": 3, "inputs": ["input"]},
+              "pb": {"type": "SequencePool", "pool_type": "max"},
+              "cat": {"type": "Concat", "inputs": ["pa", "pb"]}, "o": {"type": "Linear"}}
+    assert build.build_model(_spec(pooled), (2,), 3, variable_length=True)["o"].weight.shape \
+        == [7, 3]
+
+
 def test_word_ids_need_an_embedding_and_sequences_a_length_free_output():
     with pytest.raises(ConfigError, match="no Embedding layer"):
         build.build_model(_spec({"a": {"type": "Flatten"}, "o": {"type": "Linear"}}), (4,), 3,
