@@ -202,37 +202,16 @@ __all__ = [
 # More Paddle tensor math: element-wise functions, reductions, indexing along axes, scatters and
 # gathers, products, counting, and paddle.linalg (core.linalg: norms, inv, det, solve, ...).
 from core import linalg  # noqa: E402 - paddle.linalg
-from core.linalg import cross, inner, norm, outer  # noqa: E402 - paddle.norm: linalg's norm
-from core.manipulation import _slice as slice  # noqa: E402, A004 - paddle.slice
-from core.manipulation import (  # noqa: E402
-    assign,
-    clone,
-    diagonal,
-    diff,
-    gather_nd,
-    kron,
-    moveaxis,
-    put_along_axis,
-    repeat_interleave,
-    scatter,
-    scatter_nd_add,
-    strided_slice,
-    t,
-    take_along_axis,
-    trace,
-)
-from core.ops import (  # noqa: E402, A004
+from core.creation import assign, clone  # noqa: E402
+from core.elementwise import (  # noqa: E402
     acos,
     acosh,
-    amax,
-    amin,
     asin,
     asinh,
     atan,
     atan2,
     atanh,
     cosh,
-    count_nonzero,
     erf,
     erfinv,
     expm1,
@@ -242,15 +221,34 @@ from core.ops import (  # noqa: E402, A004
     log2,
     log10,
     logit,
-    median,
-    nanmean,
-    nansum,
-    quantile,
     sinh,
     tan,
     trunc,
 )
-from core.search import bincount, histogram  # noqa: E402
+from core.indexing import _slice as slice  # noqa: E402, A004 - paddle.slice
+from core.indexing import (  # noqa: E402
+    gather_nd,
+    put_along_axis,
+    repeat_interleave,
+    scatter,
+    scatter_nd_add,
+    strided_slice,
+    take_along_axis,
+)
+from core.linalg import cross, inner, norm, outer  # noqa: E402 - paddle.norm: linalg's norm
+from core.linalg.products import kron  # noqa: E402
+from core.manipulation import diagonal, diff, moveaxis, t, trace  # noqa: E402
+from core.statistics import (  # noqa: E402
+    amax,
+    amin,
+    bincount,
+    count_nonzero,
+    histogram,
+    median,
+    nanmean,
+    nansum,
+    quantile,
+)
 
 __all__ += [
     "linalg", "norm", "cross", "inner", "outer",

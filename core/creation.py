@@ -10,10 +10,12 @@ import numpy as np
 
 from core import backend
 from core.arithmetic import add, multiply
+from core.ops import as_input
 from core.tensor import Tensor, apply
 
-__all__ = ["arange", "eye", "full", "full_like", "linspace", "meshgrid", "normal", "ones",
-           "ones_like", "rand", "randint", "randn", "randperm", "uniform", "zeros", "zeros_like"]
+__all__ = ["arange", "assign", "clone", "eye", "full", "full_like", "linspace", "meshgrid",
+           "normal", "ones", "ones_like", "rand", "randint", "randn", "randperm", "uniform",
+           "zeros", "zeros_like"]
 
 
 def _dtype(dtype, default: str, fn: str, kinds: str = "biuf") -> np.dtype:
@@ -235,3 +237,36 @@ def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0,  # noqa: A002 - Paddle
     gen = backend.rng() if seed == 0 else np.random.default_rng(int(seed))
     samples = gen.uniform(low, high, _shape(shape, "uniform"))
     return Tensor(backend.asarray(samples, dtype=dtype))
+
+
+# ----- copies (Paddle's clone and assign are in paddle.tensor.creation too) ---------------------
+
+def clone(x, name: str | None = None) -> Tensor:
+    """A copy of ``x`` that stays in the graph (the gradient passes through unchanged)."""
+    del name
+    return as_input(x, "clone").clone()
+
+
+def assign(x, output=None) -> Tensor:
+    """A copy of ``x`` (a Tensor, a numpy array, a list or a number) as a new Tensor; a Tensor
+    ``x`` keeps its gradient path. With ``output`` the values are written into that Tensor
+    (same shape) and it is returned: an in-place write, which records no gradient."""
+    if isinstance(x, Tensor):
+        out = x.clone()
+    else:
+        try:
+            array = backend.asarray(x)
+        except (TypeError, ValueError):
+            raise TypeError(f"assign: x must be a Tensor, an array, a list or a number, got "
+                            f"{type(x).__name__}") from None
+        if array.dtype == "float64" and not hasattr(x, "dtype"):
+            array = array.astype("float32")  # Python floats become float32, as to_tensor
+        out = Tensor(array.copy())
+    if output is None:
+        return out
+    if not isinstance(output, Tensor):
+        raise TypeError(f"assign: output must be a Tensor or None, got {type(output).__name__}")
+    if tuple(output.shape) != tuple(out.shape):
+        raise ValueError(f"assign: output has shape {output.shape}, x has {out.shape}")
+    output.set_value(out.data.astype(output.dtype, copy=False))
+    return output

@@ -1,0 +1,38 @@
+"""paddle.linalg as ``core.linalg``: products, norms, inverses, determinants, solves,
+decompositions and covariances, batched over leading dimensions as Paddle's [..., n, n].
+
+- ``products``: ``dot``, ``mm``, ``bmm``, ``multi_dot`` (also ``cross``, ``outer``, ``inner``,
+  and ``kron``, which is ``core.kron`` only);
+- ``decompositions``: ``inv``, ``det``, ``slogdet``, ``solve``, ``cholesky``, ``matrix_power``,
+  ``pinv``, ``qr``, ``svd``, ``eigh``;
+- ``norms``: ``norm`` (also ``core.norm``), ``vector_norm``, ``matrix_norm``;
+- ``covariance``: ``cov``, ``corrcoef``.
+
+Importing this package attaches the Tensor methods its modules define (``x.norm()``,
+``x.inverse()``, ``x.cross(y)``, ...).
+"""
+from core.linalg.covariance import corrcoef, cov
+from core.linalg.decompositions import (
+    cholesky,
+    det,
+    eigh,
+    inv,
+    matrix_power,
+    pinv,
+    qr,
+    slogdet,
+    solve,
+    svd,
+)
+from core.linalg.norms import matrix_norm, norm, vector_norm
+from core.linalg.products import bmm, dot, mm, multi_dot
+
+# core.linalg.cross, .outer and .inner stay reachable, outside __all__ as before (core.cross,
+# core.outer and core.inner are the documented names).
+from core.linalg.products import cross as cross
+from core.linalg.products import inner as inner
+from core.linalg.products import outer as outer
+
+__all__ = ["bmm", "cholesky", "corrcoef", "cov", "det", "dot", "eigh", "inv", "matrix_norm",
+           "matrix_power", "mm", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "svd",
+           "vector_norm"]

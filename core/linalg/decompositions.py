@@ -1,0 +1,284 @@
+"""paddle.linalg's inverses, determinants, solves and decompositions: ``inv``, ``det``,
+``slogdet``, ``solve``, ``cholesky``, ``matrix_power``, ``pinv``, ``qr``, ``svd`` and ``eigh``.
+
+Forward passes use the backend's ``linalg`` (numpy.linalg or cupy.linalg), batched over the
+leading dimensions as Paddle's [..., n, n]. The backward formulas are the standard matrix
+calculus ones (Giles, "An extended collection of matrix derivative results", 2008); each is
+checked against float64 finite differences in tests/core/test_linalg.py. ``qr`` and ``svd`` are
+forward-only: their backward raises an error naming the op.
+"""
+from __future__ import annotations
+
+from core.arithmetic import matmul
+from core.linalg._common import _no_backward, _xp
+from core.manipulation import transpose
+from core.ops import as_input
+from core.tensor import Tensor, apply, unbroadcast
+
+__all__ = ["cholesky", "det", "eigh", "inv", "matrix_power", "pinv", "qr", "slogdet", "solve",
+           "svd"]
+
+
+def _mT(a):  # noqa: N802 - the matrix transpose of the last two axes
+    return a.swapaxes(-1, -2)
+
+
+def _square(x, fn: str, arg: str = "x") -> Tensor:
+    x = as_input(x, fn, arg)
+    if x.ndim < 2 or x.data.shape[-1] != x.data.shape[-2]:
+        raise ValueError(f"{fn}: {arg} must be a square matrix or a batch of them [..., n, n], "
+                         f"got shape {x.shape}")
+    if x.data.dtype.kind != "f":
+        raise TypeError(f"{fn}: {arg} must be a floating tensor (float32 or float64), got dtype "
+                        f"{x.data.dtype}")
+    return x
+
+
+def inv(x, name: str | None = None) -> Tensor:
+    """The inverse of a square matrix (or of each in a batch [..., n, n]); a singular matrix is
+    an error. d inv(A) = -inv(A) dA inv(A), so the gradient is -inv(A)^T G inv(A)^T."""
+    del name
+    x = _square(x, "inv")
+    xp = _xp(x.data)
+    try:
+        out = xp.linalg.inv(x.data)
+    except xp.linalg.LinAlgError as err:
+        raise ValueError(f"inv: x is singular and has no inverse ({err})") from None
+    return apply(out, (x,), lambda g: (-(_mT(out) @ g @ _mT(out)),), "inv")
+
+
+def det(x, name: str | None = None) -> Tensor:
+    """The determinant of a square matrix (or of each in a batch: shape [...]). The gradient
+    is g * det(A) * inv(A)^T (through the adjugate; a singular A gives a zero gradient here)."""
+    del name
+    x = _square(x, "det")
+    xp = _xp(x.data)
+    a = x.data
+    out = xp.asarray(xp.linalg.det(a))
+
+    def backward(g):
+        sign, logabs = xp.linalg.slogdet(a)
+        regular = sign != 0
+        safe = xp.where(regular[..., None, None], a, xp.eye(a.shape[-1], dtype=a.dtype))
+        grad = (g * out)[..., None, None] * _mT(xp.linalg.inv(safe))
+        return (xp.where(regular[..., None, None], grad, 0 * grad),)
+
+    return apply(out, (x,), backward, "det")
+
+
+def slogdet(x, name: str | None = None) -> Tensor:
+    """The sign and the natural log of |det| of a square matrix (or batch), stacked as Paddle
+    2.x/3.x: one Tensor of shape [2, ...] (row 0 the signs, row 1 log|det|; a singular matrix
+    gives 0 and -inf). The log|det| row is differentiable: its gradient is inv(A)^T."""
+    del name
+    x = _square(x, "slogdet")
+    xp = _xp(x.data)
+    a = x.data
+    sign, logabs = xp.linalg.slogdet(a)
+    out = xp.stack([xp.asarray(sign, dtype=a.dtype), xp.asarray(logabs, dtype=a.dtype)])
+
+    def backward(g):
+        safe = xp.where((sign != 0)[..., None, None], a, xp.eye(a.shape[-1], dtype=a.dtype))
+        return (g[1][..., None, None] * _mT(xp.linalg.inv(safe)),)
+
+    return apply(out, (x,), backward, "slogdet")
+
+
+def solve(x, y, left: bool = True, name: str | None = None) -> Tensor:
+    """The solution X of x @ X = y (``left=False``: X @ x = y); x is [..., n, n], y [..., n, k]
+    or a vector [n] (batch dimensions broadcast). Gradients: gy = solve(x^T, G), gx = -gy X^T."""
+    del name
+    x = _square(x, "solve")
+    y = as_input(y, "solve", "y")
+    if not left:  # X x = y  <=>  x^T X^T = y^T
+        return _transpose_last(solve(_transpose_last(x), _transpose_last(y)))
+    xp = _xp(x.data)
+    a, b = x.data, y.data
+    vector = b.ndim == 1
+    b2 = b[:, None] if vector else b
+    if b2.ndim < 2 or b2.shape[-2] != a.shape[-1]:
+        raise ValueError(f"solve: y must be [..., {a.shape[-1]}, k] or [{a.shape[-1]}] to match "
+                         f"x of shape {x.shape}, got {y.shape}")
+    try:
+        batch = xp.broadcast_shapes(a.shape[:-2], b2.shape[:-2])
+        out = xp.linalg.solve(xp.broadcast_to(a, batch + a.shape[-2:]),
+                              xp.broadcast_to(b2, batch + b2.shape[-2:]))
+    except xp.linalg.LinAlgError as err:
+        raise ValueError(f"solve: x is singular ({err})") from None
+    except ValueError:
+        raise ValueError(f"solve: the batch dimensions of x {x.shape} and y {y.shape} do not "
+                         "broadcast") from None
+
+    def backward(g):
+        g2 = g[..., None] if vector else g
+        gy = xp.linalg.solve(xp.broadcast_to(_mT(a), batch + a.shape[-2:]), g2)
+        gx = -(gy @ _mT(out))
+        return (None if x.stop_gradient else unbroadcast(gx, a.shape),
+                None if y.stop_gradient else unbroadcast(gy, b2.shape).reshape(b.shape))
+
+    return apply(out[..., 0] if vector else out, (x, y), backward, "solve")
+
+
+def _transpose_last(x: Tensor) -> Tensor:
+    """``x`` with its last two axes swapped (a differentiable matrix transpose)."""
+    perm = list(range(x.ndim))
+    perm[-1], perm[-2] = perm[-2], perm[-1]
+    return transpose(x, perm)
+
+
+def cholesky(x, upper: bool = False, name: str | None = None) -> Tensor:
+    """The Cholesky factor of a symmetric positive-definite matrix (or batch): lower L with
+    x = L L^T, or with ``upper`` U = L^T (x = U^T U). Only x's lower triangle is read. The
+    gradient is symmetric, as Paddle's and torch's: with M = tril(L^T G),
+    gA = L^-T (M + tril(M, -1)^T) / 2 L^-1."""
+    del name
+    x = _square(x, "cholesky")
+    xp = _xp(x.data)
+    try:
+        low = xp.linalg.cholesky(x.data)
+    except xp.linalg.LinAlgError as err:
+        raise ValueError(f"cholesky: x is not positive definite ({err})") from None
+    if not xp.isfinite(low).all():  # cupy returns NaN instead of raising
+        raise ValueError("cholesky: x is not positive definite")
+
+    def backward(g):
+        gl = _mT(g) if upper else g
+        m = xp.tril(_mT(low) @ gl)
+        p = 0.5 * (m + _mT(xp.tril(m, -1)))
+        inv_low = xp.linalg.inv(low)
+        return (_mT(inv_low) @ p @ inv_low,)
+
+    return apply(_mT(low).copy() if upper else low, (x,), backward, "cholesky")
+
+
+def matrix_power(x, n: int, name: str | None = None) -> Tensor:
+    """x multiplied by itself ``n`` times (n >= 0; 0 gives the identity), or inv(x) to the
+    -n (n < 0), for a square matrix or batch; built from matmul and inv (repeated squaring),
+    which carry the gradient."""
+    del name
+    x = _square(x, "matrix_power")
+    if isinstance(n, bool) or not hasattr(n, "__index__"):
+        raise TypeError(f"matrix_power: n must be an int, got {n!r}")
+    n = int(n)
+    if n == 0:
+        xp = _xp(x.data)
+        eye = xp.broadcast_to(xp.eye(x.data.shape[-1], dtype=x.dtype), x.data.shape).copy()
+        return apply(eye, (x,), lambda g: (0 * g,), "matrix_power")
+    base = inv(x) if n < 0 else x
+    result, n = None, abs(n)
+    while n:
+        if n & 1:
+            result = base if result is None else matmul(result, base)
+        n >>= 1
+        if n:
+            base = matmul(base, base)
+    return result
+
+
+def pinv(x, rcond: float = 1e-15, hermitian: bool = False, name: str | None = None) -> Tensor:
+    """The Moore-Penrose pseudo-inverse of x [..., m, n] (singular values below ``rcond``
+    times the largest are treated as 0). The gradient is Golub and Pereyra's, exact where the
+    rank is constant (written out in the code below). ``hermitian`` is accepted for Paddle's
+    signature; the SVD used for every input gives the same result."""
+    del name
+    x = as_input(x, "pinv")
+    if x.ndim < 2 or x.data.dtype.kind != "f":
+        raise ValueError(f"pinv: x must be a floating matrix or batch [..., m, n], got shape "
+                         f"{x.shape} and dtype {x.dtype}")
+    if isinstance(rcond, bool) or not isinstance(rcond, (int, float)) or rcond < 0:
+        raise ValueError(f"pinv: rcond must be a non-negative number, got {rcond!r}")
+    xp = _xp(x.data)
+    a = x.data
+    # Through the SVD directly: cupy's pinv has no ``hermitian`` (a speed hint in numpy, which
+    # gives the same result), and both backends then compute the same thing.
+    u, s, vh = xp.linalg.svd(a, full_matrices=False)
+    cutoff = rcond * s.max(axis=-1, keepdims=True) if s.size else s
+    kept = s > cutoff
+    s_inv = xp.where(kept, 1 / xp.where(kept, s, 1), 0)
+    out = (_mT(vh) * s_inv[..., None, :]) @ _mT(u)
+
+    def backward(g):
+        m, n = a.shape[-2], a.shape[-1]
+        left = xp.eye(m, dtype=a.dtype) - a @ out  # projector onto the complement of range(A)
+        right = xp.eye(n, dtype=a.dtype) - out @ a  # onto the null space of A
+        grad = -(_mT(out) @ g @ _mT(out))
+        grad = grad + left @ _mT(g) @ out @ _mT(out)
+        grad = grad + _mT(out) @ out @ _mT(g) @ right
+        return (grad,)
+
+    return apply(out, (x,), backward, "pinv")
+
+
+def qr(x, mode: str = "reduced", name: str | None = None):
+    """The QR decomposition of x [..., m, n]: ``(Q, R)`` for mode 'reduced' (Q [..., m, k],
+    k = min(m, n)) or 'complete' (Q [..., m, m]), only R for 'r'. Forward only: backward
+    raises an error naming qr."""
+    del name
+    x = as_input(x, "qr")
+    if mode not in ("reduced", "complete", "r"):
+        raise ValueError(f"qr: mode must be 'reduced', 'complete' or 'r', got {mode!r}")
+    if x.ndim < 2 or x.data.dtype.kind != "f":
+        raise ValueError(f"qr: x must be a floating matrix or batch [..., m, n], got shape "
+                         f"{x.shape} and dtype {x.dtype}")
+    xp = _xp(x.data)
+    back = _no_backward("qr", "the QR decomposition is forward-only in core")
+    if mode == "r":
+        return apply(xp.linalg.qr(x.data, mode="r"), (x,), back, "qr")
+    q, r = xp.linalg.qr(x.data, mode=mode)
+    return apply(q, (x,), back, "qr"), apply(r, (x,), back, "qr")
+
+
+def svd(x, full_matrices: bool = False, name: str | None = None):
+    """The singular value decomposition x = U diag(S) VH of x [..., m, n]: ``(U, S, VH)``, S in
+    descending order (Paddle returns VH, the conjugate transpose of V). Forward only: backward
+    raises an error naming svd."""
+    del name
+    x = as_input(x, "svd")
+    if x.ndim < 2 or x.data.dtype.kind != "f":
+        raise ValueError(f"svd: x must be a floating matrix or batch [..., m, n], got shape "
+                         f"{x.shape} and dtype {x.dtype}")
+    xp = _xp(x.data)
+    u, s, vh = xp.linalg.svd(x.data, full_matrices=bool(full_matrices))
+    back = _no_backward("svd", "the singular vectors' gradient is not implemented in core")
+    return tuple(apply(part, (x,), back, "svd") for part in (u, s, vh))
+
+
+def eigh(x, UPLO: str = "L", name: str | None = None):  # noqa: N803 - Paddle's name
+    """The eigenvalues (ascending) and eigenvectors (columns) of a symmetric matrix or batch,
+    reading its lower (``UPLO='L'``) or upper ('U') triangle: ``(w, V)``. Differentiable for
+    distinct eigenvalues: gA = V (diag(gw) + F * (V^T gV)) V^T with F_ij = 1 / (w_j - w_i),
+    symmetrised (the gradient with respect to a symmetric input)."""
+    del name
+    x = _square(x, "eigh")
+    if UPLO not in ("L", "U"):
+        raise ValueError(f"eigh: UPLO must be 'L' or 'U', got {UPLO!r}")
+    xp = _xp(x.data)
+    w, v = xp.linalg.eigh(x.data, UPLO=UPLO)
+    parts = {}
+
+    def make(which):
+        def backward(g):
+            gw = g if which == "w" else xp.zeros(w.shape, dtype=w.dtype)
+            gv = g if which == "v" else xp.zeros(v.shape, dtype=v.dtype)
+            inner = xp.zeros(v.shape, dtype=v.dtype)
+            n = w.shape[-1]
+            rows = xp.arange(n)
+            inner[..., rows, rows] = gw
+            if which == "v":
+                gap = w[..., None, :] - w[..., :, None]
+                off = ~xp.eye(n, dtype=bool)
+                f = xp.where(off, 1 / xp.where(off, gap, 1), 0)
+                inner = inner + f * (_mT(v) @ gv)
+            grad = v @ inner @ _mT(v)
+            return (0.5 * (grad + _mT(grad)),)
+        return backward
+
+    parts["w"] = apply(w, (x,), make("w"), "eigh")
+    parts["v"] = apply(v, (x,), make("v"), "eigh")
+    return parts["w"], parts["v"]
+
+
+for _name, _fn in {"cholesky": cholesky, "matrix_power": matrix_power, "inverse": inv,
+                   "pinv": pinv}.items():
+    setattr(Tensor, _name, _fn)  # see the note on Tensor methods at the end of core/ops.py
+del _name, _fn

@@ -1,0 +1,122 @@
+"""paddle.linalg's norms: ``vector_norm`` (any real p, +-inf and 0), ``matrix_norm`` ('fro',
+'nuc', +-1, +-2, +-inf over two axes) and ``norm``, which picks one of them by ``axis`` as
+Paddle's ``paddle.norm`` (also ``core.norm``).
+
+The 'nuc' and +-2 matrix norms need singular values and are forward-only (their backward raises
+an error naming the op); the others are differentiable.
+"""
+from __future__ import annotations
+
+import math
+
+from core import ops as _ops  # abs, sum: Python's names in this module
+from core.linalg._common import _no_backward, _xp
+from core.manipulation import reshape
+from core.ops import as_input, normalize_axes, normalize_axis
+from core.statistics import amax, amin
+from core.tensor import Tensor, apply
+
+__all__ = ["matrix_norm", "norm", "vector_norm"]
+
+
+def _norm_axes(axis, ndim: int, fn: str) -> tuple:
+    if axis is None:
+        return tuple(range(ndim))
+    return normalize_axes(axis if isinstance(axis, (list, tuple)) else [axis], ndim, fn)
+
+
+def vector_norm(x, p: float = 2.0, axis=None, keepdim: bool = False,
+                name: str | None = None) -> Tensor:
+    """The p-norm of x over ``axis`` (an int or a list; None: all elements, flattened):
+    (sum |x|^p)^(1/p) for any real p, max |x| for inf, min |x| for -inf, and the count of
+    non-zero elements for 0 (no gradient). At x = 0 the 2-norm's gradient is 0."""
+    del name
+    x = as_input(x, "vector_norm")
+    if x.data.dtype.kind != "f":
+        raise TypeError(f"vector_norm: x must be a floating tensor, got dtype {x.dtype}")
+    if p is None:
+        p = 2.0
+    if isinstance(p, bool) or not isinstance(p, (int, float)):
+        raise ValueError(f"vector_norm: p must be a number (inf, -inf and 0 included), got "
+                         f"{p!r}")
+    axes = _norm_axes(axis, x.ndim, "vector_norm")
+    a = x.data
+    xp = _xp(a)
+    mag = xp.abs(a)
+    p = float(p)
+    if p == 0:
+        return Tensor(xp.asarray((a != 0).sum(axis=axes, keepdims=keepdim), dtype=a.dtype))
+    if math.isinf(p):
+        return (amax if p > 0 else amin)(_ops.abs(x), axis=list(axes), keepdim=keepdim)
+    full = (mag ** p).sum(axis=axes, keepdims=True) ** (1.0 / p)
+    out = full if keepdim else full.reshape(tuple(n for i, n in enumerate(a.shape)
+                                                  if i not in axes))
+
+    def backward(g):
+        g = g if keepdim else xp.expand_dims(g, axes)
+        # d/dx (sum |x|^p)^(1/p) = sign(x) |x|^(p-1) / norm^(p-1); 0 where the norm is 0
+        safe = xp.where(full > 0, full, 1)
+        grad = g * xp.sign(a) * (mag / safe) ** (p - 1)
+        return (xp.where(full > 0, grad, 0 * grad),)
+
+    return apply(xp.asarray(out), (x,), backward, "vector_norm")
+
+
+def matrix_norm(x, p="fro", axis=(-2, -1), keepdim: bool = False,
+                name: str | None = None) -> Tensor:
+    """A matrix norm over the two ``axis``: 'fro' (Frobenius), 'nuc' (the sum of singular
+    values; forward only), 1 / -1 (max / min column sum of |x|), inf / -inf (max / min row
+    sum), 2 / -2 (largest / smallest singular value; forward only)."""
+    del name
+    x = as_input(x, "matrix_norm")
+    if x.ndim < 2:
+        raise ValueError(f"matrix_norm: x must have at least 2 dimensions, got shape {x.shape}")
+    if not isinstance(axis, (list, tuple)) or len(axis) != 2:
+        raise ValueError(f"matrix_norm: axis must be a list of two axes, got {axis!r}")
+    rows, cols = (normalize_axis(a, x.ndim, "matrix_norm") for a in axis)
+    if rows == cols:
+        raise ValueError(f"matrix_norm: axis must name two different axes, got {list(axis)}")
+    if p == "fro":
+        return vector_norm(x, 2.0, [rows, cols], keepdim)
+    if p in (1, -1, math.inf, -math.inf) and not isinstance(p, bool):
+        summed, other = (rows, cols) if abs(p) == 1 else (cols, rows)
+        sums = _ops.sum(_ops.abs(x), axis=summed, keepdim=True)
+        out = (amax if p > 0 else amin)(sums, axis=other, keepdim=True)
+        return out if keepdim else reshape(out, [n for i, n in enumerate(x.shape)
+                                                 if i not in (rows, cols)])
+    if p in ("nuc", 2, -2) and not isinstance(p, bool):
+        xp = _xp(x.data)
+        moved = xp.moveaxis(x.data, (rows, cols), (-2, -1))
+        s = xp.linalg.svd(moved, compute_uv=False)
+        val = s.sum(-1) if p == "nuc" else (s[..., 0] if p == 2 else s[..., -1])
+        if keepdim:
+            val = xp.expand_dims(val, tuple(sorted((rows, cols))))
+        return apply(xp.asarray(val), (x,), _no_backward(
+            "matrix_norm", f"p={p!r} needs the singular vectors' gradient"), "matrix_norm")
+    raise ValueError(f"matrix_norm: p must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, got "
+                     f"{p!r}")
+
+
+def norm(x, p="fro", axis=None, keepdim: bool = False, name: str | None = None) -> Tensor:
+    """Paddle's ``norm``: with ``axis`` None or one axis, a vector norm (p a number, 'fro'
+    or None meaning 2; axis None flattens x); with two axes, a matrix norm (``matrix_norm``'s
+    p). The 2-norm of a vector and 'fro' of a matrix agree, so the default is the same either
+    way."""
+    del name
+    x = as_input(x, "norm")
+    two = isinstance(axis, (list, tuple)) and len(axis) == 2
+    if p is None:
+        p = "fro"
+    if two:
+        return matrix_norm(x, p, list(axis), keepdim)
+    if p == "fro":
+        p = 2.0
+    if isinstance(p, str):
+        raise ValueError(f"norm: p={p!r} needs a matrix: give axis as two axes (a vector norm "
+                         "takes a number)")
+    if isinstance(axis, (list, tuple)) and len(axis) > 2:
+        raise ValueError(f"norm: axis must be None, an int or two ints, got {list(axis)}")
+    return vector_norm(x, p, axis, keepdim)
+
+
+Tensor.norm = norm  # see the note on Tensor methods at the end of core/ops.py

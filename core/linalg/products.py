@@ -1,0 +1,189 @@
+"""Matrix and vector products with Paddle's names: ``dot``, ``mm``, ``bmm``, ``multi_dot``,
+``cross``, ``outer``, ``inner`` and ``kron``.
+
+``mm`` and ``bmm`` check their shapes (naming them) and run ``matmul``, so they share its
+threaded kernel and its backward; ``dot`` is a row-wise product and sum. ``multi_dot``,
+``outer`` and ``inner`` are built from ``matmul`` and ``reshape``, which carry the gradients;
+``cross`` and ``kron`` have their own backward. ``kron`` is here with the other products but
+is not re-exported by ``core.linalg``: it is ``core.kron``, as Paddle's ``paddle.kron``.
+"""
+from __future__ import annotations
+
+import math
+
+from core import backend
+from core.arithmetic import matmul
+from core.linalg._common import _xp
+from core.manipulation import reshape
+from core.ops import as_input, normalize_axis
+from core.tensor import Tensor, apply
+
+__all__ = ["bmm", "cross", "dot", "inner", "kron", "mm", "multi_dot", "outer"]
+
+
+def dot(x, y, name: str | None = None) -> Tensor:
+    """The inner product of two 1-D tensors (a 0-D tensor), or of each row of two 2-D
+    tensors of shape [N, M] (a tensor of shape [N])."""
+    del name
+    x, y = as_input(x, "dot"), as_input(y, "dot", "y")
+    a, b = x.data, y.data
+    if a.shape != b.shape or a.ndim not in (1, 2):
+        raise ValueError(f"dot: x and y must be 1-D or 2-D tensors of the same shape, got "
+                         f"{x.shape} and {y.shape}")
+    xp = backend.array_module(a)
+    out = xp.asarray((a * b).sum(axis=-1))
+
+    def backward(g):
+        g = g[..., None]
+        return (None if x.stop_gradient else g * b, None if y.stop_gradient else g * a)
+
+    return apply(out, (x, y), backward, "dot")
+
+
+def mm(input, mat2, name: str | None = None) -> Tensor:  # noqa: A002 - Paddle's argument name
+    """The matrix product of ``input`` and ``mat2`` (``matmul`` without its transposes;
+    batch dimensions broadcast)."""
+    del name
+    x, y = as_input(input, "mm", "input"), as_input(mat2, "mm", "mat2")
+    inner_x = x.data.shape[-1] if x.ndim else None
+    inner_y = y.data.shape[-2] if y.ndim >= 2 else (y.data.shape[0] if y.ndim else None)
+    if inner_x is None or inner_y is None or inner_x != inner_y:
+        raise ValueError(f"mm: cannot multiply input of shape {x.shape} by mat2 of shape "
+                         f"{y.shape}: input's last dimension must equal mat2's second to last")
+    return matmul(x, y)
+
+
+def bmm(x, y, name: str | None = None) -> Tensor:
+    """Batched matrix product of 3-D tensors [B, N, K] and [B, K, M] -> [B, N, M]."""
+    del name
+    x, y = as_input(x, "bmm"), as_input(y, "bmm", "y")
+    sx, sy = x.data.shape, y.data.shape
+    if len(sx) != 3 or len(sy) != 3 or sx[0] != sy[0] or sx[2] != sy[1]:
+        raise ValueError(f"bmm: x and y must be 3-D, [B, N, K] and [B, K, M], got {x.shape} "
+                         f"and {y.shape}")
+    return matmul(x, y)
+
+
+def multi_dot(x, name: str | None = None) -> Tensor:
+    """The chained matrix product x[0] @ x[1] @ ... (the first may be 1-D, a row; the last
+    1-D, a column), multiplied in the cheapest order (dynamic programming on the shapes)."""
+    del name
+    if isinstance(x, Tensor) or not isinstance(x, (list, tuple)) or len(x) < 2:
+        raise TypeError("multi_dot: x must be a list or tuple of at least two Tensors")
+    mats = [as_input(t, "multi_dot", f"x[{i}]") for i, t in enumerate(x)]
+    first_vec, last_vec = mats[0].ndim == 1, mats[-1].ndim == 1
+    if first_vec:
+        mats[0] = reshape(mats[0], [1, -1])
+    if last_vec:
+        mats[-1] = reshape(mats[-1], [-1, 1])
+    for i, m in enumerate(mats):
+        if m.ndim != 2:
+            raise ValueError(f"multi_dot: x[{i}] must be 2-D (the first and last may be 1-D), "
+                             f"got shape {m.shape}")
+    for i in range(len(mats) - 1):
+        if mats[i].shape[1] != mats[i + 1].shape[0]:
+            raise ValueError(f"multi_dot: x[{i}] of shape {mats[i].shape} cannot multiply "
+                             f"x[{i + 1}] of shape {mats[i + 1].shape}")
+    dims = [mats[0].shape[0]] + [m.shape[1] for m in mats]
+    n = len(mats)
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = math.inf
+            for k in range(i, j):
+                c = cost[i][k] + cost[k + 1][j] + dims[i] * dims[k + 1] * dims[j + 1]
+                if c < cost[i][j]:
+                    cost[i][j], split[i][j] = c, k
+
+    def chain(i, j):
+        if i == j:
+            return mats[i]
+        return matmul(chain(i, split[i][j]), chain(split[i][j] + 1, j))
+
+    out = chain(0, n - 1)
+    if first_vec and last_vec:
+        return reshape(out, [])
+    if first_vec or last_vec:
+        return reshape(out, [-1])
+    return out
+
+
+# ----- cross, outer, inner and Kronecker products (paddle.cross / outer / inner / kron) ---------
+
+def cross(x, y, axis: int = 9, name: str | None = None) -> Tensor:
+    """The 3-D cross product of x and y (same shape) along ``axis``. Paddle's default
+    ``axis=9`` means the first axis of size 3 (not the last, as torch.linalg.cross). Gradients:
+    gx = y x g, gy = g x x."""
+    del name
+    x, y = as_input(x, "cross"), as_input(y, "cross", "y")
+    if x.data.shape != y.data.shape:
+        raise ValueError(f"cross: x and y must have the same shape, got {x.shape} and {y.shape}")
+    if axis == 9:
+        found = [i for i, n in enumerate(x.data.shape) if n == 3]
+        if not found:
+            raise ValueError(f"cross: with the default axis (9: the first axis of size 3), x "
+                             f"must have an axis of size 3, got shape {x.shape}")
+        axis = found[0]
+    else:
+        axis = normalize_axis(axis, x.ndim, "cross")
+        if x.data.shape[axis] != 3:
+            raise ValueError(f"cross: axis {axis} of x must have size 3, got shape {x.shape}")
+    xp = _xp(x.data)
+
+    def product(u, v):
+        return xp.cross(u, v, axis=axis)
+
+    return apply(product(x.data, y.data), (x, y),
+                 lambda g: (product(y.data, g), product(g, x.data)), "cross")
+
+
+def outer(x, y, name: str | None = None) -> Tensor:
+    """The outer product x_i y_j of x and y, both flattened first: shape [x.size, y.size]."""
+    del name
+    x, y = as_input(x, "outer"), as_input(y, "outer", "y")
+    return matmul(reshape(x, [-1, 1]), reshape(y, [1, -1]))
+
+
+def inner(x, y, name: str | None = None) -> Tensor:
+    """The sum of products over the last axis of x and of y: shape x.shape[:-1] +
+    y.shape[:-1] (a product of two scalars for 0-D inputs)."""
+    del name
+    x, y = as_input(x, "inner"), as_input(y, "inner", "y")
+    if x.ndim == 0 or y.ndim == 0:
+        return x * y
+    if x.shape[-1] != y.shape[-1]:
+        raise ValueError(f"inner: the last dimensions of x {x.shape} and y {y.shape} must match")
+    out = matmul(reshape(x, [-1, x.shape[-1]]), reshape(y, [-1, y.shape[-1]]), transpose_y=True)
+    return reshape(out, x.shape[:-1] + y.shape[:-1])
+
+
+def kron(x, y, name: str | None = None) -> Tensor:
+    """The Kronecker product: block (i, j, ...) of the result is x[i, j, ...] * y (the
+    shorter shape padded with leading 1s). Gradients: sums over the blocks."""
+    del name
+    x, y = as_input(x, "kron"), as_input(y, "kron", "y")
+    xp = backend.array_module(x.data)
+    nd = max(x.ndim, y.ndim)
+    a = x.data.reshape((1,) * (nd - x.ndim) + x.data.shape)
+    b = y.data.reshape((1,) * (nd - y.ndim) + y.data.shape)
+    # out viewed as [a0, b0, a1, b1, ...] is the outer product of a and b, interleaved
+    inter = [n for pair in zip(a.shape, b.shape) for n in pair]
+    a_ax = tuple(range(0, 2 * nd, 2))
+    b_ax = tuple(range(1, 2 * nd, 2))
+    a_view = xp.expand_dims(a, b_ax)
+    b_view = xp.expand_dims(b, a_ax)
+    out = (a_view * b_view).reshape(tuple(p * q for p, q in zip(a.shape, b.shape)))
+
+    def backward(g):
+        g = g.reshape(inter)
+        ga = None if x.stop_gradient else (g * b_view).sum(axis=b_ax).reshape(x.data.shape)
+        gb = None if y.stop_gradient else (g * a_view).sum(axis=a_ax).reshape(y.data.shape)
+        return ga, gb
+
+    return apply(out, (x, y), backward, "kron")
+
+
+Tensor.dot, Tensor.mm, Tensor.bmm = dot, mm, bmm  # see the note at the end of core/ops.py
+Tensor.cross, Tensor.outer, Tensor.inner, Tensor.kron = cross, outer, inner, kron

@@ -1,0 +1,314 @@
+"""Reductions and statistics with Paddle 2.x names: ``amax`` / ``amin`` (the gradient split
+evenly among tied extremes), ``median``, ``quantile``, ``nansum``, ``nanmean``,
+``count_nonzero``, and the counts ``bincount`` and ``histogram`` (no gradient).
+
+``median`` and ``quantile`` are weighted sums of order statistics (``_order_stats``): the
+gradient of each goes back to the element that held that sorted position. The common
+reductions (``sum``, ``mean``, ``max``, ``var``, ...) and the axis helpers used here are in
+``core.ops``.
+"""
+from __future__ import annotations
+
+import math
+
+from core import backend
+from core.ops import _dropped, _restore, _xp, _xp_of, as_input, normalize_axes
+from core.tensor import Tensor, apply
+
+__all__ = ["amax", "amin", "bincount", "count_nonzero", "histogram", "median", "nanmean",
+           "nansum", "quantile"]
+
+
+# ----- amax / amin: tied extremes share the gradient --------------------------------------------
+
+def _tie_extreme(x, axis, keepdim: bool, fn: str) -> Tensor:
+    """amax / amin: the gradient is split evenly among the elements equal to the extreme
+    (Paddle's amax/amin), where max/min give it to one of them."""
+    a = as_input(x, fn).data
+    axes = normalize_axes(axis, a.ndim, fn)
+    if any(a.shape[i] == 0 for i in axes):
+        raise ValueError(f"{fn}: cannot reduce an empty axis of shape {list(a.shape)}")
+    xp = _xp(x)
+    full = (a.max if fn == "amax" else a.min)(axis=axes, keepdims=True)
+    hit = a == full
+    share = hit / hit.sum(axis=axes, keepdims=True)
+    out = full if keepdim else _dropped(full, axes, False)
+
+    def backward(g):
+        return ((_restore(g, axes, keepdim, a.shape) * share).astype(a.dtype, copy=False),)
+
+    return apply(xp.asarray(out), (x,), backward, fn)
+
+
+def amax(x, axis=None, keepdim: bool = False, name: str | None = None) -> Tensor:
+    """Maximum over ``axis`` (None: all), as ``max``; where several elements equal the
+    maximum, the gradient is split evenly among them (``max`` gives it to the first)."""
+    del name
+    return _tie_extreme(x, axis, keepdim, "amax")
+
+
+def amin(x, axis=None, keepdim: bool = False, name: str | None = None) -> Tensor:
+    """Minimum over ``axis`` (None: all), as ``min``; where several elements equal the
+    minimum, the gradient is split evenly among them (``min`` gives it to the first)."""
+    del name
+    return _tie_extreme(x, axis, keepdim, "amin")
+
+
+# ----- order statistics: median, quantile -------------------------------------------------------
+
+def _to_last(a, axes: tuple):
+    """``a`` with ``axes`` moved last and merged into one, plus the kept dimensions."""
+    xp = _xp_of(a)
+    kept = tuple(n for i, n in enumerate(a.shape) if i not in axes)
+    ends = tuple(range(len(kept), a.ndim))
+    return xp.moveaxis(a, axes, ends).reshape(kept + (-1,)), kept, ends
+
+
+def _from_last(flat_grad, shape: tuple, axes: tuple, kept: tuple, ends: tuple):
+    """The inverse of ``_to_last`` for a gradient of the merged array."""
+    xp = _xp_of(flat_grad)
+    moved = flat_grad.reshape(kept + tuple(shape[i] for i in axes))
+    return xp.moveaxis(moved, ends, axes)
+
+
+def _float_result(dtype):
+    """Paddle's median / quantile dtype: float64 stays, every other dtype gives float32."""
+    return "float64" if dtype == "float64" else "float32"
+
+
+def _order_stats(x, axes, keepdim: bool, picks_list, fn: str, dtype=None,
+                 stacked: bool = False) -> Tensor:
+    """Weighted sums of order statistics along ``axes``: each entry of ``picks_list`` is a list
+    of (position, weight) pairs into the sorted values (along the merged axes) and gives one
+    output; with ``stacked`` they are stacked on a new leading axis (else there is one). The
+    gradient of each weight goes back to the element that held that sorted position (a stable
+    sort decides ties)."""
+    a = x.data
+    xp = _xp(x)
+    flat, kept, ends = _to_last(a, axes)
+    order = xp.argsort(flat, axis=-1, kind="stable")
+    ranked = xp.take_along_axis(flat, order, axis=-1)
+    dtype = _float_result(a.dtype) if dtype is None else dtype
+    outs = []
+    for picks in picks_list:
+        if len(picks) == 1 and picks[0][1] == 1.0:  # one element: no arithmetic, exact dtype
+            outs.append(ranked[..., picks[0][0]].astype(dtype))
+        else:
+            mixed = 0
+            for i, w in picks:
+                mixed = mixed + w * ranked[..., i].astype(dtype)
+            outs.append(mixed.astype(dtype))
+    shape = tuple(1 if i in axes else n for i, n in enumerate(a.shape)) if keepdim else kept
+    out = xp.stack([o.reshape(shape) for o in outs]) if stacked else outs[0].reshape(shape)
+    source = a.shape
+
+    def backward(g):
+        g = g.reshape((len(outs),) + kept)
+        grad_sorted = xp.zeros(flat.shape, dtype=g.dtype)
+        for k, picks in enumerate(picks_list):
+            for i, w in picks:
+                grad_sorted[..., i] += w * g[k]
+        grad = xp.zeros(flat.shape, dtype=g.dtype)
+        xp.put_along_axis(grad, order, grad_sorted, axis=-1)  # sorted position -> element
+        return (_from_last(grad, source, axes, kept, ends).astype(a.dtype, copy=False),)
+
+    return apply(xp.asarray(out), (x,), backward, fn)
+
+
+def median(x, axis=None, keepdim: bool = False, mode: str = "avg", name: str | None = None):
+    """The median along ``axis`` (an int; None: of all elements). With an even count,
+    ``mode='avg'`` (Paddle's default) gives the mean of the two middle values (its gradient
+    split half and half) and returns float32 (float64 for float64 input); ``mode='min'``
+    gives the lower middle value in x's dtype and, when ``axis`` is given, also its int64
+    index, as Paddle: ``(values, indices)``."""
+    del name
+    x = as_input(x, "median")
+    if mode not in ("avg", "min"):
+        raise ValueError(f"median: mode must be 'avg' or 'min', got {mode!r}")
+    if isinstance(axis, (list, tuple)):
+        raise TypeError(f"median: axis must be an int or None, got {axis!r}")
+    a = x.data
+    axes = normalize_axes(axis, a.ndim, "median")
+    count = math.prod(a.shape[i] for i in axes)
+    if count == 0:
+        raise ValueError(f"median: cannot take the median of an empty axis of shape "
+                         f"{list(a.shape)}")
+    if mode == "avg":
+        mid = count // 2
+        picks = [(mid, 1.0)] if count % 2 else [(mid - 1, 0.5), (mid, 0.5)]
+        return _order_stats(x, axes, keepdim, [picks], "median")
+    lower = (count - 1) // 2
+    values = _order_stats(x, axes, keepdim, [[(lower, 1.0)]], "median", dtype=a.dtype)
+    if axis is None:
+        return values
+    xp = _xp(x)
+    flat, _, _ = _to_last(a, axes)
+    index = xp.argsort(flat, axis=-1, kind="stable")[..., lower].astype("int64")
+    if keepdim:
+        index = xp.expand_dims(index, axes[0])
+    return values, Tensor(index)
+
+
+_QUANTILE_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+
+
+def quantile(x, q, axis=None, keepdim: bool = False, interpolation: str = "linear",
+             name: str | None = None) -> Tensor:
+    """The ``q``-th quantile(s) along ``axis`` (an int or a list; None: all elements). The
+    sorted values v_0..v_{n-1} are read at position ``q (n - 1)``: ``linear`` interpolates
+    v_lo + (pos - lo)(v_hi - v_lo), ``lower`` / ``higher`` take v_lo / v_hi, ``midpoint``
+    their mean, ``nearest`` the nearer (halves away from zero, as paddle.round). A list of q
+    adds a leading axis, one entry per q. float32 result (float64 for float64 input)."""
+    del name
+    x = as_input(x, "quantile")
+    if interpolation not in _QUANTILE_METHODS:
+        raise ValueError(f"quantile: interpolation must be one of {list(_QUANTILE_METHODS)}, "
+                         f"got {interpolation!r}")
+    qs = q.tolist() if isinstance(q, Tensor) else q
+    many = isinstance(qs, (list, tuple))
+    qs = list(qs) if many else [qs]
+    if not qs or any(isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 1
+                     for v in qs):
+        raise ValueError(f"quantile: q must be a number in [0, 1] or a non-empty list of them, "
+                         f"got {q!r}")
+    a = x.data
+    axes = normalize_axes(axis, a.ndim, "quantile")
+    count = math.prod(a.shape[i] for i in axes)
+    if count == 0:
+        raise ValueError(f"quantile: the reduced axes of shape {list(a.shape)} are empty")
+    picks = [_quantile_picks(v, count, interpolation) for v in qs]
+    # a list of q, even of one, gives a leading axis with one entry per q
+    return _order_stats(x, axes, keepdim, picks, "quantile", stacked=many)
+
+
+def _quantile_picks(q: float, count: int, method: str) -> list:
+    pos = q * (count - 1)
+    lo = math.floor(pos)
+    hi = lo + 1 if lo + 1 < count else lo
+    frac_ = pos - lo
+    if method == "lower" or frac_ == 0:
+        return [(lo, 1.0)]
+    if method == "higher":
+        return [(hi, 1.0)]
+    if method == "midpoint":
+        return [(lo, 0.5), (hi, 0.5)]
+    if method == "nearest":
+        return [(hi if frac_ >= 0.5 else lo, 1.0)]
+    return [(lo, 1.0 - frac_), (hi, frac_)]
+
+
+# ----- NaN-aware reductions and counting non-zeros ----------------------------------------------
+
+def nansum(x, axis=None, dtype=None, keepdim: bool = False, name: str | None = None) -> Tensor:
+    """Sum over ``axis`` (None: all) treating NaN as 0; NaN elements get a zero gradient."""
+    del name
+    a = as_input(x, "nansum").data
+    axes = normalize_axes(axis, a.ndim, "nansum")
+    xp = _xp(x)
+    nan = xp.isnan(a) if a.dtype.kind == "f" else xp.zeros(a.shape, dtype=bool)
+    clean = xp.where(nan, xp.zeros((), dtype=a.dtype), a)
+    out = xp.asarray(clean.sum(axis=axes, dtype=dtype, keepdims=keepdim))
+
+    def backward(g):
+        g = _restore(g, axes, keepdim, a.shape)
+        return (xp.where(nan, xp.zeros((), dtype=a.dtype), g).astype(a.dtype, copy=False),)
+
+    return apply(out, (x,), backward, "nansum")
+
+
+def nanmean(x, axis=None, keepdim: bool = False, name: str | None = None) -> Tensor:
+    """Mean over ``axis`` (None: all) of the non-NaN elements (NaN where all are NaN); each
+    non-NaN element's gradient is 1 / (its count), NaN elements get 0."""
+    del name
+    a = as_input(x, "nanmean").data
+    if a.dtype.kind != "f":
+        raise TypeError(f"nanmean: x must be a floating tensor, got dtype {a.dtype}")
+    axes = normalize_axes(axis, a.ndim, "nanmean")
+    xp = _xp(x)
+    nan = xp.isnan(a)
+    zero = xp.zeros((), dtype=a.dtype)
+    count = (~nan).sum(axis=axes, keepdims=True).astype(a.dtype)
+    full = xp.where(nan, zero, a).sum(axis=axes, keepdims=True) / count
+    out = full if keepdim else _dropped(full, axes, False)
+
+    def backward(g):
+        g = _restore(g, axes, keepdim, a.shape)
+        return (xp.where(nan, zero, g / count),)
+
+    return apply(xp.asarray(out), (x,), backward, "nanmean")
+
+
+def count_nonzero(x, axis=None, keepdim: bool = False, name: str | None = None) -> Tensor:
+    """The number of non-zero elements over ``axis`` (None: all), as int64; no gradient."""
+    del name
+    a = as_input(x, "count_nonzero").data
+    axes = normalize_axes(axis, a.ndim, "count_nonzero")
+    xp = _xp(x)
+    return Tensor(xp.asarray((a != 0).sum(axis=axes, keepdims=keepdim), dtype="int64"))
+
+
+# ----- counting values (paddle.bincount, paddle.histogram): no gradient ----------------------
+
+def bincount(x, weights=None, minlength: int = 0, name: str | None = None) -> Tensor:
+    """How often each value 0..max(x) occurs in the 1-D non-negative integer tensor ``x``
+    (at least ``minlength`` bins); with ``weights`` (same shape) the weights are summed
+    instead. int64 counts, or the weights' dtype."""
+    del name
+    a = as_input(x, "bincount").data
+    if a.ndim != 1 or a.dtype.kind not in "iu":
+        raise ValueError(f"bincount: x must be a 1-D integer tensor, got shape {list(a.shape)} "
+                         f"and dtype {a.dtype}")
+    if a.size and int(a.min()) < 0:
+        raise ValueError(f"bincount: x must be non-negative, got a minimum of {int(a.min())}")
+    if isinstance(minlength, bool) or not hasattr(minlength, "__index__") or minlength < 0:
+        raise ValueError(f"bincount: minlength must be a non-negative int, got {minlength!r}")
+    xp = backend.array_module(a)
+    w = None
+    if weights is not None:
+        w = weights.data if isinstance(weights, Tensor) else backend.asarray(weights)
+        if w.shape != a.shape:
+            raise ValueError(f"bincount: weights must have x's shape {list(a.shape)}, got "
+                             f"{list(w.shape)}")
+    out = xp.bincount(a, weights=w, minlength=int(minlength))
+    return Tensor(out.astype("int64") if w is None else out.astype(w.dtype))
+
+
+def histogram(input, bins: int = 100, min: float = 0.0, max: float = 0.0,  # noqa: A002
+              weight=None, density: bool = False, name: str | None = None) -> Tensor:
+    """Counts of ``input``'s elements (flattened) in ``bins`` equal-width bins over [min, max]
+    (both ends included; elements outside are ignored). ``min == max == 0`` uses the data's
+    own range, widened by 1 each way where all elements are equal. int64 counts, or float32
+    with ``weight`` (summed weights) or ``density`` (normalised to integrate to 1)."""
+    del name
+    a = as_input(input, "histogram", "input").data
+    if isinstance(bins, bool) or not hasattr(bins, "__index__") or bins < 1:
+        raise ValueError(f"histogram: bins must be a positive int, got {bins!r}")
+    low, high = float(min), float(max)
+    if low > high:
+        raise ValueError(f"histogram: max must be larger than min, got min={min} and max={max}")
+    xp = backend.array_module(a)
+    values = a.reshape(-1).astype("float64")
+    if low == high == 0 and values.size:
+        low, high = float(values.min()), float(values.max())
+    if low == high:
+        low, high = low - 1, high + 1
+    w = None
+    if weight is not None:
+        w = weight.data if isinstance(weight, Tensor) else backend.asarray(weight)
+        if w.shape != a.shape:
+            raise ValueError(f"histogram: weight must have input's shape {list(a.shape)}, got "
+                             f"{list(w.shape)}")
+        w = w.reshape(-1)
+    counts, _ = xp.histogram(values, bins=int(bins), range=(low, high), weights=w,
+                             density=bool(density))
+    floating = density or w is not None
+    return Tensor(counts.astype("float32" if floating else "int64"))
+
+
+for _name, _fn in {
+    "amax": amax, "amin": amin, "median": median, "quantile": quantile, "nansum": nansum,
+    "nanmean": nanmean, "count_nonzero": count_nonzero, "bincount": bincount,
+    "histogram": histogram,
+}.items():
+    setattr(Tensor, _name, _fn)  # see the note on Tensor methods at the end of core/ops.py
+del _name, _fn
