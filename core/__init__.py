@@ -260,3 +260,8 @@ __all__ += [
     "take_along_axis", "trace",
     "bincount", "histogram",
 ]
+
+# paddle.ParamAttr and paddle.create_parameter: parameter attributes (core/nn/param_attr.py).
+from core.nn.param_attr import ParamAttr, create_parameter  # noqa: E402
+
+__all__ += ["ParamAttr", "create_parameter"]

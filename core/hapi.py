@@ -337,8 +337,12 @@ class Model:
             path = path[:-len(suffix)] if path.endswith(suffix) else path
         state = serialize.load(path + ".pdparams", return_numpy=True)
         if skip_mismatch:
-            state = _matching(state, self.network.state_dict())
-        self.network.set_state_dict(state, strict=not skip_mismatch)
+            state = _matching(state, self.network.state_dict())  # warns about what it leaves
+            with warnings.catch_warnings():  # ... which set_state_dict would name again
+                warnings.simplefilter("ignore")
+                self.network.set_state_dict(state)
+        else:
+            self.network.set_state_dict(state, strict=True)
         if self._optimizer is not None and not reset_optimizer and os.path.isfile(
                 path + ".pdopt"):
             optimizer_state = serialize.load(path + ".pdopt", return_numpy=True)

@@ -130,3 +130,6 @@ __all__ += ["CosineEmbeddingLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "Mar
 from core.nn import utils  # noqa: E402 - paddle.nn.utils: clip_grad_norm_, weight_norm, ...
 
 __all__ += ["utils"]
+from core.nn.container import ParameterList  # noqa: E402 - paddle.nn.ParameterList
+
+__all__ += ["ParameterList"]

@@ -1,4 +1,5 @@
-"""Containers: ``Sequential`` (layers called in order) and ``LayerList`` (a list of layers).
+"""Containers: ``Sequential`` (layers called in order), ``LayerList`` / ``LayerDict`` (layers)
+and ``ParameterList`` (parameters).
 
 Children are registered under their position ("0", "1", ...) or the name given, so parameter
 names read ``0.weight`` or ``conv1.weight`` exactly as in Paddle. At inference a ``Sequential``
@@ -9,6 +10,7 @@ from __future__ import annotations
 from core.nn import fusion
 from core.nn.conv import Conv2D
 from core.nn.layer import Layer
+from core.tensor import Parameter
 
 
 def _check_layer(owner: str, layer, where: str) -> Layer:
@@ -197,3 +199,47 @@ class LayerDict(Layer):
     def forward(self, *inputs, **kwargs):
         raise TypeError("LayerDict is a container, not a layer to call: look layers up by name "
                         "in the owner's forward().")
+
+
+class ParameterList(Layer):
+    """A list of Parameters that belong to the owner: Paddle's ``ParameterList(parameters=None)``.
+
+    The parameters are registered under "0", "1", ..., so the owner's ``parameters()`` and
+    ``state_dict()`` hold them (``params.0``); index, assign, iterate, ``len`` and ``append``.
+    """
+
+    _runs_forward = False  # a container: its owner uses the items, never calls it
+
+    def __init__(self, parameters=None):
+        super().__init__()
+        for i, param in enumerate(parameters or ()):
+            self.add_parameter(str(i), _check_parameter(param, f"item {i}"))
+
+    def __getitem__(self, index: int) -> Parameter:
+        return self._parameters[str(_position("ParameterList", index, len(self)))]
+
+    def __setitem__(self, index: int, param: Parameter) -> None:
+        name = str(_position("ParameterList", index, len(self)))
+        self._parameters[name] = _check_parameter(param, "the new item")  # keeps the order
+        object.__setattr__(self, name, param)
+
+    def __len__(self) -> int:
+        return len(self._parameters)
+
+    def __iter__(self):
+        return iter(self._parameters.values())
+
+    def append(self, parameter: Parameter) -> ParameterList:
+        self.add_parameter(str(len(self)), _check_parameter(parameter, "the new item"))
+        return self
+
+    def forward(self, *inputs, **kwargs):
+        raise TypeError("ParameterList is a container, not a layer to call: use its parameters "
+                        "in the owner's forward().")
+
+
+def _check_parameter(param, where: str) -> Parameter:
+    if not isinstance(param, Parameter):
+        raise TypeError(f"ParameterList: {where} is a {type(param).__name__}, not a Parameter "
+                        "(make one with create_parameter).")
+    return param

@@ -1,4 +1,13 @@
-"""Weight initialisers (Paddle's ``paddle.nn.initializer`` names): callables (shape, dtype)."""
+"""Weight initialisers (Paddle's ``paddle.nn.initializer`` names).
+
+Every initialiser is an ``Initializer`` and is called either way:
+
+- ``init(param)``, Paddle's ``Initializer.__call__(param, block=None)``: fills the Tensor or
+  Parameter ``param`` in place (its dtype, device and identity kept) and returns it: what
+  ``param_init`` code does (``Normal(0.0, 0.02)(linear.weight)``);
+- ``init(shape, dtype)``: a new backend array of that shape and dtype (float32 by default):
+  what ``Layer.create_parameter`` does.
+"""
 from __future__ import annotations
 
 import math
@@ -8,6 +17,7 @@ import statistics
 import numpy as np
 
 from core import backend
+from core.tensor import Tensor
 
 
 def _fans(shape: tuple) -> tuple[int, int]:
@@ -20,56 +30,161 @@ def _fans(shape: tuple) -> tuple[int, int]:
     return shape[1] * receptive, shape[0] * receptive
 
 
-class Constant:
-    def __init__(self, value: float = 0.0):
-        self.value = value
+class Initializer:
+    """The base of the initialisers: Paddle's ``paddle.nn.initializer.Initializer``.
 
-    def __call__(self, shape, dtype="float32"):
+    A subclass computes values in ``_values(shape, dtype)``; calling it (see the module's
+    docstring) fills a Tensor in place or returns a new array.
+    """
+
+    def __call__(self, param, dtype=None):
+        """``init(param, block=None)``: fill the Tensor ``param`` in place and return it (a
+        second argument is Paddle's static-graph ``block`` and is ignored); ``init(shape,
+        dtype=None)``: a new array of ``shape`` and ``dtype`` (float32 when None)."""
+        if isinstance(param, Tensor):
+            return _fill(param, self._values(tuple(param.data.shape), param.data.dtype))
+        try:
+            shape = tuple(int(n) for n in param)
+        except TypeError:
+            raise TypeError(f"{type(self).__name__}: the first argument must be a Tensor or "
+                            f"Parameter to fill in place, or a shape (a list or tuple of "
+                            f"ints), got {type(param).__name__}") from None
+        return self._values(shape, "float32" if dtype is None else dtype)
+
+    def _values(self, shape: tuple, dtype):
+        raise NotImplementedError(f"{type(self).__name__} must define _values(shape, dtype)")
+
+
+def _fill(param: Tensor, values) -> Tensor:
+    """Write ``values`` into ``param``'s own array (its device and dtype): the same object, so
+    optimisers and layers that hold it see the new values."""
+    target = param.data
+    module = backend.array_module(target)
+    if module is np:
+        values = backend.to_numpy(values)
+    target[...] = module.asarray(values, dtype=target.dtype)
+    param._value_range = None  # the recorded integer bounds (to_tensor's) no longer hold
+    return param
+
+
+def _optional_fan(owner: str, name: str, value) -> float | None:
+    """A fan given by hand: None (computed from the shape) or a number > 0."""
+    return None if value is None else _real(owner, name, value, positive=True)
+
+
+class Constant(Initializer):
+    """Every value ``value``: Paddle's ``Constant(value=0.0)``."""
+
+    def __init__(self, value: float = 0.0):
+        self.value = _real("Constant", "value", value)
+
+    def _values(self, shape, dtype):
         return backend.xp().full(shape, self.value, dtype=dtype)
 
 
-class Uniform:
-    def __init__(self, low: float = -1.0, high: float = 1.0):
-        self.low, self.high = low, high
+class Uniform(Initializer):
+    """U(low, high): Paddle's ``Uniform(low=-1.0, high=1.0, name=None)``."""
 
-    def __call__(self, shape, dtype="float32"):
+    def __init__(self, low: float = -1.0, high: float = 1.0, name: str | None = None):
+        del name
+        self.low, self.high = _real("Uniform", "low", low), _real("Uniform", "high", high)
+        if self.low > self.high:
+            raise ValueError(f"Uniform: low must be <= high, got low={low!r}, high={high!r}")
+
+    def _values(self, shape, dtype):
         return backend.asarray(backend.rng().uniform(self.low, self.high, shape), dtype=dtype)
 
 
-class Normal:
-    def __init__(self, mean: float = 0.0, std: float = 1.0):
-        self.mean, self.std = mean, std
+class Normal(Initializer):
+    """N(mean, std^2): Paddle's ``Normal(mean=0.0, std=1.0, name=None)``."""
 
-    def __call__(self, shape, dtype="float32"):
+    def __init__(self, mean: float = 0.0, std: float = 1.0, name: str | None = None):
+        del name
+        self.mean = _real("Normal", "mean", mean)
+        self.std = _real("Normal", "std", std)
+        if self.std < 0:
+            raise ValueError(f"Normal: std must be >= 0, got {std!r}")
+
+    def _values(self, shape, dtype):
         return backend.asarray(backend.rng().normal(self.mean, self.std, shape), dtype=dtype)
 
 
-class XavierUniform:
-    """Glorot uniform: U(-a, a) with a = sqrt(6 / (fan_in + fan_out)); Paddle's default."""
+class XavierUniform(Initializer):
+    """Glorot uniform, Paddle's default weight initialiser: ``XavierUniform(fan_in=None,
+    fan_out=None, gain=1.0, name=None)``. U(-a, a) with a = gain * sqrt(6 / (fan_in +
+    fan_out)); the fans come from the shape unless given."""
 
-    def __call__(self, shape, dtype="float32"):
-        fan_in, fan_out = _fans(shape)
-        limit = math.sqrt(6.0 / (fan_in + fan_out))
-        return Uniform(-limit, limit)(shape, dtype)
+    def __init__(self, fan_in: float | None = None, fan_out: float | None = None,
+                 gain: float = 1.0, name: str | None = None):
+        del name
+        self.fan_in = _optional_fan("XavierUniform", "fan_in", fan_in)
+        self.fan_out = _optional_fan("XavierUniform", "fan_out", fan_out)
+        self.gain = _real("XavierUniform", "gain", gain)
 
-
-class XavierNormal:
-    def __call__(self, shape, dtype="float32"):
-        fan_in, fan_out = _fans(shape)
-        return Normal(0.0, math.sqrt(2.0 / (fan_in + fan_out)))(shape, dtype)
-
-
-class KaimingUniform:
-    """He uniform for ReLU networks: U(-a, a) with a = sqrt(6 / fan_in)."""
-
-    def __call__(self, shape, dtype="float32"):
-        limit = math.sqrt(6.0 / _fans(shape)[0])
-        return Uniform(-limit, limit)(shape, dtype)
+    def _values(self, shape, dtype):
+        fan_in, fan_out = _given_fans(self, shape)
+        limit = self.gain * math.sqrt(6.0 / (fan_in + fan_out))
+        return Uniform(-abs(limit), abs(limit))._values(shape, dtype)
 
 
-class KaimingNormal:
-    def __call__(self, shape, dtype="float32"):
-        return Normal(0.0, math.sqrt(2.0 / _fans(shape)[0]))(shape, dtype)
+class XavierNormal(Initializer):
+    """Glorot normal: ``XavierNormal(fan_in=None, fan_out=None, gain=1.0, name=None)``.
+    N(0, std^2) with std = gain * sqrt(2 / (fan_in + fan_out))."""
+
+    def __init__(self, fan_in: float | None = None, fan_out: float | None = None,
+                 gain: float = 1.0, name: str | None = None):
+        del name
+        self.fan_in = _optional_fan("XavierNormal", "fan_in", fan_in)
+        self.fan_out = _optional_fan("XavierNormal", "fan_out", fan_out)
+        self.gain = _real("XavierNormal", "gain", gain)
+
+    def _values(self, shape, dtype):
+        fan_in, fan_out = _given_fans(self, shape)
+        return Normal(0.0, abs(self.gain) * math.sqrt(2.0 / (fan_in + fan_out)))._values(
+            shape, dtype)
+
+
+def _given_fans(init, shape) -> tuple[float, float]:
+    """The fans of ``shape``, each replaced by the one given to ``init`` where not None."""
+    fan_in, fan_out = _fans(shape)
+    return (fan_in if init.fan_in is None else init.fan_in,
+            fan_out if getattr(init, "fan_out", None) is None else init.fan_out)
+
+
+class _Kaiming(Initializer):
+    """He initialisation: ``(fan_in=None, negative_slope=0.0, nonlinearity='relu')``, with
+    gain = ``calculate_gain(nonlinearity, negative_slope)`` (sqrt(2) for relu)."""
+
+    def __init__(self, fan_in: float | None = None, negative_slope: float = 0.0,
+                 nonlinearity: str = "relu"):
+        owner = type(self).__name__
+        self.fan_in = _optional_fan(owner, "fan_in", fan_in)
+        self.negative_slope = _real(owner, "negative_slope", negative_slope)
+        self.nonlinearity = nonlinearity
+        try:
+            self.gain = calculate_gain(nonlinearity, self.negative_slope)  # checks the name now
+        except ValueError as exc:
+            raise ValueError(f"{owner}: {exc}") from None
+
+
+class KaimingUniform(_Kaiming):
+    """He uniform: Paddle's ``KaimingUniform(fan_in=None, negative_slope=0.0,
+    nonlinearity='relu')``. U(-a, a) with a = gain * sqrt(3 / fan_in) (sqrt(6 / fan_in) for
+    relu)."""
+
+    def _values(self, shape, dtype):
+        limit = self.gain * math.sqrt(3.0 / _given_fans(self, shape)[0])
+        return Uniform(-limit, limit)._values(shape, dtype)
+
+
+class KaimingNormal(_Kaiming):
+    """He normal: Paddle's ``KaimingNormal(fan_in=None, negative_slope=0.0,
+    nonlinearity='relu')``. N(0, std^2) with std = gain / sqrt(fan_in) (sqrt(2 / fan_in) for
+    relu)."""
+
+    def _values(self, shape, dtype):
+        return Normal(0.0, self.gain / math.sqrt(_given_fans(self, shape)[0]))._values(
+            shape, dtype)
 
 
 # ----- Paddle 2.6 / 3.x initialisers beyond the basic seven -------------------------------------
@@ -90,7 +205,7 @@ def _normal_cdf(z: float) -> float:
     return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
 
 
-class TruncatedNormal:
+class TruncatedNormal(Initializer):
     """Normal(``mean``, ``std``) restricted to ``[a, b]``: Paddle 3.x's
     ``TruncatedNormal(mean=0.0, std=1.0, a=-2.0, b=2.0, name=None)``.
 
@@ -122,7 +237,7 @@ class TruncatedNormal:
                              f"mass of Normal(mean={mean!r}, std={std!r}) in double precision: "
                              "move a and b nearer to the mean")
 
-    def __call__(self, shape, dtype="float32"):
+    def _values(self, shape, dtype):
         n = math.prod(shape)
         z = self._rejection(n) if self._mass >= 0.05 else self._inverse_cdf(n)
         # standard units -> [a, b]; the clip only removes rounding at the two ends
@@ -146,7 +261,7 @@ class TruncatedNormal:
         return np.array([inv(min(max(q, tiny), 1.0 - 1e-16)) for q in p])
 
 
-class Orthogonal:
+class Orthogonal(Initializer):
     """A (semi-)orthogonal weight times ``gain``: Paddle's ``Orthogonal(gain=1.0, name=None)``.
 
     rows = shape[0], cols = shape[1] * ... * shape[-1]. A [max, min] standard-normal matrix is
@@ -160,7 +275,7 @@ class Orthogonal:
         del name
         self.gain = _real("Orthogonal", "gain", gain)
 
-    def __call__(self, shape, dtype="float32"):
+    def _values(self, shape, dtype):
         if len(shape) < 2:
             raise ValueError(f"Orthogonal: the parameter must have 2 or more dimensions, got "
                              f"shape {list(shape)}")
@@ -173,15 +288,13 @@ class Orthogonal:
         return backend.asarray(self.gain * q.reshape(shape), dtype=dtype)
 
 
-class Assign:
+class Assign(Initializer):
     """The given values: Paddle's ``Assign(value, name=None)``. ``value`` is a numpy array, a
     list or tuple, a number or a Tensor, and must have the parameter's shape (a number fills
     it); it is copied and cast to the parameter's dtype."""
 
     def __init__(self, value, name: str | None = None):
         del name
-        from core.tensor import Tensor  # noqa: PLC0415 - core.tensor imports nothing of nn
-
         raw = value.data if isinstance(value, Tensor) else value
         try:
             # a copy: later edits of the source must not change the initialiser
@@ -192,14 +305,14 @@ class Assign:
         if self.value.dtype.kind not in "biuf":
             raise TypeError(f"Assign: value must hold numbers, got dtype {self.value.dtype}")
 
-    def __call__(self, shape, dtype="float32"):
+    def _values(self, shape, dtype):
         if self.value.ndim and tuple(self.value.shape) != tuple(shape):
             raise ValueError(f"Assign: value has shape {list(self.value.shape)} but the "
                              f"parameter has shape {list(shape)}")
         return backend.asarray(np.broadcast_to(self.value, shape).copy(), dtype=dtype)
 
 
-class Dirac:
+class Dirac(Initializer):
     """The identity convolution: Paddle's ``Dirac(groups=1, name=None)`` for 3-, 4- and 5-D conv
     weights [out, in, k...].
 
@@ -214,7 +327,7 @@ class Dirac:
             raise ValueError(f"Dirac: groups must be a positive integer, got {groups!r}")
         self.groups = groups
 
-    def __call__(self, shape, dtype="float32"):
+    def _values(self, shape, dtype):
         if len(shape) not in (3, 4, 5):
             raise ValueError(f"Dirac: the parameter must have 3, 4 or 5 dimensions (a conv "
                              f"weight), got shape {list(shape)}")
@@ -230,7 +343,7 @@ class Dirac:
         return backend.asarray(weight, dtype=dtype)
 
 
-class Bilinear:
+class Bilinear(Initializer):
     """The bilinear-interpolation kernel, for a Conv2DTranspose that upsamples: Paddle's
     ``Bilinear()``.
 
@@ -242,7 +355,7 @@ class Bilinear:
     ``y = (i // K) % K`` (Caffe's BilinearFiller, which Paddle ports; see docs/paddle.md).
     """
 
-    def __call__(self, shape, dtype="float32"):
+    def _values(self, shape, dtype):
         if len(shape) != 4 or shape[2] != shape[3]:
             raise ValueError(f"Bilinear: the parameter must be 4-D with a square kernel "
                              f"(shape[2] == shape[3]), got shape {list(shape)}")

@@ -12,12 +12,14 @@ batches (unless ``return_tensors=True``). A layer of your own receives what it i
 """
 from __future__ import annotations
 
+import warnings
 from collections import OrderedDict
 
 import numpy as np
 
 from core import backend
 from core.clipping import check_error_clip, error_clip_hook
+from core.nn.param_attr import new_parameter
 from core.tensor import Parameter, Tensor, _HookHandle, arrays_to_tensors
 
 
@@ -64,24 +66,20 @@ class Layer:
             self.__dict__[registry].pop(name, None)
         object.__delattr__(self, name)
 
-    def create_parameter(self, shape, dtype=None, default_initializer=None, attr=None,
-                         is_bias: bool = False) -> Parameter:
-        """A new Parameter initialised by ``default_initializer`` (zeros for biases)."""
-        from core.nn import initializer  # noqa: PLC0415 - initializer imports Layer's module
+    def create_parameter(self, shape, attr=None, dtype=None, is_bias: bool = False,
+                         default_initializer=None) -> Parameter | None:
+        """Paddle's ``create_parameter(shape, attr=None, dtype=None, is_bias=False,
+        default_initializer=None)``: a new Parameter of ``shape``, or None when ``attr`` is
+        False (no such parameter).
 
-        dtype = dtype or self._dtype
-        init = default_initializer or (initializer.Constant(0.0) if is_bias
-                                       else initializer.XavierUniform())
-        # set_global_initializer: above the layer's default, below the attribute's (Paddle)
-        init = initializer._global_initializer(is_bias) or init
-        attr = attr or {}
-        get = attr.get if isinstance(attr, dict) else (lambda k, d=None: getattr(attr, k, d))
-        if get("initializer") is not None:  # a ParamAttr's (or dict's) own initializer wins
-            init = get("initializer")
-        data = init(tuple(int(n) for n in shape), dtype)
-        return Parameter(data, name=get("name"), trainable=get("trainable", True),
-                         regularizer=get("regularizer"), need_clip=get("need_clip", True),
-                         learning_rate=get("learning_rate", 1.0))
+        ``attr`` is a ParamAttr or a short form of one (core.nn.param_attr.to_attr: a name, an
+        Initializer, a regularizer, a dict of ParamAttr's fields). The values come from the
+        attribute's initializer, else ``set_global_initializer``'s, else
+        ``default_initializer``, else Xavier uniform (zeros for a bias). ``dtype`` defaults to
+        the layer's.
+        """
+        return new_parameter(shape, attr, dtype or self._dtype, is_bias, default_initializer,
+                             f"{type(self).__name__}.create_parameter")
 
     def register_buffer(self, name: str, tensor: Tensor, persistable: bool = True) -> None:
         """A non-trainable tensor saved in ``state_dict`` (BatchNorm's running statistics)."""
@@ -163,6 +161,83 @@ class Layer:
         for param in self.parameters():
             param.clear_grad()
 
+    def apply(self, fn) -> Layer:
+        """Paddle's ``apply(fn)``: ``fn(layer)`` for every sublayer (children first, depth
+        first) and then this layer; returns this layer (``model.apply(init_weights)``)."""
+        if not callable(fn):
+            raise TypeError(f"{type(self).__name__}.apply: fn must be a callable taking a Layer, "
+                            f"got {fn!r}")
+        for child in self.children():
+            child.apply(fn)
+        fn(self)
+        return self
+
+    # ----- dtype and device --------------------------------------------------------------
+    def to(self, device=None, dtype=None, blocking=None) -> Layer:
+        """Paddle's ``to(device=None, dtype=None, blocking=None)``: every parameter and buffer
+        (and gradient) of this layer and its sublayers moved to ``device`` ("cpu", "gpu",
+        "gpu:N") and/or cast to ``dtype``, in place: the same Parameter objects, so an
+        optimiser built before keeps them. ``blocking`` is accepted and ignored (core's copies
+        have finished when ``to`` returns). Returns this layer."""
+        del blocking
+        owner = f"{type(self).__name__}.to"
+        target = None if dtype is None else _dtype(owner, dtype)
+        where = None if device is None else str(backend.parse_device(device))
+
+        def change(array):
+            if where is not None:
+                array = _on_device(array, where)
+            return array if target is None else array.astype(target, copy=False)
+
+        self._convert(change, floating_only=False, dtype=target)
+        return self
+
+    def astype(self, dtype) -> Layer:
+        """Paddle's ``astype(dtype)``: every parameter and buffer cast to ``dtype`` in place
+        (the same objects); the layers' default dtype for new parameters becomes ``dtype``.
+        Returns this layer."""
+        target = _dtype(f"{type(self).__name__}.astype", dtype)
+        self._convert(lambda array: array.astype(target, copy=False), floating_only=False,
+                      dtype=target)
+        return self
+
+    def float(self, excluded_layers=None) -> Layer:  # noqa: A003 - Paddle's name
+        """Paddle's ``float(excluded_layers=None)``: floating-point parameters and buffers to
+        float32, except those of the layers ``excluded_layers`` names (a Layer type or
+        instance, or a list or tuple of them). Returns this layer."""
+        return self._to_float("float32", excluded_layers, "float")
+
+    def float16(self, excluded_layers=None) -> Layer:
+        """Paddle's ``float16(excluded_layers=None)``: as ``float``, to float16."""
+        return self._to_float("float16", excluded_layers, "float16")
+
+    def _to_float(self, dtype: str, excluded_layers, method: str) -> Layer:
+        excluded = _excluded(f"{type(self).__name__}.{method}", excluded_layers)
+        self._convert(lambda array: array.astype(dtype, copy=False), floating_only=True,
+                      dtype=np.dtype(dtype), excluded=excluded)
+        return self
+
+    def _convert(self, change, floating_only: bool, dtype=None, excluded=()) -> None:
+        """``change(array)`` for the array (and gradient) of every parameter and buffer, each
+        once (a tied parameter too), skipping layers ``excluded`` matches; with
+        ``floating_only`` non-float tensors (integer buffers) are left as they are."""
+        seen = set()
+        for layer in self.sublayers(include_self=True):
+            if any(layer is e or (isinstance(e, type) and isinstance(layer, e))
+                   for e in excluded):
+                continue
+            if dtype is not None:
+                layer._dtype = dtype.name
+            for tensor in [*layer._parameters.values(), *layer._buffers.values()]:
+                if tensor is None or id(tensor) in seen \
+                        or (floating_only and tensor.data.dtype.kind != "f"):
+                    continue
+                seen.add(id(tensor))
+                tensor.data = change(tensor.data)
+                if tensor.grad_data is not None:
+                    tensor.grad_data = change(tensor.grad_data)
+                tensor._value_range = None  # bounds recorded for the old array
+
     # ----- state -------------------------------------------------------------------------
     def state_dict(self) -> OrderedDict:
         """Parameters and persistable buffers by dotted name (Tensors, sharing memory)."""
@@ -174,27 +249,49 @@ class Layer:
                     state[f"{base}.{name}" if base else name] = buf
         return state
 
-    def set_state_dict(self, state_dict, strict: bool = True):
-        """Copy values in by name; returns (missing keys, unexpected keys).
+    def set_state_dict(self, state_dict, use_structured_name: bool = True, *,
+                       strict: bool = False):
+        """Paddle's ``set_state_dict(state_dict, use_structured_name=True)``: copy the values in
+        by name and return (missing keys, unexpected keys).
 
-        With ``strict`` a missing or unexpected key, or a shape mismatch, raises an error that
-        names every offending key.
+        As in Paddle, a key the model has but ``state_dict`` lacks, or whose saved shape
+        differs, is skipped with a warning (one ``warnings.warn`` naming them all) and is
+        listed in the missing keys; the rest are loaded (fine-tuning: a backbone into a model
+        with a new head). A saved key that loaded nothing is unexpected (a shape mismatch is
+        both, as in Paddle). ``use_structured_name=False`` looks values up by each
+        Parameter's ``name`` instead of its dotted path. ``strict=True`` (core's) raises a
+        ValueError naming every offending key instead, and loads nothing: what restoring a
+        checkpoint of the same model wants.
         """
         own = self.state_dict()
-        missing = [k for k in own if k not in state_dict]
-        unexpected = [k for k in state_dict if k not in own]
-        wrong = [f"{k}: saved {list(np.shape(_raw(state_dict[k])))} vs model {own[k].shape}"
-                 for k in own if k in state_dict
-                 and tuple(np.shape(_raw(state_dict[k]))) != tuple(own[k].data.shape)]
-        if wrong or (strict and (missing or unexpected)):
+        key_of = {k: (k if use_structured_name else (t.name or k)) for k, t in own.items()}
+        absent = [k for k in own if key_of[k] not in state_dict]
+        saved = {k: tuple(np.shape(_raw(state_dict[key_of[k]]))) for k in own if k not in absent}
+        wrong = [f"{k}: saved {list(shape)} vs model {own[k].shape}"
+                 for k, shape in saved.items() if shape != tuple(own[k].data.shape)]
+        loaded = [k for k, shape in saved.items() if shape == tuple(own[k].data.shape)]
+        used = {key_of[k] for k in loaded}
+        missing = [k for k in own if k not in saved or saved[k] != tuple(own[k].data.shape)]
+        unexpected = [k for k in state_dict if k not in used]
+        known = set(key_of.values())
+        extra = [k for k in state_dict if k not in known]
+        if strict and (absent or wrong or extra):
             raise ValueError(
                 "set_state_dict: the state does not fit this model. "
-                + (f"Missing keys: {missing}. " if missing else "")
-                + (f"Unexpected keys: {unexpected}. " if unexpected else "")
+                + (f"Missing keys: {absent}. " if absent else "")
+                + (f"Unexpected keys: {extra}. " if extra else "")
                 + (f"Shape mismatches: {wrong}." if wrong else ""))
-        for key, target in own.items():
-            if key in state_dict:
-                target.data[...] = _on_module_of(target.data, _raw(state_dict[key]))
+        if absent or wrong:
+            warnings.warn(
+                "set_state_dict: skipped loading "
+                + (f"keys not in the state: {absent}" if absent else "")
+                + ("; " if absent and wrong else "")
+                + (f"shape mismatches: {wrong}" if wrong else "")
+                + " (those parameters keep their values; strict=True raises instead)",
+                stacklevel=2)
+        for key in loaded:
+            target = own[key]
+            target.data[...] = _on_module_of(target.data, _raw(state_dict[key_of[key]]))
         return missing, unexpected
 
     load_dict = set_state_dict
@@ -258,6 +355,46 @@ def _depth_first(root: Layer, prefix: str):
         seen.add(id(layer))
         yield name, layer
         stack.extend([(f"{name}.{n}", c) for n, c in layer._sub_layers.items()][::-1])
+
+
+_DTYPES = ("bool", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
+           "complex64", "complex128")
+
+
+def _dtype(owner: str, dtype) -> np.dtype:
+    """``dtype`` (a name, a numpy dtype, core.float32, ...) as a numpy dtype core supports."""
+    try:
+        found = np.dtype(dtype)
+    except TypeError:
+        found = None
+    if found is None or found.name not in _DTYPES:
+        raise ValueError(f"{owner}: dtype must be one of {list(_DTYPES)}, got {dtype!r}"
+                         + (" (numpy, hence core, has no bfloat16)" if "bfloat16" in str(dtype)
+                            else ""))
+    return found
+
+
+def _excluded(owner: str, excluded_layers) -> tuple:
+    """``excluded_layers`` (None, a Layer type or instance, or a list or tuple of them)."""
+    if excluded_layers is None:
+        return ()
+    items = excluded_layers if isinstance(excluded_layers, (list, tuple)) else [excluded_layers]
+    for item in items:
+        if not (isinstance(item, Layer) or (isinstance(item, type) and issubclass(item, Layer))):
+            raise TypeError(f"{owner}: excluded_layers must be a Layer type or instance, or a "
+                            f"list or tuple of them, got {item!r}")
+    return tuple(items)
+
+
+def _on_device(array, device: str):
+    """``array`` on ``device`` ("cpu" or "gpu:N"): backend.asarray with that device current
+    for the copy, then the previous device current again."""
+    previous = backend.get_device()
+    backend.set_device(device)
+    try:
+        return backend.asarray(array)
+    finally:
+        backend.set_device(previous)
 
 
 def _on_module_of(target, value):

@@ -167,7 +167,8 @@ def from_bundle(folder: str):
     with open(os.path.join(folder, MODEL_FILE), "rb") as handle:
         description = tomllib.load(handle)
     model = build_from(description)
-    model.set_state_dict(serialize.load(os.path.join(folder, WEIGHTS_FILE), return_numpy=True))
+    model.set_state_dict(serialize.load(os.path.join(folder, WEIGHTS_FILE), return_numpy=True),
+                         strict=True)
     return model, description
 
 
@@ -184,7 +185,7 @@ def _from_checkpoint(path: str):
         raise UserError(f"checkpoint '{path}' does not describe its model (it predates "
                         "inference bundles): use the run's model/ folder instead.")
     model = build_from(description)
-    model.set_state_dict(body["model"])
+    model.set_state_dict(body["model"], strict=True)
     return model, description
 
 

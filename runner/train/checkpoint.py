@@ -85,7 +85,7 @@ def capture(trainer, loader, epoch: int, batch: int, window=None,
 
 def restore(trainer, loader, body: dict) -> None:
     """Put ``body`` (from ``load``) back into the trainer, its model, optimizer and loader."""
-    trainer.model.set_state_dict(body["model"])
+    trainer.model.set_state_dict(body["model"], strict=True)  # its own checkpoint: all or nothing
     trainer.optimizer.set_state_dict(body["optimizer"])
     backend.rng().bit_generator.state = body["rng"]["host"]
     loader.set_state_dict(body["rng"]["loader"])

@@ -156,8 +156,8 @@ def weights(model, state: dict | None):
         yield model
         return
     own = {name: tensor.data.copy() for name, tensor in model.state_dict().items()}
-    model.set_state_dict(state)
+    model.set_state_dict(state, strict=True)
     try:
         yield model
     finally:
-        model.set_state_dict(own)
+        model.set_state_dict(own, strict=True)

@@ -55,11 +55,11 @@ def test_set_state_dict_names_missing_and_mismatched_keys():
     model, state = _mlp(), _mlp().state_dict()
     del state["fc2.bias"]
     with pytest.raises(ValueError, match="fc2.bias"):
-        model.set_state_dict(state)
+        model.set_state_dict(state, strict=True)
     state = _mlp().state_dict()
     state["fc1.weight"] = np.zeros((3, 4), np.float32)
     with pytest.raises(ValueError, match=r"fc1.weight: saved \[3, 4\] vs model \[4, 3\]"):
-        model.set_state_dict(state)
+        model.set_state_dict(state, strict=True)
 
 
 def test_layerlist_append_insert_delete_and_naming():
