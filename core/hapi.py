@@ -25,7 +25,7 @@ import numpy as np
 
 from core import callbacks as cb
 from core import serialize
-from core.io import DataLoader
+from core.io import DataLoader, IterableDataset
 from core.model_summary import summary as network_summary
 from core.nn.layer import Layer
 from core.optimizer.optimizer import STATE_KEY
@@ -428,6 +428,9 @@ def _loader(data, name: str, batch_size: int, shuffle: bool, drop_last: bool, wo
     other iterable of batches is used as given."""
     if isinstance(data, DataLoader):
         return data
+    if isinstance(data, IterableDataset):  # a stream has no order to shuffle (Paddle too)
+        _check_positive(batch_size, "batch_size")
+        return DataLoader(data, batch_size=batch_size, drop_last=drop_last, workers=workers)
     # A dataset is cut into batches here; a list or tuple is taken to hold batches already
     # (Paddle iterates anything that is not an io.Dataset as it is).
     if not isinstance(data, (list, tuple)) and hasattr(data, "__getitem__") \

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import time
 from collections.abc import Callable, Iterator
 
 import numpy as np
@@ -23,6 +24,9 @@ from core.data import pipeline
 from core.data.collate import default_collate, to_tensors
 from core.data.options import PipelineOptions
 from core.data.pool import cut_batches, plan_order
+from core.data.prefetch import prefetched
+from core.data.workers import InterleavedWorkers
+from core.data.workers import get_worker_info as get_worker_info  # paddle.io's name, re-exported
 from core.tensor import Tensor
 
 
@@ -34,6 +38,60 @@ class Dataset:
 
     def __len__(self) -> int:
         raise NotImplementedError(f"{type(self).__name__} must implement __len__")
+
+
+class IterableDataset(Dataset):
+    """A dataset read as a stream (``paddle.io.IterableDataset``): subclasses implement
+    ``__iter__`` yielding samples; it has no indices and no length.
+
+    ``DataLoader`` cuts ``batch_size`` samples at a time from the iterator (``shuffle`` and
+    ``batch_sampler`` are refused, as in Paddle). With ``num_workers=N`` each worker process
+    runs the whole iterator on its own copy of the dataset, and batches are taken from the
+    workers in turn: unless ``__iter__`` (or a ``worker_init_fn``) splits the stream with
+    ``core.io.get_worker_info()``, every sample comes N times, as in Paddle.
+    """
+
+    def __iter__(self):
+        raise NotImplementedError(f"{type(self).__name__} must implement __iter__")
+
+    def __getitem__(self, index):
+        raise RuntimeError(f"{type(self).__name__} is an IterableDataset: it is iterated, not "
+                           "indexed (dataset[index] is not defined).")
+
+    def __len__(self) -> int:
+        raise RuntimeError(f"{type(self).__name__} is an IterableDataset: it has no len().")
+
+
+class ComposeDataset(Dataset):
+    """Samples of several map-style datasets side by side (``paddle.io.ComposeDataset``):
+    sample ``i`` is the fields of ``datasets[0][i]``, then those of ``datasets[1][i]``, ... in
+    one tuple (a sample that is not a tuple or list is one field). The datasets must have the
+    same length."""
+
+    def __init__(self, datasets):
+        self.datasets = list(datasets) if isinstance(datasets, (list, tuple)) else None
+        if not self.datasets:
+            raise ValueError(f"ComposeDataset: datasets must be a non-empty list of datasets, "
+                             f"got {datasets!r}.")
+        for i, dataset in enumerate(self.datasets):
+            if isinstance(dataset, IterableDataset) or not (
+                    hasattr(dataset, "__getitem__") and hasattr(dataset, "__len__")):
+                raise TypeError(f"ComposeDataset: datasets[{i}] must be a map-style dataset "
+                                f"(__getitem__ and __len__), got {type(dataset).__name__}.")
+        lengths = [len(dataset) for dataset in self.datasets]
+        if len(set(lengths)) != 1:
+            raise ValueError(f"ComposeDataset: the datasets must have the same length, got "
+                             f"{lengths}.")
+
+    def __getitem__(self, index):
+        sample = []
+        for dataset in self.datasets:
+            fields = dataset[index]
+            sample.extend(fields if isinstance(fields, (tuple, list)) else [fields])
+        return tuple(sample)
+
+    def __len__(self) -> int:
+        return len(self.datasets[0])
 
 
 class TensorDataset(Dataset):
@@ -266,6 +324,129 @@ class BatchSampler(Sampler):
         return (n if self.drop_last else n + self.batch_size - 1) // self.batch_size
 
 
+class WeightedRandomSampler(Sampler):
+    """``num_samples`` indices drawn with probabilities proportional to ``weights``
+    (``paddle.io.WeightedRandomSampler``), with ``replacement`` or without (then
+    ``num_samples`` must not exceed ``len(weights)``). A new draw each pass, from core's
+    generator (``core.seed(n)`` fixes it)."""
+
+    def __init__(self, weights, num_samples: int, replacement: bool = True):
+        if isinstance(num_samples, bool) or not isinstance(num_samples, numbers.Integral) \
+                or num_samples <= 0:
+            raise ValueError(f"WeightedRandomSampler: num_samples must be a positive integer, "
+                             f"got {num_samples!r}.")
+        if not isinstance(replacement, bool):
+            raise ValueError(f"WeightedRandomSampler: replacement must be a bool, got "
+                             f"{replacement!r}.")
+        if isinstance(weights, Tensor):
+            weights = backend.to_numpy(weights.data)
+        values = np.asarray(weights, dtype=np.float64)
+        if values.ndim != 1 or values.size == 0 or not np.all(np.isfinite(values)) \
+                or np.any(values < 0) or not values.sum() > 0:
+            raise ValueError(f"WeightedRandomSampler: weights must be a 1-D sequence of finite "
+                             f"numbers >= 0, not all 0; got {weights!r}.")
+        if not replacement and num_samples > values.size:
+            raise ValueError(f"WeightedRandomSampler: num_samples={num_samples} is more than the "
+                             f"{values.size} weights, which replacement=False cannot draw.")
+        if not replacement and num_samples > np.count_nonzero(values):
+            raise ValueError(f"WeightedRandomSampler: num_samples={num_samples} is more than the "
+                             f"{np.count_nonzero(values)} non-zero weights, which "
+                             "replacement=False cannot draw.")
+        super().__init__(None)
+        self.weights, self.num_samples, self.replacement = values, int(num_samples), replacement
+
+    def __iter__(self) -> Iterator[int]:
+        p = self.weights / self.weights.sum()
+        drawn = backend.rng().choice(p.size, size=self.num_samples, replace=self.replacement, p=p)
+        return iter(drawn.tolist())
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+
+class DistributedBatchSampler(BatchSampler):
+    """This rank's batches of ``dataset`` among ``num_replicas`` processes
+    (``paddle.io.DistributedBatchSampler(dataset, batch_size, num_replicas=None, rank=None,
+    shuffle=False, drop_last=False)``).
+
+    As Paddle: the indices ``0 .. n-1`` are padded, by repeating the first ones, to
+    ``ceil(n / num_replicas) * num_replicas``, shuffled with ``np.random.RandomState(epoch)``
+    when ``shuffle`` (the same order on every rank; ``epoch`` goes up by one each pass, or is
+    set with ``set_epoch``), then dealt out a batch at a time: rank ``r`` takes the
+    ``batch_size`` indices at ``(k * num_replicas + r) * batch_size`` and its share of the
+    incomplete tail. Every rank gets ``ceil(n / num_replicas)`` indices. core runs in one
+    process, so ``num_replicas`` defaults to 1 and ``rank`` to 0 (all of the dataset); pass them
+    to get another rank's share.
+    """
+
+    def __init__(self, dataset, batch_size: int, num_replicas: int | None = None,
+                 rank: int | None = None, shuffle: bool = False, drop_last: bool = False):
+        if not (hasattr(dataset, "__len__")) or isinstance(dataset, IterableDataset):
+            raise TypeError(f"DistributedBatchSampler: dataset must have a len(), got "
+                            f"{type(dataset).__name__}.")
+        if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) \
+                or batch_size < 1:
+            raise ValueError(f"DistributedBatchSampler: batch_size must be a positive integer, "
+                             f"got {batch_size!r}.")
+        for name, value in (("shuffle", shuffle), ("drop_last", drop_last)):
+            if not isinstance(value, bool):
+                raise TypeError(f"DistributedBatchSampler: {name} must be a bool, got "
+                                f"{value!r}.")
+        nranks = 1 if num_replicas is None else num_replicas
+        if isinstance(nranks, bool) or not isinstance(nranks, numbers.Integral) or nranks < 1:
+            raise ValueError(f"DistributedBatchSampler: num_replicas must be a positive integer, "
+                             f"got {num_replicas!r}.")
+        local_rank = 0 if rank is None else rank
+        if isinstance(local_rank, bool) or not isinstance(local_rank, numbers.Integral) \
+                or not 0 <= local_rank < nranks:
+            raise ValueError(f"DistributedBatchSampler: rank must be an integer in [0, "
+                             f"{int(nranks)}) (num_replicas={int(nranks)}), got {rank!r}.")
+        Sampler.__init__(self, dataset)
+        self.dataset, self.sampler = dataset, None
+        self.batch_size, self.shuffle, self.drop_last = int(batch_size), shuffle, drop_last
+        self.nranks, self.local_rank, self.epoch = int(nranks), int(local_rank), 0
+        self.num_samples = math.ceil(len(dataset) / self.nranks)
+        self.total_size = self.num_samples * self.nranks
+
+    def __iter__(self) -> Iterator[list[int]]:
+        indices = list(range(len(self.dataset)))
+        indices += indices[:self.total_size - len(indices)]
+        if self.shuffle:
+            np.random.RandomState(self.epoch).shuffle(indices)  # Paddle's order, rank-agreed
+            self.epoch += 1
+        if self.nranks > 1:
+            indices = self._share(indices)
+        for start in range(0, len(indices), self.batch_size):
+            batch = indices[start:start + self.batch_size]
+            if len(batch) == self.batch_size or not self.drop_last:
+                yield batch
+
+    def _share(self, indices: list) -> list:
+        """This rank's indices: whole batches dealt round the ranks, then its slice of the
+        tail that does not fill one batch per rank."""
+        step = self.batch_size * self.nranks
+        tail = self.total_size % step
+        local_tail = tail // self.nranks
+        mine: list = []
+        for start in range(self.local_rank * self.batch_size, len(indices) - tail, step):
+            mine.extend(indices[start:start + self.batch_size])
+        rest = indices[len(indices) - tail:]
+        mine.extend(rest[self.local_rank * local_tail:(self.local_rank + 1) * local_tail])
+        return mine
+
+    def __len__(self) -> int:
+        extra = 0 if self.drop_last else self.batch_size - 1
+        return (self.num_samples + extra) // self.batch_size
+
+    def set_epoch(self, epoch: int) -> None:
+        """Set the pass number that seeds the shuffle (call it with the same value on every
+        rank before each pass)."""
+        if isinstance(epoch, bool) or not isinstance(epoch, numbers.Integral) or epoch < 0:
+            raise ValueError(f"DistributedBatchSampler.set_epoch: epoch must be an integer "
+                             f">= 0, got {epoch!r}.")
+        self.epoch = int(epoch)
+
+
 class DataLoader:
     """Iterate over a dataset in batches of numpy arrays (``core.Tensor`` with return_tensors).
 
@@ -296,8 +477,20 @@ class DataLoader:
                  seed: int | None = None, return_tensors: bool = False, pool_size: int = -1,
                  min_pool_size: int = -1, shuffle_files: bool = False, cache: str = "none",
                  prefetch: int = 0, workers: int = 0, sort_by_length: bool = False,
-                 device: str | None = None, batch_sampler=None):
-        _check_dataset(dataset)
+                 device: str | None = None, batch_sampler=None, *, feed_list=None, places=None,
+                 return_list: bool = True, num_workers: int = 0, use_buffer_reader: bool = True,
+                 prefetch_factor: int = 2, use_shared_memory: bool = True, timeout: float = 0,
+                 worker_init_fn: Callable | None = None, persistent_workers: bool = False):
+        _check_paddle_options(feed_list, return_list, use_buffer_reader, prefetch_factor,
+                              use_shared_memory, timeout, worker_init_fn, persistent_workers)
+        workers = _worker_count(workers, num_workers)
+        device = _places_device(places, device)
+        self._iterable = isinstance(dataset, IterableDataset)
+        if self._iterable:
+            _check_iterable_options(shuffle, batch_sampler, pool_size, min_pool_size,
+                                    shuffle_files, cache, sort_by_length)
+        else:
+            _check_dataset(dataset)
         if batch_sampler is not None:
             _check_batch_sampler(batch_sampler, dataset, batch_size, shuffle, drop_last,
                                  sort_by_length)
@@ -315,12 +508,17 @@ class DataLoader:
         self.shuffle = bool(shuffle)
         self.drop_last = bool(drop_last)
         self.collate_fn = collate_fn
+        # Paddle's worker options: worker_init_fn(id) runs first in each worker process, and
+        # timeout (seconds, 0: none) bounds the wait for a worker's next batch.
+        self.worker_init_fn, self.timeout = worker_init_fn, float(timeout)
+        self.return_list, self.persistent_workers = True, bool(persistent_workers)
         # device: batches come out as Tensors on it, converted by the prefetch thread when
         # there is one (pinned memory, its own stream: overlapping compute on a GPU).
         self.device = None if device is None else backend.parse_device(device)
         self.return_tensors = bool(return_tensors) or self.device is not None
         # A collate_fn expects a list of samples, so it disables the array fast path.
-        self._arrays = dataset_arrays(dataset) if collate_fn is None else None
+        self._arrays = dataset_arrays(dataset) if collate_fn is None and not self._iterable \
+            else None
         entropy = seed if seed is not None else int(backend.rng().integers(2**63))
         self._rng = np.random.default_rng(entropy)
         self._pass_state = None  # the generator's state before the current pass was planned
@@ -331,6 +529,9 @@ class DataLoader:
                                               cache, prefetch, workers, bool(sort_by_length)))
 
     def __len__(self) -> int:
+        if self._iterable:
+            raise TypeError(f"DataLoader over an IterableDataset ({type(self.dataset).__name__})"
+                            " has no len(): the number of batches is known only at the end.")
         if self.batch_sampler is not None:
             return len(self.batch_sampler)
         n = len(self.dataset)
@@ -342,6 +543,8 @@ class DataLoader:
     def __iter__(self) -> Iterator:
         # Plans the pass (index_batches), skips what set_state_dict says was done, then reads
         # through the pool/cache/workers/prefetch thread; see core.data.pipeline.iterate.
+        if self._iterable:
+            return _iterate_stream(self)
         return pipeline.iterate(self)
 
     def state_dict(self) -> dict:
@@ -389,6 +592,133 @@ class DataLoader:
             samples = [self.dataset[int(i)] for i in indices]
             batch = (self.collate_fn or default_collate)(samples)
         return to_tensors(batch) if self.return_tensors else batch
+
+
+def _iterate_stream(loader) -> Iterator:
+    """The batches of one pass over an IterableDataset: ``batch_size`` samples at a time from
+    its iterator (the last, shorter batch kept unless ``drop_last``), in this process or, with
+    workers, from each worker's own iterator in turn (``InterleavedWorkers``)."""
+    if loader.device is not None and loader.device != backend.current_device():
+        raise ValueError(f"DataLoader(device='{loader.device}') is iterated while the current "
+                         f"device is '{backend.current_device()}': select that device first "
+                         "(core.device.set_device) or give the loader the current one.")
+    opts, stats = loader.pipeline, loader.stats
+    collate = loader.collate_fn or default_collate
+    workers = None
+    if opts.workers:  # forked here, in the consumer's thread, before a prefetch thread starts
+        workers = InterleavedWorkers(
+            lambda: _stream_batches(loader.dataset, loader.batch_size, loader.drop_last,
+                                    collate), opts.workers, pipeline.worker_setup(loader))
+
+    def make() -> Iterator:
+        if workers is not None:
+            return iter(workers)
+        return _stream_batches(loader.dataset, loader.batch_size, loader.drop_last, collate)
+
+    source = prefetched(make, opts.prefetch) if opts.prefetch else make()
+    try:
+        while True:
+            begin = time.perf_counter()
+            try:
+                batch = next(source)
+            except StopIteration:
+                return
+            stats.record(time.perf_counter() - begin, 0)
+            yield to_tensors(batch) if loader.return_tensors else batch
+    finally:
+        if hasattr(source, "close"):
+            source.close()
+        if workers is not None:
+            workers.close()
+
+
+def _stream_batches(dataset, batch_size: int, drop_last: bool, collate) -> Iterator:
+    batch: list = []
+    for sample in dataset:
+        batch.append(sample)
+        if len(batch) == batch_size:
+            yield collate(batch)
+            batch = []
+    if batch and not drop_last:
+        yield collate(batch)
+
+
+def _check_paddle_options(feed_list, return_list, use_buffer_reader, prefetch_factor,
+                          use_shared_memory, timeout, worker_init_fn, persistent_workers) -> None:
+    """Paddle's DataLoader arguments: checked; the static-graph ones refused."""
+    if feed_list is not None:
+        raise ValueError("DataLoader: feed_list names the static-graph inputs that batches feed "
+                         "(Paddle's static mode); core runs dynamic graphs only: leave it None.")
+    for name, value in (("return_list", return_list), ("use_buffer_reader", use_buffer_reader),
+                        ("use_shared_memory", use_shared_memory),
+                        ("persistent_workers", persistent_workers)):
+        if not isinstance(value, bool):
+            raise TypeError(f"DataLoader: {name} must be a bool, got {value!r}.")
+    if not return_list:
+        raise ValueError("DataLoader: return_list=False gives batches as dicts keyed by "
+                         "feed_list names, which Paddle supports in static-graph mode only; "
+                         "core runs dynamic graphs, where batches are lists (return_list=True).")
+    if isinstance(prefetch_factor, bool) or not isinstance(prefetch_factor, numbers.Integral) \
+            or prefetch_factor < 1:
+        raise ValueError(f"DataLoader: prefetch_factor must be a positive integer, got "
+                         f"{prefetch_factor!r}.")
+    if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real) or not timeout >= 0:
+        raise ValueError(f"DataLoader: timeout must be a number of seconds >= 0 (0: no limit), "
+                         f"got {timeout!r}.")
+    if worker_init_fn is not None and not callable(worker_init_fn):
+        raise TypeError(f"DataLoader: worker_init_fn must be callable (it is called with the "
+                        f"worker id) or None, got {worker_init_fn!r}.")
+
+
+def _worker_count(workers, num_workers) -> int:
+    """Paddle's ``num_workers`` or core's ``workers`` (the same thing); both only if equal."""
+    if isinstance(num_workers, bool) or not isinstance(num_workers, numbers.Integral) \
+            or num_workers < 0:
+        raise ValueError(f"DataLoader: num_workers must be an integer >= 0, got "
+                         f"{num_workers!r}.")
+    if num_workers and workers and num_workers != workers:
+        raise ValueError(f"DataLoader: num_workers={num_workers} and workers={workers} are the "
+                         "same setting (Paddle's name and core's); give one of them.")
+    return num_workers or workers
+
+
+def _places_device(places, device):
+    """The device of Paddle's ``places`` (a place, a device string, or a list of one), or
+    ``device`` when ``places`` is None."""
+    if places is None:
+        return device
+    if device is not None:
+        raise ValueError(f"DataLoader: places={places!r} and device={device!r} are the same "
+                         "setting (Paddle's name and core's); give one of them.")
+    if isinstance(places, (list, tuple)):
+        if len(places) != 1:
+            raise ValueError(f"DataLoader: places={places!r} must name one device (dynamic "
+                             "graphs load onto one place, as in Paddle).")
+        places = places[0]
+    spec = str(places).strip()
+    if spec.startswith("Place(") and spec.endswith(")"):  # str() of a Paddle place
+        spec = spec[len("Place("):-1]
+    return spec
+
+
+def _check_iterable_options(shuffle, batch_sampler, pool_size, min_pool_size, shuffle_files,
+                            cache, sort_by_length) -> None:
+    """An IterableDataset is read in its own order, once: the options that reorder, index or
+    cache samples do not apply."""
+    if shuffle:
+        raise ValueError("DataLoader: shuffle=True is not supported for an IterableDataset (it "
+                         "is read in its own order, as in Paddle); shuffle inside __iter__.")
+    if batch_sampler is not None:
+        raise ValueError("DataLoader: an IterableDataset has no indices for a batch_sampler "
+                         "(as in Paddle); use batch_size.")
+    given = {"pool_size": pool_size != -1, "min_pool_size": min_pool_size != -1,
+             "shuffle_files": bool(shuffle_files), "cache": cache != "none",
+             "sort_by_length": bool(sort_by_length)}
+    refused = [name for name, is_set in given.items() if is_set]
+    if refused:
+        raise ValueError(f"DataLoader: {', '.join(refused)} do(es) not apply to an "
+                         "IterableDataset (read once, in its own order); leave them at their "
+                         "defaults.")
 
 
 def _check_batch_sampler(batch_sampler, dataset, batch_size, shuffle, drop_last,

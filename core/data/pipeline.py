@@ -10,6 +10,7 @@ copies on the device, not on the host.
 """
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Iterator
 
@@ -20,7 +21,7 @@ from core.data.collate import default_collate, to_tensors
 from core.data.files import ReaderError
 from core.data.pool import ALL, pool_shuffle, shard_order
 from core.data.prefetch import prefetched
-from core.data.workers import OrderedWorkers
+from core.data.workers import OrderedWorkers, WorkerSetup
 
 
 def is_stream(dataset) -> bool:
@@ -124,7 +125,8 @@ def _start_workers(loader, plan, stream: bool):
         if _shards_cached(loader):
             return None
         order = plan[1]
-        return OrderedWorkers(list(order), loader.dataset.read_shard, workers)
+        return OrderedWorkers(list(order), loader.dataset.read_shard, workers,
+                              worker_setup(loader))
     if loader._arrays is not None or _all_cached(loader):
         return None  # array slicing, or every sample already decoded: nothing to hand out
     dataset = loader.dataset
@@ -138,7 +140,16 @@ def _start_workers(loader, plan, stream: bool):
                                   f"{type(dataset).__name__} failed: {type(exc).__name__}: "
                                   f"{exc}") from exc
 
-    return OrderedWorkers(list(plan), read_batch, workers)
+    return OrderedWorkers(list(plan), read_batch, workers, worker_setup(loader))
+
+
+def worker_setup(loader) -> WorkerSetup:
+    """The loader's ``worker_init_fn``, ``timeout`` and a base seed for ``get_worker_info()``:
+    drawn from a copy of the loader's generator, so workers leave its batch order as it is."""
+    seed = int(copy.deepcopy(loader._rng).integers(2**31))
+    return WorkerSetup(loader.pipeline.workers, loader.dataset,
+                       getattr(loader, "worker_init_fn", None), seed,
+                       getattr(loader, "timeout", 0))
 
 
 def attach(loader, options) -> None:

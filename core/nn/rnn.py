@@ -4,6 +4,9 @@ Instead of packing, a batch is padded and ``sequence_length`` ([batch] ints) say
 length: states stop changing after a row's last step, so the final states are those of each
 row's last real step, and outputs at padded steps are zeros (Paddle's behaviour).
 ``direction="bidirect"`` adds a backward-in-time recurrence per layer (names ``*_reverse``).
+``time_major=True`` takes and returns ``[time, batch, features]`` (Paddle's and torch's
+time-major layout): a transpose around the batch-first kernels; final states are
+``[L * D, batch, H]`` either way.
 """
 from __future__ import annotations
 
@@ -90,9 +93,10 @@ class _RNN(Layer):
         if direction not in DIRECTIONS:
             raise ValueError(f"{owner}: direction={direction!r} is not supported; use one of "
                              f"{', '.join(repr(d) for d in DIRECTIONS)}.")
-        if time_major:
-            raise ValueError(f"{owner}: time_major=True is not supported; inputs are "
-                             f"batch-first [batch, time, features] (time_major=False).")
+        if not isinstance(time_major, bool):
+            raise ValueError(f"{owner}: time_major={time_major!r} must be True ([time, batch, "
+                             "features] inputs and outputs) or False ([batch, time, features]).")
+        self.time_major = time_major
         if not 0.0 <= dropout < 1.0:
             raise ValueError(f"{owner}: dropout={dropout!r} must lie in [0, 1).")
         self.direction, self.dropout = direction, dropout
@@ -113,10 +117,24 @@ class _RNN(Layer):
         suffix = "_reverse" if reverse else ""
         return [getattr(self, f"{label}_l{k}{suffix}") for label in _LABELS]
 
+    def _batch_first(self, inputs):
+        """``inputs`` as [batch, time, features]: time-major ones are transposed (the kernels
+        run batch-first; the transpose is differentiable, so gradients come back time-major)."""
+        if self.time_major and isinstance(inputs, Tensor) and inputs.ndim == 3:
+            return core.transpose(inputs, [1, 0, 2])
+        return inputs
+
+    def _time_first(self, outputs: Tensor) -> Tensor:
+        """Batch-first ``outputs`` back to the caller's layout."""
+        return core.transpose(outputs, [1, 0, 2]) if self.time_major else outputs
+
     def _check(self, inputs: Tensor, sequence_length):
         if inputs.ndim != 3 or inputs.shape[2] != self.input_size:
-            raise ValueError(f"{type(self).__name__}: inputs must be [batch, time, "
-                             f"{self.input_size}], got {inputs.shape}.")
+            layout = "time, batch" if self.time_major else "batch, time"
+            shape = inputs.shape if not self.time_major or inputs.ndim != 3 else \
+                [inputs.shape[1], inputs.shape[0], inputs.shape[2]]
+            raise ValueError(f"{type(self).__name__}: inputs must be [{layout}, "
+                             f"{self.input_size}] (time_major={self.time_major}), got {shape}.")
         if sequence_length is None:
             return None
         lens = sequence_length.data if isinstance(sequence_length, Tensor) \
@@ -170,7 +188,8 @@ class _RNN(Layer):
 
     def extra_repr(self) -> str:
         text = f"{self.input_size}, {self.hidden_size}, num_layers={self.num_layers}"
-        return text + (f", direction={self.direction!r}" if self.num_directions == 2 else "")
+        text += f", direction={self.direction!r}" if self.num_directions == 2 else ""
+        return text + (", time_major=True" if self.time_major else "")
 
 
 class GRU(_RNN):
@@ -185,6 +204,7 @@ class GRU(_RNN):
     _gates = 3
 
     def forward(self, inputs: Tensor, initial_states=None, sequence_length=None):
+        inputs = self._batch_first(inputs)
         lens = self._check(inputs, sequence_length)
         if initial_states is not None:
             self._check_states(initial_states, inputs.shape[0], "initial_states")
@@ -197,7 +217,7 @@ class GRU(_RNN):
             return carried, carried[:, -1]
 
         outputs, finals = self._run(inputs, lens, scan)
-        return outputs, core.stack(finals)
+        return self._time_first(outputs), core.stack(finals)
 
 
 class LSTM(_RNN):
@@ -210,6 +230,7 @@ class LSTM(_RNN):
     _gates = 4
 
     def forward(self, inputs: Tensor, initial_states=None, sequence_length=None):
+        inputs = self._batch_first(inputs)
         lens = self._check(inputs, sequence_length)
         if initial_states is not None:
             for what, states in zip(("initial_states[0] (h)", "initial_states[1] (c)"),
@@ -226,7 +247,8 @@ class LSTM(_RNN):
             return both[0], (both[0][:, -1], both[1][:, -1])
 
         outputs, finals = self._run(inputs, lens, scan)
-        return outputs, (core.stack([h for h, _ in finals]), core.stack([c for _, c in finals]))
+        return self._time_first(outputs), (core.stack([h for h, _ in finals]),
+                                           core.stack([c for _, c in finals]))
 
 
 class SimpleRNN(_RNN):
@@ -249,6 +271,7 @@ class SimpleRNN(_RNN):
         self.activation = activation
 
     def forward(self, inputs: Tensor, initial_states=None, sequence_length=None):
+        inputs = self._batch_first(inputs)
         lens = self._check(inputs, sequence_length)
         if initial_states is not None:
             self._check_states(initial_states, inputs.shape[0], "initial_states")
@@ -261,4 +284,4 @@ class SimpleRNN(_RNN):
             return carried, carried[:, -1]
 
         outputs, finals = self._run(inputs, lens, scan)
-        return outputs, core.stack(finals)
+        return self._time_first(outputs), core.stack(finals)

@@ -26,6 +26,8 @@ class Adam(Optimizer):
     """
 
     _accumulators = ("moment1", "moment2")
+    _group_options = {"beta1": "_beta1", "beta2": "_beta2", "epsilon": "_epsilon",
+                      "lazy_mode": "_lazy_mode"}
 
     def __init__(self, learning_rate=0.001, beta1: float = 0.9, beta2: float = 0.999,
                  epsilon: float = 1e-8, parameters=None, weight_decay=None, grad_clip=None,
@@ -36,6 +38,7 @@ class Adam(Optimizer):
         self._beta2 = check_range(owner, "beta2", beta2, 0.0, 1.0)
         self._epsilon = check_range(owner, "epsilon", epsilon, 0.0)
         self._lazy_mode = bool(lazy_mode)
+        self._init_groups()
 
     def _update(self, param, grad, state, lr):
         backend.kernels(param.data).adam(*self._adam_args(param, grad, state, lr))
@@ -79,8 +82,12 @@ class AdamW(Adam):
     ``use_lowprecision_moment`` and ``multi_precision`` are accepted and have no effect: core
     keeps no float32 master weights, and its moments always have the parameter's own dtype
     (what ``use_lowprecision_moment=True`` asks for low-precision parameters). ``amsgrad=True``
-    is not implemented and raises.
+    is not implemented and raises. In a parameter group, ``weight_decay`` is that group's
+    decoupled-decay coefficient (as Paddle's AdamW), not a regularizer.
     """
+
+    _group_options = {**Adam._group_options, "weight_decay": "_coeff"}
+    _group_decay_is_regularizer = False
 
     def __init__(self, learning_rate=0.001, beta1: float = 0.9, beta2: float = 0.999,
                  epsilon: float = 1e-8, parameters=None, weight_decay: float = 0.01,
@@ -99,11 +106,12 @@ class AdamW(Adam):
             if value is not None and not callable(value):
                 raise TypeError(f"AdamW: {arg} must be None or callable, got "
                                 f"{type(value).__name__}")
-        super().__init__(learning_rate, beta1, beta2, epsilon, parameters, None, grad_clip,
-                         lazy_mode, name)
+        # Set before Adam.__init__, whose _init_groups reads them as the groups' defaults.
         self._coeff = check_range("AdamW", "weight_decay", weight_decay, 0.0)
         self._lr_ratio = lr_ratio
         self._apply_decay_param_fun = apply_decay_param_fun
+        super().__init__(learning_rate, beta1, beta2, epsilon, parameters, None, grad_clip,
+                         lazy_mode, name)
 
     def _prepare(self, param, lr: float) -> float:
         if self._lr_ratio is not None:
@@ -126,6 +134,7 @@ class Adamax(Optimizer):
     """
 
     _accumulators = ("moment", "inf_norm")
+    _group_options = {"beta1": "_beta1", "beta2": "_beta2", "epsilon": "_epsilon"}
 
     def __init__(self, learning_rate=0.001, beta1: float = 0.9, beta2: float = 0.999,
                  epsilon: float = 1e-8, parameters=None, weight_decay=None, grad_clip=None,
@@ -134,6 +143,7 @@ class Adamax(Optimizer):
         self._beta1 = check_range("Adamax", "beta1", beta1, 0.0, 1.0)
         self._beta2 = check_range("Adamax", "beta2", beta2, 0.0, 1.0)
         self._epsilon = check_range("Adamax", "epsilon", epsilon, 0.0)
+        self._init_groups()
 
     def _update(self, param, grad, state, lr):
         b1 = self._beta1
@@ -166,6 +176,9 @@ class Lamb(Optimizer):
 
     _accumulators = ("moment1", "moment2")
     _elementwise = False  # the trust ratio's norms span the whole (touched) parameter
+    _group_options = {"beta1": "_beta1", "beta2": "_beta2", "epsilon": "_epsilon",
+                      "lamb_weight_decay": "_decay",
+                      "exclude_from_weight_decay_fn": "_exclude"}
 
     def __init__(self, learning_rate=0.001, lamb_weight_decay: float = 0.01, beta1: float = 0.9,
                  beta2: float = 0.999, epsilon: float = 1e-6, parameters=None, grad_clip=None,
@@ -183,6 +196,7 @@ class Lamb(Optimizer):
                             f"parameter, got {type(exclude_from_weight_decay_fn).__name__}")
         self._exclude = exclude_from_weight_decay_fn
         self._always_adapt = bool(always_adapt)
+        self._init_groups()
 
     def _update(self, param, grad, state, lr):
         b1, b2, t = self._beta1, self._beta2, state["step"]

@@ -13,6 +13,7 @@ class Adagrad(Optimizer):
     """
 
     _accumulators = ("moment",)
+    _group_options = {"epsilon": "_epsilon", "initial_accumulator_value": "_initial"}
 
     def __init__(self, learning_rate, epsilon: float = 1e-6, parameters=None, weight_decay=None,
                  grad_clip=None, name: str | None = None,
@@ -21,6 +22,7 @@ class Adagrad(Optimizer):
         self._epsilon = check_range("Adagrad", "epsilon", epsilon, 0.0)
         self._initial = check_range("Adagrad", "initial_accumulator_value",
                                     initial_accumulator_value, 0.0)
+        self._init_groups()
 
     def _initial_value(self, name: str) -> float:
         return self._initial
@@ -44,12 +46,14 @@ class Adadelta(Optimizer):
     """
 
     _accumulators = ("avg_squared_grad", "avg_squared_update")
+    _group_options = {"epsilon": "_epsilon", "rho": "_rho"}
 
     def __init__(self, learning_rate=0.001, epsilon: float = 1e-6, rho: float = 0.95,
                  parameters=None, weight_decay=None, grad_clip=None, name: str | None = None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         self._epsilon = check_range("Adadelta", "epsilon", epsilon, 0.0)
         self._rho = check_range("Adadelta", "rho", rho, 0.0, 1.0)
+        self._init_groups()
 
     def _update(self, param, grad, state, lr):
         rho, eps = self._rho, self._epsilon
@@ -78,8 +82,12 @@ class RMSProp(Optimizer):
         param       = param - moment
 
     ``moment`` is kept only when ``momentum > 0`` (with 0 it is just this step's term), and
-    ``mean_grad`` only when ``centered``: 1 to 3 state arrays per parameter.
+    ``mean_grad`` only when ``centered``: 1 to 3 state arrays per parameter (per parameter
+    group, when groups set ``momentum`` / ``centered``).
     """
+
+    _group_options = {"rho": "_rho", "epsilon": "_epsilon", "momentum": "_momentum",
+                      "centered": "_centered"}
 
     def __init__(self, learning_rate, rho: float = 0.95, epsilon: float = 1e-6,
                  momentum: float = 0.0, centered: bool = False, parameters=None,
@@ -89,8 +97,12 @@ class RMSProp(Optimizer):
         self._epsilon = check_range("RMSProp", "epsilon", epsilon, 0.0)
         self._momentum = check_range("RMSProp", "momentum", momentum, 0.0)
         self._centered = bool(centered)
-        self._accumulators = (("mean_square",) + (("mean_grad",) if self._centered else ())
-                              + (("moment",) if self._momentum > 0 else ()))
+        self._init_groups()
+
+    def _accumulators_for(self, param) -> tuple[str, ...]:
+        del param  # the settings in force (a group's while it is updated)
+        return (("mean_square",) + (("mean_grad",) if self._centered else ())
+                + (("moment",) if self._momentum > 0 else ()))
 
     def _update(self, param, grad, state, lr):
         rho = self._rho

@@ -6,9 +6,19 @@ gradient clipping (``grad_clip``, if given) -> regularization (the parameter's o
 with ``lr = get_lr() * param.optimize_attr["learning_rate"]``. State is created per parameter on
 first use with ``xp.zeros_like`` (Chainer's way), so it lives on the parameter's device and a
 state dict lacking entries simply lets them start from zero. State is keyed by parameter NAME.
+
+Parameter groups (Paddle's ``parameters=[{'params': ..., 'learning_rate': 0.1, ...}, ...]``)
+follow Paddle's ``_add_param_group``: a group's ``learning_rate`` (default 1.0) is stored as
+each of its parameters' ``optimize_attr['learning_rate']``, a multiplier of the global rate;
+its ``weight_decay`` (default: the optimizer's; a float is an ``L2Decay``) becomes each
+parameter's ``regularizer`` (AdamW: the group's decoupled-decay coefficient instead); its
+``grad_clip`` clips that group's gradients; the rule's own settings (``beta1``, ``epsilon``,
+``momentum``, ...: ``_group_options``) hold while that group is updated. A plain list of
+parameters takes the single-group path unchanged (no per-group work).
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import numbers
 import warnings
@@ -22,6 +32,7 @@ from core.regularizer import L2Decay, WeightDecayRegularizer
 from core.sparse import RowSparseGrad
 from core.tensor import Tensor, no_grad
 
+_OWN_CLIP = object()  # _apply's default: the optimizer's grad_clip (a group may give None)
 LR_SCHEDULER_KEY = "LR_Scheduler"  # Paddle's key for the scheduler's state in a state dict
 STATE_KEY = "state"
 
@@ -43,19 +54,84 @@ class Optimizer:
     # Whether ``_update`` is element-wise (each element's new value depends on that element
     # alone): then a row-sparse update may run on parts of its rows at once (sparse_rows.py).
     _elementwise = True
+    # The rule's settings a parameter group may override: group key -> attribute (Paddle's
+    # ``_default_dict`` / ``_update_param_group``).
+    _group_options: dict[str, str] = {}
+    # Whether a group's ``weight_decay`` becomes its parameters' regularizer (Paddle's base
+    # rule); AdamW reads it as its decoupled-decay coefficient instead.
+    _group_decay_is_regularizer = True
 
     def __init__(self, learning_rate=0.001, parameters=None, weight_decay=None, grad_clip=None,
                  name: str | None = None):
-        self._parameter_list = _check_parameters(type(self).__name__, parameters)
+        owner = type(self).__name__
+        self._parameter_list, groups = _check_parameters(owner, parameters)
         self._by_name = {p.name: p for p in self._parameter_list}
-        self._learning_rate = _check_learning_rate(type(self).__name__, learning_rate)
-        self.regularization = _as_regularizer(type(self).__name__, weight_decay)
+        self._learning_rate = _check_learning_rate(owner, learning_rate)
+        self.regularization = _as_regularizer(owner, weight_decay)
         if grad_clip is not None and not callable(grad_clip):
-            raise TypeError(f"{type(self).__name__}: grad_clip must be None or callable on a list "
+            raise TypeError(f"{owner}: grad_clip must be None or callable on a list "
                             f"of (param, grad) pairs, got {type(grad_clip).__name__}")
         self._grad_clip = grad_clip
         self._name = name
         self._state: dict[str, dict] = {}
+        self._raw_groups = groups  # checked and applied by _init_groups, once subclasses are set
+        self._param_groups = self._parameter_list  # Paddle's attribute: the groups, or the list
+
+    def _init_groups(self) -> None:
+        """Paddle's ``_add_param_group`` for each group given (called at the end of a rule's
+        ``__init__``, when its defaults exist): fill each group from the defaults, check it,
+        and set its parameters' learning-rate multiplier and regularizer."""
+        groups, self._raw_groups = self._raw_groups, None
+        if groups is None:
+            return
+        owner = type(self).__name__
+        defaults = self._group_defaults()
+        self._param_groups = []
+        for index, group in enumerate(groups):
+            group = {**defaults, **group}
+            for key, value in group.items():
+                if key not in defaults and key not in ("params", "learning_rate"):
+                    allowed = ", ".join(["params", "learning_rate", *defaults])
+                    raise ValueError(f"{owner}: parameter group {index} has the key {key!r}; "
+                                     f"allowed: {allowed}.")
+                if key != "params":
+                    group[key] = _group_value(owner, index, key, value,
+                                              self._group_decay_is_regularizer)
+            for param in group["params"]:
+                param.optimize_attr["learning_rate"] = group.get("learning_rate", 1.0)
+                if self._group_decay_is_regularizer:
+                    param.regularizer = group["weight_decay"]
+            self._param_groups.append(group)
+
+    def _group_defaults(self) -> dict:
+        """Each group key's value when a group does not give it (the optimizer's own)."""
+        out = {"weight_decay": self.regularization, "grad_clip": self._grad_clip}
+        out.update({key: getattr(self, attr) for key, attr in self._group_options.items()})
+        return out
+
+    @contextlib.contextmanager
+    def _group_settings(self, group: dict | None):
+        """The rule's settings overridden by ``group``'s while the block runs (None: as
+        they are)."""
+        if group is None:
+            yield
+            return
+        saved = {attr: getattr(self, attr) for attr in self._group_options.values()}
+        try:
+            for key, attr in self._group_options.items():
+                setattr(self, attr, group[key])
+            yield
+        finally:
+            for attr, value in saved.items():
+                setattr(self, attr, value)
+
+    def _groups(self) -> list | None:
+        """The parameter groups (dicts), or None for a plain list of parameters."""
+        if self._raw_groups is not None:
+            raise RuntimeError(f"{type(self).__name__}.__init__ must call self._init_groups() "
+                               "at its end (parameter groups were given).")
+        groups = self._param_groups
+        return groups if groups is not self._parameter_list else None
 
     # ----- the one method a rule defines ---------------------------------------------------
     def _update(self, param, grad, state: dict, lr: float) -> None:
@@ -93,8 +169,15 @@ class Optimizer:
 
     # ----- stepping ------------------------------------------------------------------------
     def step(self) -> None:
-        """Apply one update to every trainable parameter that has a gradient."""
-        self._apply(self._parameter_list)
+        """Apply one update to every trainable parameter that has a gradient (group by group,
+        each with its own settings, when parameter groups were given)."""
+        groups = self._groups()
+        if groups is None:
+            self._apply(self._parameter_list)
+            return
+        for group in groups:
+            with self._group_settings(group):
+                self._apply(group["params"], group["grad_clip"])
 
     def minimize(self, loss, parameters=None, no_grad_set=None) -> None:
         """Paddle's dygraph ``minimize``: the caller has run ``loss.backward()``; this updates
@@ -103,15 +186,23 @@ class Optimizer:
         del loss  # in dynamic-graph mode the gradients are already on the parameters
         params = self._parameter_list if parameters is None else list(parameters)
         skip = {getattr(p, "name", p) for p in (no_grad_set or ())}
-        self._apply([p for p in params if p.name not in skip])
+        chosen = {p.name for p in params if p.name not in skip}
+        groups = self._groups()
+        if groups is None:
+            self._apply([p for p in params if p.name in chosen])
+            return
+        for group in groups:
+            with self._group_settings(group):
+                self._apply([p for p in group["params"] if p.name in chosen], group["grad_clip"])
 
     @no_grad()
-    def _apply(self, parameters) -> None:
+    def _apply(self, parameters, grad_clip=_OWN_CLIP) -> None:
         params_grads = [(p, p.grad_data) for p in parameters
                         if p.grad_data is not None and _trainable(p)]
         params_grads = sparse_rows.coalesce_all(params_grads)  # Embedding(sparse=True) grads
-        if self._grad_clip is not None and params_grads:
-            params_grads = sparse_rows.clip(self._grad_clip, params_grads)
+        grad_clip = self._grad_clip if grad_clip is _OWN_CLIP else grad_clip  # a group's own
+        if grad_clip is not None and params_grads:
+            params_grads = sparse_rows.clip(grad_clip, params_grads)
         base_lr = self.get_lr()
         dense = []
         for param, grad in params_grads:
@@ -182,12 +273,19 @@ class Optimizer:
             if param is None:
                 ignored.append(name)
                 continue
-            ignored += self._load_param_state(param, entries)
+            with self._group_settings(self._group_of(param)):  # its group's state arrays
+                ignored += self._load_param_state(param, entries)
         if ignored:
             warnings.warn(f"{type(self).__name__}.set_state_dict ignored entries that match no "
                           f"parameter or state of this optimizer: {ignored}", stacklevel=2)
 
     set_dict = set_state_dict
+
+    def _group_of(self, param) -> dict | None:
+        groups = self._groups()
+        if groups is None:
+            return None
+        return next((g for g in groups if any(p is param for p in g["params"])), None)
 
     def _load_param_state(self, param, entries: dict) -> list[str]:
         known, ignored = self._accumulators_for(param), []
@@ -240,14 +338,23 @@ def _copy_like(value, param, key: str):
     return xp.array(raw, dtype=data.dtype, copy=True)
 
 
-def _check_parameters(owner: str, parameters) -> list:
+def _check_parameters(owner: str, parameters) -> tuple[list, list | None]:
+    """(the flat list of parameters, the groups as given or None): ``parameters`` is a list of
+    Parameters or a list of group dicts with a ``'params'`` key, as Paddle."""
     if parameters is None:
         raise ValueError(f"{owner}: parameters is required in dynamic-graph mode: pass "
                          "parameters=model.parameters()")
-    params = list(parameters)
-    if any(isinstance(p, dict) for p in params):
-        raise TypeError(f"{owner}: parameter groups (dicts) are not supported; pass a flat list "
-                        "and set per-parameter learning rates with optimize_attr")
+    if isinstance(parameters, (Tensor, dict)):
+        raise TypeError(f"{owner}: parameters must be a list of Parameters or a list of "
+                        f"parameter-group dicts, got a {type(parameters).__name__} (wrap it in "
+                        "a list).")
+    items = list(parameters)
+    groups = None
+    if any(isinstance(p, dict) for p in items):
+        groups = _check_groups(owner, items)
+        params = [p for group in groups for p in group["params"]]
+    else:
+        params = items
     bad = [type(p).__name__ for p in params if not isinstance(p, Tensor)]
     if bad:
         raise TypeError(f"{owner}: parameters must be Tensors/Parameters, got {bad}")
@@ -256,9 +363,73 @@ def _check_parameters(owner: str, parameters) -> list:
         raise ValueError(f"{owner}: every parameter needs a name (optimizer state is keyed by it)")
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
+        where = "appear in more than one parameter group" if groups is not None else \
+            "are repeated"
         raise ValueError(f"{owner}: parameter names must be unique (state is keyed by name); "
-                         f"repeated: {duplicates}")
-    return params
+                         f"these {where}: {duplicates}")
+    return params, groups
+
+
+def _check_groups(owner: str, items: list) -> list[dict]:
+    """Copies of the group dicts with ``'params'`` as a list (Paddle's rules: one Parameter or
+    an ordered collection, never a set)."""
+    groups = []
+    for index, group in enumerate(items):
+        if not isinstance(group, dict):
+            raise TypeError(f"{owner}: parameters mixes parameter-group dicts with "
+                            f"{type(group).__name__} (item {index}); give only dicts "
+                            "{'params': [...], ...} or only Parameters.")
+        if "params" not in group:
+            raise ValueError(f"{owner}: parameter group {index} has no 'params' key (keys: "
+                             f"{sorted(group)}).")
+        params = group["params"]
+        if isinstance(params, set):
+            raise TypeError(f"{owner}: parameter group {index}: 'params' must be an ordered "
+                            "collection (a list), got a set.")
+        params = [params] if isinstance(params, Tensor) else list(params)
+        groups.append({**group, "params": params})
+    return groups
+
+
+def _group_value(owner: str, index: int, key: str, value, decay_is_regularizer: bool):
+    """A group's ``key`` checked (Paddle's rules for each setting)."""
+    where = f"parameter group {index}"
+    if key == "learning_rate":
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) \
+                or not math.isfinite(value) or value < 0:
+            raise ValueError(f"{owner}: {where}: learning_rate must be a float >= 0 (a multiplier "
+                             f"of the optimizer's learning rate), got {value!r}")
+        return float(value)
+    if key == "weight_decay":
+        if not decay_is_regularizer:
+            return check_range(owner, f"{where} weight_decay", value, 0.0)
+        if value is None or isinstance(value, WeightDecayRegularizer):
+            return value
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise TypeError(f"{owner}: {where}: weight_decay must be None, a float (L2 "
+                            f"coefficient) or an L2Decay/L1Decay, got {type(value).__name__}")
+        return L2Decay(float(value))  # Paddle: a float, even 0.0, is an L2Decay
+    if key == "grad_clip":
+        if value is not None and not callable(value):
+            raise TypeError(f"{owner}: {where}: grad_clip must be None or callable, got "
+                            f"{type(value).__name__}")
+        return value
+    if key in _BOOL_OPTIONS:
+        if not isinstance(value, bool):
+            raise TypeError(f"{owner}: {where}: {key} must be a bool, got {value!r}")
+        return value
+    if key in _CALLABLE_OPTIONS:
+        if value is not None and not callable(value):
+            raise TypeError(f"{owner}: {where}: {key} must be None or callable, got "
+                            f"{type(value).__name__}")
+        return value
+    high = 1.0 if key in _FRACTION_OPTIONS else None
+    return check_range(owner, f"{where} {key}", value, 0.0, high)
+
+
+_BOOL_OPTIONS = ("lazy_mode", "centered")
+_CALLABLE_OPTIONS = ("exclude_from_weight_decay_fn",)
+_FRACTION_OPTIONS = ("beta1", "beta2", "rho")  # in [0, 1); the other numbers are >= 0
 
 
 def _check_learning_rate(owner: str, value):

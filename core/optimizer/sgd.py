@@ -13,6 +13,7 @@ class SGD(Optimizer):
     def __init__(self, learning_rate=0.001, parameters=None, weight_decay=None, grad_clip=None,
                  name: str | None = None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self._init_groups()
 
     def _update(self, param, grad, state, lr):
         param.data -= lr * grad
@@ -29,6 +30,7 @@ class Momentum(Optimizer):
     """
 
     _accumulators = ("velocity",)
+    _group_options = {"momentum": "_momentum"}
 
     def __init__(self, learning_rate=0.001, momentum: float = 0.9, parameters=None,
                  use_nesterov: bool = False, weight_decay=None, grad_clip=None,
@@ -36,6 +38,7 @@ class Momentum(Optimizer):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         self._momentum = check_range("Momentum", "momentum", momentum, 0.0)
         self._use_nesterov = bool(use_nesterov)
+        self._init_groups()
 
     def _update(self, param, grad, state, lr):
         velocity = state["velocity"]

@@ -1,27 +1,34 @@
 """Which image type the vision datasets return (``paddle.vision.set_image_backend``).
 
-'cv2' gives numpy arrays (OpenCV's layout, ``[H, W(, C)]``; OpenCV itself is not needed);
-'pil' gives ``PIL.Image`` objects and needs Pillow, which tomlrun does not depend on. The
-default is 'cv2' (Paddle's is 'pil'), so a dataset behaves the same with or without Pillow.
+'pil' (the default, as Paddle) gives ``PIL.Image`` objects when Pillow is importable; Pillow is
+not a tomlrun dependency, so without it 'pil' gives what the PIL image would hold instead: a
+uint8 numpy array (``np.asarray(image)``: ``[H, W]`` for a grayscale image), on which
+``ToTensor`` and ``Normalize`` give the same numbers as on the PIL image. 'cv2' gives numpy
+arrays as Paddle's cv2 backend reads them (OpenCV's layout, ``[H, W(, C)]``; OpenCV itself is
+not needed).
 """
 from __future__ import annotations
 
 BACKENDS = ("pil", "cv2")
-_backend = "cv2"
+_backend = "pil"
 
 
 def check_backend(backend, owner: str) -> str:
-    """``backend`` ('pil' or 'cv2'); for 'pil', Pillow must be importable."""
+    """``backend`` ('pil' or 'cv2'), checked."""
     if backend not in BACKENDS:
-        raise ValueError(f"{owner}: backend={backend!r} must be 'pil' or 'cv2' (numpy arrays).")
-    if backend == "pil":
-        try:
-            import PIL.Image  # noqa: F401, PLC0415 - optional: only the 'pil' backend needs it
-        except ImportError:
-            raise ImportError(f"{owner}: backend='pil' needs Pillow, which is not installed "
-                              "(pip install pillow); backend='cv2' gives numpy arrays without "
-                              "it.") from None
+        raise ValueError(f"{owner}: backend={backend!r} must be 'pil' (PIL images; uint8 numpy "
+                         "arrays without Pillow) or 'cv2' (numpy arrays).")
     return backend
+
+
+def pil_image_module():
+    """``PIL.Image`` when Pillow is importable, else None (the 'pil' backend then gives the
+    uint8 arrays a PIL image would hold)."""
+    try:
+        from PIL import Image  # noqa: PLC0415 - optional: looked up when an image is made
+    except ImportError:
+        return None
+    return Image
 
 
 def set_image_backend(backend: str) -> None:
@@ -31,6 +38,6 @@ def set_image_backend(backend: str) -> None:
 
 
 def get_image_backend() -> str:
-    """The default image backend of the vision datasets: 'cv2' unless set_image_backend changed
-    it."""
+    """The default image backend of the vision datasets: 'pil' (as Paddle) unless
+    set_image_backend changed it."""
     return _backend

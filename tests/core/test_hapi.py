@@ -411,3 +411,21 @@ def test_reduce_on_plateau_steps_on_the_evaluated_loss():
                   nn.CrossEntropyLoss())
     model.fit(_small(n=16), _small(n=8), batch_size=8, epochs=4, verbose=0)
     assert schedule.last_lr == pytest.approx(0.1 * 0.5 ** 3)  # stepped after each evaluation
+
+
+def test_fit_and_evaluate_take_an_iterable_dataset():
+    """A stream has no order to shuffle: fit batches it as it comes (fit's shuffle=True
+    default would be refused by DataLoader, as in Paddle)."""
+    class Stream(core.io.IterableDataset):
+        def __iter__(self):
+            rng = np.random.default_rng(0)
+            for _ in range(256):
+                x = rng.standard_normal(4).astype(np.float32)
+                yield x, np.int64(x.sum() > 0)
+
+    core.seed(0)
+    model = core.Model(nn.Sequential(nn.Linear(4, 16), nn.ReLU(), nn.Linear(16, 2)))
+    model.prepare(core.optimizer.Adam(learning_rate=0.01, parameters=model.parameters()),
+                  nn.CrossEntropyLoss(), core.metric.Accuracy())
+    model.fit(Stream(), epochs=3, batch_size=32, verbose=0)
+    assert model.evaluate(Stream(), batch_size=64, verbose=0)["acc"] > 0.85  # 0.95 here

@@ -3,10 +3,12 @@
 The files are found, md5-fetched, decoded and checked by ``core.datasets.MNIST`` /
 ``FashionMNIST`` (``core.datasets.download`` for ``download=True``); this layer gives Paddle's
 view of them: ``mode`` 'train' (60,000) or 'test' (10,000), samples ``(image, label)`` with the
-image float32 ``[28, 28]`` of pixel values 0..255 (what Paddle's cv2 backend returns: it keeps
-the pixels as float32, so ``ToTensor`` leaves them unscaled) or a ``PIL.Image`` with backend
-'pil', passed through ``transform``, and the label an int64 array of shape ``[1]`` (batches:
-``[B, 1]``, which ``F.cross_entropy`` and ``core.metric.Accuracy`` take).
+image, before ``transform``, a grayscale ``PIL.Image`` (backend 'pil', Paddle's default; without
+Pillow the uint8 ``[28, 28]`` array that image would hold, so ``ToTensor`` scales it to [0, 1]
+as it does the PIL image) or float32 ``[28, 28]`` of pixel values 0..255 (backend 'cv2': Paddle
+keeps the pixels as float32, so ``ToTensor`` leaves them unscaled), and the label an int64 array
+of shape ``[1]`` (batches: ``[B, 1]``, which ``F.cross_entropy`` and ``core.metric.Accuracy``
+take).
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ import numpy as np
 from core import datasets as core_datasets
 from core.datasets import DatasetError
 from core.io import Dataset
-from core.vision.image import check_backend, get_image_backend
+from core.vision.image import check_backend, get_image_backend, pil_image_module
 
 MODES = ("train", "test")
 
@@ -62,12 +64,14 @@ class MNIST(Dataset):
     ``image_path`` / ``label_path``: the IDX files (raw or .gz); when None, the download cache
     (``~/.cache/tomlrun/mnist``), where ``download=True`` fetches the four files (md5-checked).
     ``mode``: 'train' (60,000 samples) or 'test' (10,000). ``transform``: a callable applied to
-    each image. ``backend``: 'cv2' (numpy, the default here) or 'pil' (needs Pillow); None takes
-    ``core.vision.get_image_backend()``.
+    each image. ``backend``: 'pil' or 'cv2'; None takes ``core.vision.get_image_backend()``
+    ('pil' unless changed, as Paddle).
 
-    ``dataset[i]`` is ``(image, label)``: with 'cv2' the image is float32 ``[28, 28]`` (0..255)
-    before the transform and cast to float32 after it; with 'pil' a grayscale ``PIL.Image``
-    before, returned as the transform leaves it. ``label`` is an int64 array of shape ``[1]``.
+    ``dataset[i]`` is ``(image, label)``: with 'pil' the image is a grayscale ``PIL.Image``
+    (mode 'L') before the transform, or without Pillow the uint8 ``[28, 28]`` array it would
+    hold, and is returned as the transform leaves it; with 'cv2' it is float32 ``[28, 28]``
+    (0..255) before the transform and cast to float32 after it. ``label`` is an int64 array of
+    shape ``[1]``.
     """
 
     NAME = "mnist"
@@ -93,18 +97,21 @@ class MNIST(Dataset):
 
     @property
     def arrays(self):
-        """The (images, labels) arrays when samples are those rows unchanged (no transform,
-        backend 'cv2'), so ``core.io.DataLoader`` cuts batches by fancy indexing; else None."""
-        if self.transform is None and self.backend == "cv2":
+        """The (images, labels) arrays when samples are those rows unchanged (no transform), so
+        ``core.io.DataLoader`` cuts batches by fancy indexing; else None. With 'pil' the images
+        are uint8, what stacking the PIL images (or their arrays) gives."""
+        if self.transform is not None:
+            return None
+        if self.backend == "cv2":
             return self.images, self.labels
-        return None
+        if getattr(self, "_uint8_images", None) is None:  # made once, on first use
+            self._uint8_images = self.images.astype(np.uint8)
+        return self._uint8_images, self.labels
 
     def __getitem__(self, idx):
         image, label = self.images[idx], self.labels[idx].copy()
         if self.backend == "pil":
-            from PIL import Image  # noqa: PLC0415 - optional, checked in __init__
-
-            image = Image.fromarray(image.astype(np.uint8))  # 2-D uint8: mode 'L'
+            image = _pil_image(image)
         else:
             image = image.copy()  # a transform may write into it
         if self.transform is not None:
@@ -115,6 +122,16 @@ class MNIST(Dataset):
 
     def __len__(self) -> int:
         return int(self.labels.shape[0])
+
+
+def _pil_image(pixels: np.ndarray):
+    """A grayscale PIL image of ``pixels`` (Paddle's ``Image.fromarray(uint8, mode='L')``), or
+    without Pillow the uint8 array that image holds (``np.asarray(image)``)."""
+    pixels = pixels.astype(np.uint8)
+    image_module = pil_image_module()
+    if image_module is None:
+        return pixels
+    return image_module.fromarray(pixels)  # a 2-D uint8 array is mode 'L'
 
 
 class FashionMNIST(MNIST):

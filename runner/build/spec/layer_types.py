@@ -16,8 +16,8 @@ from runner.errors import ConfigError
 # RNN and BiRNN take a cell Layer as a constructor argument, which a TOML table cannot give;
 # the cells themselves (GRUCell, ...) are spec layer types, and GRU / LSTM / SimpleRNN run
 # whole sequences.
-CONTAINERS = ("Layer", "Sequential", "LayerList", "LayerDict", "TransformerEncoder", "RNN",
-              "BiRNN", "TransformerDecoder")
+CONTAINERS = ("Layer", "Sequential", "LayerList", "LayerDict", "ParameterList",
+              "TransformerEncoder", "RNN", "BiRNN", "TransformerDecoder")
 HIDDEN_ARGS = ("self", "name", "name_scope", "dtype")
 ATTR_ARGS = ("weight_attr", "bias_attr")  # ParamAttr objects in Python; a spec may say false
 

@@ -33,7 +33,9 @@ def mnist_files():
 
 @pytest.fixture(scope="module")
 def train_set(mnist_files):
-    return MNIST(**mnist_files["train"])
+    """The training set with backend 'cv2' (float32 pixels 0..255); the default 'pil' backend
+    has tests of its own below."""
+    return MNIST(**mnist_files["train"], backend="cv2")
 
 
 # ----- what a sample is --------------------------------------------------------------------------
@@ -137,15 +139,75 @@ def test_pil_backend_gives_pil_images(train_set, mnist_files):
     assert out.shape == (1, 28, 28) and 0.99 < out.max() <= 1.0
 
 
-def test_pil_backend_without_pillow_is_a_clear_error(monkeypatch):
+def _without_pillow(monkeypatch):
     monkeypatch.setitem(sys.modules, "PIL", None)
     monkeypatch.setitem(sys.modules, "PIL.Image", None)
-    with pytest.raises(ImportError, match="backend='pil' needs Pillow"):
-        MNIST(backend="pil", download=False)
 
 
-def test_image_backend_default_is_cv2_and_settable():
-    assert core.vision.get_image_backend() == "cv2"
+def test_pil_backend_without_pillow_gives_the_uint8_pixels(monkeypatch, mnist_files):
+    _without_pillow(monkeypatch)
+    data = MNIST(**mnist_files["test"], backend="pil")
+    image, label = data[0]
+    assert isinstance(image, np.ndarray) and image.dtype == np.uint8 and image.shape == (28, 28)
+    assert image.max() == 255 and label.tolist() == [7]
+    np.testing.assert_array_equal(image, data.images[0].astype(np.uint8))
+    data.transform = ToTensor()
+    out = data[0][0]  # uint8 pixels, as from PIL: scaled to [0, 1]
+    assert out.shape == (1, 28, 28) and out.dtype == np.float32 and out.max() == 1.0
+
+
+def test_pil_backend_with_and_without_pillow_give_the_same_numbers(monkeypatch, mnist_files):
+    pytest.importorskip("PIL.Image")
+    transform = Compose([ToTensor(), Normalize(mean=[0.5], std=[0.5])])
+    with_pillow = MNIST(**mnist_files["test"], transform=transform)[3][0]
+    _without_pillow(monkeypatch)
+    without = MNIST(**mnist_files["test"], transform=transform)[3][0]
+    np.testing.assert_array_equal(with_pillow, without)
+
+
+@pytest.mark.parametrize("pillow", [True, False], ids=["with-pillow", "without-pillow"])
+def test_paddle_tutorial_transform_gives_minus_one_to_one(monkeypatch, mnist_files, pillow):
+    """Paddle's tutorial pipeline: ``Compose([ToTensor(), Normalize(mean=[0.5], std=[0.5])])``
+    on the default backend gives pixels in [-1, 1] (the 'cv2' default once gave [-1, 509])."""
+    if pillow:
+        pytest.importorskip("PIL.Image")
+    else:
+        _without_pillow(monkeypatch)
+    transform = Compose([ToTensor(), Normalize(mean=[0.5], std=[0.5], data_format="CHW")])
+    data = paddle.vision.datasets.MNIST(**mnist_files["test"], transform=transform)
+    image, label = data[0]
+    assert image.shape == (1, 28, 28) and image.dtype == np.float32
+    assert image.min() == -1.0 and image.max() == 1.0
+    loader = paddle.io.DataLoader(paddle.io.Subset(data, np.arange(64)), batch_size=32)
+    images, labels = next(iter(loader))
+    assert tuple(images.shape) == (32, 1, 28, 28) and tuple(labels.shape) == (32, 1)
+    batch = np.asarray(images)
+    assert batch.min() >= -1.0 and batch.max() <= 1.0 and batch.max() == 1.0
+
+
+def test_pil_backend_batches_without_transform_are_uint8(mnist_files):
+    data = MNIST(**mnist_files["test"])
+    assert data.backend == "pil"
+    images, labels = data.arrays  # the fast path: what stacking the PIL images gives
+    assert images.dtype == np.uint8 and images.shape == (10000, 28, 28)
+    fast = next(iter(core.io.DataLoader(core.io.Subset(data, np.arange(16)), batch_size=16)))
+    data.transform = lambda image: image  # sample by sample: PIL images (or arrays) stacked
+    slow = next(iter(core.io.DataLoader(core.io.Subset(data, np.arange(16)), batch_size=16)))
+    for a, b in zip(fast, slow):
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(a, b)
+
+
+def test_image_backend_default_is_pil_and_settable(monkeypatch):
+    assert core.vision.get_image_backend() == "pil"
+    try:
+        core.vision.set_image_backend("cv2")
+        assert core.vision.get_image_backend() == "cv2"
+        _without_pillow(monkeypatch)
+        core.vision.set_image_backend("pil")  # allowed without Pillow: numpy uint8 images
+        assert core.vision.get_image_backend() == "pil"
+    finally:
+        core.vision.set_image_backend("pil")
     with pytest.raises(ValueError, match="backend='tensor'"):
         core.vision.set_image_backend("tensor")
 
