@@ -265,3 +265,29 @@ __all__ += [
 from core.nn.param_attr import ParamAttr, create_parameter  # noqa: E402
 
 __all__ += ["ParamAttr", "create_parameter"]
+
+# Tensor and autograd names Paddle code relies on: paddle.grad, grad-mode switches, framework
+# facts, more creation/sampling, shapes, products and searches; importing core.inplace attaches
+# Tensor's in-place methods (add_, zero_, uniform_, ...).
+from core import inplace  # noqa: E402, F401 - attaches Tensor.add_ and the other in-place methods
+from core.arithmetic import scale  # noqa: E402
+from core.creation import bernoulli, empty, empty_like, multinomial  # noqa: E402
+from core.framework import (  # noqa: E402
+    disable_static,
+    enable_static,
+    get_default_dtype,
+    in_dynamic_mode,
+    is_compiled_with_cuda,
+)
+from core.linalg.products import addmm, tensordot  # noqa: E402
+from core.logic import logical_xor  # noqa: E402
+from core.manipulation import rank, shape, unstack  # noqa: E402
+from core.search import bucketize, index_sample, kthvalue, searchsorted  # noqa: E402
+from core.tensor import enable_grad, grad, set_grad_enabled  # noqa: E402
+
+__all__ += [
+    "grad", "enable_grad", "set_grad_enabled", "in_dynamic_mode", "disable_static",
+    "enable_static", "is_compiled_with_cuda", "get_default_dtype", "scale", "empty",
+    "empty_like", "bernoulli", "multinomial", "addmm", "tensordot", "logical_xor", "rank",
+    "shape", "unstack", "bucketize", "index_sample", "kthvalue", "searchsorted",
+]

@@ -35,7 +35,14 @@ def multiply(x, y) -> Tensor:
 
 
 def divide(x, y) -> Tensor:
+    """x / y, true division with broadcasting (Paddle's ``divide``, the ``/`` operator).
+
+    Two integer (or bool) operands divide in float32, Paddle's default float dtype, as Paddle's
+    math_op_patch casts them; numpy would give float64, which then spreads through a float32
+    model. Float operands keep their dtype."""
     x, y = _pair(x, y)
+    if x.dtype.kind in "iub" and y.dtype.kind in "iub":
+        x, y = _as_float32(x), _as_float32(y)
     a, b = x.data, y.data
 
     def backward(g):
@@ -45,13 +52,44 @@ def divide(x, y) -> Tensor:
     return apply(a / b, (x, y), backward, "divide")
 
 
+def scale(x, scale=1.0, bias=0.0, bias_after_scale: bool = True, act=None,  # noqa: PLR0913
+          name: str | None = None) -> Tensor:
+    """Paddle's ``scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None)``:
+    ``scale * x + bias``, or ``scale * (x + bias)`` when ``bias_after_scale`` is False. The
+    output keeps ``x``'s dtype, as Paddle's kernel; ``scale`` may be a 1-element Tensor (taken
+    as a constant). ``act`` (a fused activation name in Paddle) must be None: apply the
+    activation after the call."""
+    del name
+    if not isinstance(x, Tensor):
+        raise TypeError(f"scale: 'x' must be a Tensor, got {type(x).__name__} "
+                        "(wrap arrays with core.to_tensor)")
+    if act is not None:
+        raise ValueError(f"scale: act={act!r} is not supported; act must be None (call the "
+                         "activation, e.g. core.nn.functional.relu, on the result)")
+    s, b = (float(v.item()) if isinstance(v, Tensor) else v for v in (scale, bias))
+    for arg, value in (("scale", s), ("bias", b)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                and not hasattr(value, "__float__"):
+            raise TypeError(f"scale: {arg} must be a number or a 1-element Tensor, "
+                            f"got {value!r}")
+    a = x.data
+    out = a * s + b if bias_after_scale else (a + b) * s
+    out = out.astype(a.dtype, copy=False)
+    return apply(out, (x,), lambda g: ((g * s).astype(g.dtype, copy=False),), "scale")
+
+
 def neg(x: Tensor) -> Tensor:
     return apply(-x.data, (x,), lambda g: (-g,), "neg")
 
 
 def pow(x, y) -> Tensor:  # noqa: A001 - Paddle's name
+    """x ** y element-wise (Paddle's ``pow``, the ``**`` operator); ``y`` a number or a Tensor.
+
+    An integer tensor raised to a Python float computes in float32, as for ``+ - * / %``."""
     if isinstance(y, Tensor):
         return _pow_tensor(*_pair(x, y))
+    if isinstance(y, float) and isinstance(x, Tensor) and x.dtype.kind in "iub":
+        x = _as_float32(x)
     a, exponent = x.data, y
     out = a ** exponent
     return apply(out, (x,), lambda g: (g * exponent * a ** (exponent - 1),), "pow")
@@ -263,6 +301,8 @@ def _is_advanced(index) -> bool:
 
 def _pair(x, y) -> tuple[Tensor, Tensor]:
     if isinstance(x, Tensor):
+        if isinstance(y, Tensor):
+            return _promote(x, y)
         if isinstance(y, float) and x.dtype.kind in "iub":
             x = _as_float32(x)
         return x, as_tensor(y, like=x)
@@ -271,6 +311,17 @@ def _pair(x, y) -> tuple[Tensor, Tensor]:
     if isinstance(x, float) and y.dtype.kind in "iub":
         y = _as_float32(y)
     return as_tensor(x, like=y), y
+
+
+def _promote(x: Tensor, y: Tensor) -> tuple[Tensor, Tensor]:
+    """An integer (or bool) tensor meeting a float tensor takes the float's dtype, as Paddle
+    3.x promotes; numpy would make int64 with float32 float64."""
+    kx, ky = x.data.dtype.kind, y.data.dtype.kind
+    if kx in "iub" and ky == "f":
+        return Tensor(x.data.astype(y.data.dtype)), y
+    if ky in "iub" and kx == "f":
+        return x, Tensor(y.data.astype(x.data.dtype))
+    return x, y
 
 
 def _as_float32(x: Tensor) -> Tensor:
@@ -300,7 +351,7 @@ Tensor.__rfloordiv__ = lambda self, other: floor_divide(as_tensor(other, like=se
 Tensor.__mod__ = remainder
 Tensor.__rmod__ = lambda self, other: remainder(as_tensor(other, like=self), self)
 Tensor.__pow__ = pow
-Tensor.__rpow__ = lambda self, other: pow(as_tensor(other, like=self), self)
+Tensor.__rpow__ = lambda self, other: _pow_tensor(*_pair(other, self))  # 2.5 ** i: float32
 Tensor.__matmul__ = matmul
 Tensor.__rmatmul__ = lambda self, other: matmul(other, self)
 Tensor.__getitem__ = getitem
@@ -312,6 +363,6 @@ Tensor.__ge__ = _compare(lambda a, b: a >= b)
 Tensor.__eq__ = _compare(lambda a, b: a == b)  # element-wise, as in Paddle
 Tensor.__ne__ = _compare(lambda a, b: a != b)
 Tensor.add, Tensor.subtract, Tensor.multiply, Tensor.divide = add, subtract, multiply, divide
-Tensor.matmul, Tensor.pow = matmul, pow
+Tensor.matmul, Tensor.pow, Tensor.scale = matmul, pow, scale
 Tensor.maximum, Tensor.minimum = maximum, minimum
 Tensor.floor_divide, Tensor.remainder, Tensor.mod = floor_divide, remainder, remainder

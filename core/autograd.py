@@ -92,3 +92,59 @@ def _accumulate_leaf(leaf, grad, given: set[int]) -> None:
         grad = backend.array_module(grad).asarray(grad, dtype=leaf.data.dtype)
     given.add(id(grad))
     leaf.grad_data = grad
+
+
+class _Root:
+    """A node above several outputs, so that one sorted pass serves them all (``grad``)."""
+
+    __slots__ = ("_parents", "_backward", "_hooks", "stop_gradient")
+
+    def __init__(self, outputs: tuple, seeds: tuple):
+        self._parents, self._hooks, self.stop_gradient = outputs, None, False
+        self._backward = lambda _grad: seeds
+
+
+def run_partial_backward(outputs: tuple, seeds: tuple, targets: tuple, blocked: tuple = (),
+                         retain_graph: bool = False) -> list:
+    """The gradients of ``outputs`` (seeded with ``seeds``) with respect to ``targets``, as a
+    list of arrays (None for a target no output depends on), without touching any
+    ``grad_data``: Paddle's ``paddle.grad``. Only the nodes between the outputs and the
+    targets run their backward; ``blocked`` nodes pass no gradient on (``no_grad_vars``).
+    The nodes that ran are freed unless ``retain_graph``."""
+    root = _Root(outputs, seeds)
+    order = _topological_order(root)
+    wanted = {id(t) for t in targets}
+    stopped = {id(t) for t in blocked}
+    relevant = set(wanted)  # nodes whose gradient reaches a target (or is one)
+    for node in order:  # inputs before outputs: a node is relevant when a parent is
+        if any(id(p) in relevant and id(p) not in stopped for p in node._parents):
+            relevant.add(id(node))
+    found, pending, ran, leaves = {}, {id(root): seeds}, [], {}
+    for node in reversed(order):
+        grad = pending.pop(id(node), None)
+        if grad is None or id(node) not in relevant:
+            continue
+        if node is not root:
+            grad = _apply_hooks(node, grad)
+        if id(node) in wanted:
+            found[id(node)] = grad
+        ran.append(node)
+        for parent, parent_grad in zip(node._parents, node._backward(grad)):
+            key = id(parent)
+            if parent_grad is None or parent.stop_gradient or key not in relevant \
+                    or key in stopped:
+                continue
+            if parent._backward is not None:
+                pending[key] = parent_grad if key not in pending else pending[key] + parent_grad
+            else:
+                leaves[key] = parent_grad if key not in leaves else leaves[key] + parent_grad
+    for target in targets:
+        if target._backward is None and id(target) in leaves:
+            found[id(target)] = _apply_hooks(target, leaves[id(target)])
+    if len(found) < len(wanted) and any(node._backward is _freed_graph for node in order):
+        _freed_graph(None)  # a target may sit behind the freed part: say so, not "unused"
+    if not retain_graph:
+        for node in ran:
+            if node is not root:
+                node._parents, node._backward = (), _freed_graph
+    return [found.get(id(t)) for t in targets]

@@ -13,9 +13,9 @@ from core.arithmetic import add, multiply
 from core.ops import as_input
 from core.tensor import Tensor, apply
 
-__all__ = ["arange", "assign", "clone", "eye", "full", "full_like", "linspace", "meshgrid",
-           "normal", "ones", "ones_like", "rand", "randint", "randn", "randperm", "uniform",
-           "zeros", "zeros_like"]
+__all__ = ["arange", "assign", "bernoulli", "clone", "empty", "empty_like", "eye", "full",
+           "full_like", "linspace", "meshgrid", "multinomial", "normal", "ones", "ones_like",
+           "rand", "randint", "randn", "randperm", "uniform", "zeros", "zeros_like"]
 
 
 def _dtype(dtype, default: str, fn: str, kinds: str = "biuf") -> np.dtype:
@@ -270,3 +270,76 @@ def assign(x, output=None) -> Tensor:
         raise ValueError(f"assign: output has shape {output.shape}, x has {out.shape}")
     output.set_value(out.data.astype(output.dtype, copy=False))
     return output
+
+
+# ----- uninitialised tensors and sampling from given probabilities ------------------------------
+
+def empty(shape, dtype=None, name: str | None = None) -> Tensor:
+    """Paddle's ``empty(shape, dtype=None)``: a tensor whose values are not set (whatever the
+    memory held; float32 unless ``dtype`` says). Write every value before reading it."""
+    del name
+    dtype = _dtype(dtype, "float32", "empty")
+    return Tensor(backend.xp().empty(_shape(shape, "empty"), dtype=dtype))
+
+
+def empty_like(x, dtype=None, name: str | None = None) -> Tensor:
+    """Paddle's ``empty_like(x, dtype=None)``: ``empty`` with x's shape (and dtype unless
+    ``dtype`` says), on x's device."""
+    del name
+    x = _like(x, "empty_like")
+    dtype = _dtype(dtype, x.dtype, "empty_like")
+    return Tensor(backend.array_module(x.data).empty(x.data.shape, dtype=dtype))
+
+
+def bernoulli(x, p=None, name: str | None = None) -> Tensor:
+    """Paddle's ``bernoulli(x, p=None)``: 1 with probability ``x`` (element-wise, or ``p`` for
+    every element when given), else 0, in x's dtype; drawn from core.seed's generator. No
+    gradient, as Paddle."""
+    del name
+    x = _like(x, "bernoulli")
+    if x.dtype.kind != "f":
+        raise TypeError(f"bernoulli: x must be a float tensor of probabilities, got {x.dtype}")
+    if p is not None:
+        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
+            raise ValueError(f"bernoulli: p must be None or a number in [0, 1], got {p!r}")
+        probs = np.full(x.data.shape, float(p))
+    else:
+        probs = backend.to_numpy(x.data)
+        if probs.size and not ((probs >= 0) & (probs <= 1)).all():
+            raise ValueError("bernoulli: every probability in x must be in [0, 1]; got values "
+                             f"from {probs.min()} to {probs.max()}")
+    draws = backend.rng().random(probs.shape) < probs
+    return Tensor(backend.array_module(x.data).asarray(draws.astype(x.dtype)))
+
+
+def multinomial(x, num_samples: int = 1, replacement: bool = False,
+                name: str | None = None) -> Tensor:
+    """Paddle's ``multinomial(x, num_samples=1, replacement=False)``: for each row of ``x``
+    (1-D or 2-D non-negative weights, not necessarily summing to 1), ``num_samples`` category
+    indices (int64) drawn in proportion to the weights, with or without replacement, from
+    core.seed's generator. The weights are read on the host (a GPU synchronises)."""
+    del name
+    x = _like(x, "multinomial")
+    if x.ndim not in (1, 2) or x.dtype.kind != "f":
+        raise ValueError(f"multinomial: x must be a 1-D or 2-D float tensor of weights, got "
+                         f"shape {x.shape} and dtype {x.dtype}")
+    if isinstance(num_samples, bool) or not isinstance(num_samples, (int, np.integer)) \
+            or num_samples < 1:
+        raise ValueError(f"multinomial: num_samples must be an int >= 1, got {num_samples!r}")
+    weights = np.atleast_2d(backend.to_numpy(x.data)).astype(np.float64)
+    if not np.isfinite(weights).all() or (weights < 0).any():
+        raise ValueError("multinomial: the weights in x must be finite and >= 0")
+    rows = [_draw_categories(row, int(num_samples), replacement) for row in weights]
+    out = np.stack(rows) if x.ndim == 2 else rows[0]
+    return Tensor(backend.array_module(x.data).asarray(out.astype(np.int64)))
+
+
+def _draw_categories(weights: np.ndarray, count: int, replacement: bool) -> np.ndarray:
+    total, nonzero = weights.sum(), int((weights > 0).sum())
+    if total <= 0:
+        raise ValueError("multinomial: a row of x has no positive weight")
+    if not replacement and count > nonzero:
+        raise ValueError(f"multinomial: num_samples={count} without replacement needs at least "
+                         f"that many categories of positive weight; a row has {nonzero}")
+    return backend.rng().choice(weights.size, size=count, replace=replacement,
+                                p=weights / total)

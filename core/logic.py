@@ -7,7 +7,7 @@ from core.tensor import Tensor
 
 __all__ = ["all", "allclose", "any", "equal", "equal_all", "greater_equal", "greater_than",
            "isclose", "isfinite", "isinf", "isnan", "less_equal", "less_than", "logical_and",
-           "logical_not", "logical_or", "not_equal"]
+           "logical_not", "logical_or", "logical_xor", "not_equal"]
 
 
 def _raw(value):
@@ -32,6 +32,7 @@ greater_than = _compare("greater_than", lambda a, b: a > b)
 greater_equal = _compare("greater_equal", lambda a, b: a >= b)
 logical_and = _compare("logical_and", lambda a, b: backend.array_module(a).logical_and(a, b))
 logical_or = _compare("logical_or", lambda a, b: backend.array_module(a).logical_or(a, b))
+logical_xor = _compare("logical_xor", lambda a, b: backend.array_module(a).logical_xor(a, b))
 
 
 def _test(fn: str):
@@ -111,7 +112,7 @@ def equal_all(x, y, name: str | None = None) -> Tensor:
 
 
 for _fn in (equal, not_equal, less_than, less_equal, greater_than, greater_equal, logical_and,
-            logical_or, logical_not, isfinite, isnan, isinf, all, any, isclose, allclose,
-            equal_all):
+            logical_or, logical_xor, logical_not, isfinite, isnan, isinf, all, any, isclose,
+            allclose, equal_all):
     setattr(Tensor, _fn.__name__, _fn)  # see the note on Tensor methods at the end of core/ops.py
 del _fn

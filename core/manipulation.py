@@ -19,7 +19,7 @@ from core.tensor import Tensor, apply, unbroadcast
 
 __all__ = ["broadcast_to", "cast", "chunk", "concat", "diag", "expand", "expand_as", "flatten",
            "flip", "gather", "masked_fill", "reshape", "roll", "split", "squeeze", "stack", "tile",
-           "transpose", "tril", "triu", "unbind", "unsqueeze"]
+           "transpose", "tril", "triu", "unbind", "unsqueeze", "unstack", "shape", "rank"]
 
 
 def _ints(values, fn: str, arg: str) -> list[int]:
@@ -544,3 +544,30 @@ for _name, _fn in {
 }.items():
     setattr(Tensor, _name, _fn)  # see the note on Tensor methods at the end of core/ops.py
 del _name, _fn
+
+
+def unstack(x, axis: int = 0, num: int | None = None) -> list[Tensor]:
+    """Paddle's ``unstack(x, axis=0, num=None)``: the slices of ``x`` along ``axis``, each
+    without that axis and differentiable (``unbind``). ``num``, if given, must equal the size
+    of that axis, as Paddle checks."""
+    x = as_input(x, "unstack")
+    axis = normalize_axis(axis, x.ndim, "unstack")
+    size = x.data.shape[axis]
+    if num is not None and (isinstance(num, bool) or not hasattr(num, "__index__")
+                            or int(num) != size):
+        raise ValueError(f"unstack: num={num!r} must be None or the size of axis {axis}, "
+                         f"which is {size} for shape {x.shape}")
+    return unbind(x, axis)
+
+
+def shape(input) -> Tensor:  # noqa: A002 - Paddle's argument name
+    """Paddle's ``shape(input)``: the shape as a 1-D int32 Tensor (``Tensor.shape`` is the
+    list)."""
+    x = as_input(input, "shape", "input")
+    return Tensor(backend.array_module(x.data).asarray(x.data.shape, dtype="int32"))
+
+
+def rank(input) -> Tensor:  # noqa: A002 - Paddle's argument name
+    """Paddle's ``rank(input)``: the number of dimensions as a 0-D int32 Tensor."""
+    x = as_input(input, "rank", "input")
+    return Tensor(backend.array_module(x.data).asarray(x.data.ndim, dtype="int32"))

@@ -8,11 +8,12 @@ ordered by position (a stable sort), so results are deterministic.
 from __future__ import annotations
 
 from core import backend
+from core.manipulation import squeeze
 from core.ops import as_input, normalize_axis
 from core.tensor import Tensor, apply, as_tensor, unbroadcast
 
-__all__ = ["argsort", "index_select", "masked_select", "nonzero", "sort", "topk", "unique",
-           "where"]
+__all__ = ["argsort", "bucketize", "index_sample", "index_select", "kthvalue", "masked_select",
+           "nonzero", "searchsorted", "sort", "topk", "unique", "where"]
 
 
 def _order(a, axis: int, descending: bool):
@@ -187,3 +188,89 @@ def where(condition, x=None, y=None, name: str | None = None):
 for _fn in (argsort, sort, topk, index_select, masked_select, nonzero, unique):
     setattr(Tensor, _fn.__name__, _fn)  # see the note on Tensor methods at the end of core/ops.py
 del _fn
+
+
+def kthvalue(x, k, axis=None, keepdim: bool = False,
+             name: str | None = None) -> tuple[Tensor, Tensor]:
+    """Paddle's ``kthvalue(x, k, axis=None, keepdim=False)``: the k-th smallest value along
+    ``axis`` (default -1; k counts from 1) and its int64 index; among equal values the earlier
+    position counts first. The values are differentiable (the gradient goes to the index)."""
+    del name
+    x = as_input(x, "kthvalue")
+    k = k.item() if isinstance(k, Tensor) else k
+    if x.ndim == 0:
+        raise ValueError("kthvalue: x must have at least 1 dimension, got a 0-D tensor")
+    axis = normalize_axis(-1 if axis is None else axis, x.ndim, "kthvalue")
+    size = x.data.shape[axis]
+    if isinstance(k, bool) or not hasattr(k, "__index__") or not 1 <= int(k) <= size:
+        raise ValueError(f"kthvalue: k={k!r} must be an int in [1, {size}] (axis {axis} of "
+                         f"shape {x.shape})")
+    xp = backend.array_module(x.data)
+    idx = xp.take(_order(x.data, axis, False), xp.asarray([int(k) - 1]), axis=axis)
+    values, idx = _taken(x, idx, axis, "kthvalue"), idx.astype("int64")
+    if keepdim:
+        return values, Tensor(idx)
+    return squeeze(values, axis), Tensor(xp.squeeze(idx, axis=axis))
+
+
+def index_sample(x, index) -> Tensor:
+    """Paddle's ``index_sample(x, index)``: for 2-D ``x`` [B, N] and integer ``index``
+    [B, M], ``out[i, j] = x[i, index[i, j]]``. Differentiable in x (repeats add up)."""
+    x = as_input(x, "index_sample")
+    idx = index.data if isinstance(index, Tensor) else backend.asarray(index)
+    if x.ndim != 2 or idx.ndim != 2 or idx.dtype.kind not in "iu" \
+            or idx.shape[0] != x.data.shape[0]:
+        raise ValueError(f"index_sample: x must be 2-D and index a 2-D integer tensor with as "
+                         f"many rows, got shapes {x.shape} and {list(idx.shape)} (index dtype "
+                         f"{idx.dtype})")
+    size = x.data.shape[1]
+    if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= size):
+        raise ValueError(f"index_sample: index values must lie in 0..{size - 1}, got "
+                         f"{int(idx.min())}..{int(idx.max())}")
+    xp = backend.array_module(x.data)
+    rows = xp.arange(idx.shape[0])[:, None]
+    shape = x.data.shape
+
+    def backward(g):
+        full = xp.zeros(shape, dtype=g.dtype)
+        xp.add.at(full, (rows, idx), g)
+        return (full,)
+
+    return apply(x.data[rows, idx], (x,), backward, "index_sample")
+
+
+def searchsorted(sorted_sequence, values, out_int32: bool = False, right: bool = False,
+                 name: str | None = None) -> Tensor:
+    """Paddle's ``searchsorted(sorted_sequence, values, out_int32=False, right=False)``: for
+    each value, the index where inserting it keeps the innermost rows of ``sorted_sequence``
+    sorted (the first such index, or the last with ``right=True``). A 1-D sequence serves every
+    value; an N-D one needs ``values`` with the same leading dimensions. int64 (or int32)."""
+    del name
+    seq = as_input(sorted_sequence, "searchsorted", "sorted_sequence").data
+    vals = as_input(values, "searchsorted", "values").data
+    side = "right" if right else "left"
+    xp = backend.array_module(seq)
+    if seq.ndim == 0:
+        raise ValueError("searchsorted: sorted_sequence must have at least 1 dimension")
+    if seq.ndim == 1:
+        out = xp.searchsorted(seq, vals, side=side)
+    else:
+        if vals.ndim != seq.ndim or vals.shape[:-1] != seq.shape[:-1]:
+            raise ValueError(f"searchsorted: values of shape {list(vals.shape)} must have the "
+                             "leading dimensions of sorted_sequence, of shape "
+                             f"{list(seq.shape)}")
+        rows_s, rows_v = seq.reshape(-1, seq.shape[-1]), vals.reshape(-1, vals.shape[-1])
+        out = xp.stack([xp.searchsorted(s, v, side=side) for s, v in zip(rows_s, rows_v)])
+        out = out.reshape(vals.shape)
+    return Tensor(xp.asarray(out).astype("int32" if out_int32 else "int64"))
+
+
+def bucketize(x, sorted_sequence, out_int32: bool = False, right: bool = False,
+              name: str | None = None) -> Tensor:
+    """Paddle's ``bucketize(x, sorted_sequence, out_int32=False, right=False)``: the bucket
+    index of each element of ``x`` in the 1-D ``sorted_sequence`` (``searchsorted``)."""
+    del name
+    seq = as_input(sorted_sequence, "bucketize", "sorted_sequence")
+    if seq.ndim != 1:
+        raise ValueError(f"bucketize: sorted_sequence must be 1-D, got shape {seq.shape}")
+    return searchsorted(seq, as_input(x, "bucketize"), out_int32, right)

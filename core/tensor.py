@@ -18,7 +18,7 @@ import threading
 import numpy as np
 
 from core import backend
-from core.autograd import run_backward
+from core.autograd import run_backward, run_partial_backward
 
 _state = threading.local()
 _names = itertools.count()
@@ -44,6 +44,50 @@ class no_grad(contextlib.ContextDecorator):  # noqa: N801 - Paddle's name
         # As a decorator, each call needs its own saved state: a shared instance would make a
         # recursive decorated function leave grad disabled after its outermost call returns.
         return type(self)()
+
+
+class enable_grad(contextlib.ContextDecorator):  # noqa: N801 - Paddle's name
+    """Paddle's ``enable_grad``: context manager and decorator that turns gradient recording
+    back on (inside ``no_grad``, for example), restoring the previous state on exit."""
+
+    def __enter__(self):
+        self._previous = is_grad_enabled()
+        _state.grad_enabled = True
+        return self
+
+    def __exit__(self, *exc):
+        _state.grad_enabled = self._previous
+        return False
+
+    def _recreate_cm(self):
+        return type(self)()  # a fresh saved state per decorated call, as no_grad
+
+
+class set_grad_enabled(contextlib.ContextDecorator):  # noqa: N801 - Paddle's name
+    """Paddle's ``set_grad_enabled(mode)``: recording is switched to ``mode`` at once, so it
+    works as a plain call; used as a context manager (or decorator) the previous state comes
+    back on exit."""
+
+    def __init__(self, mode: bool):
+        if not isinstance(mode, bool):
+            raise TypeError(f"set_grad_enabled: mode must be True or False, got {mode!r}")
+        self._mode = mode
+        self._previous = is_grad_enabled()
+        _state.grad_enabled = mode
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        _state.grad_enabled = self._previous
+        return False
+
+    def __call__(self, func):
+        _state.grad_enabled = self._previous  # as a decorator, the switch happens per call
+        return super().__call__(func)
+
+    def _recreate_cm(self):
+        return type(self)(self._mode)
 
 
 class _HookHandle:
@@ -102,6 +146,16 @@ class Tensor:
     def is_leaf(self) -> bool:
         return self._backward is None
 
+    def dim(self) -> int:
+        """The number of dimensions (Paddle's ``Tensor.dim()``, alias ``ndimension()``)."""
+        return self.data.ndim
+
+    ndimension = dim
+
+    def element_size(self) -> int:
+        """Bytes per element of the dtype (Paddle's ``Tensor.element_size()``)."""
+        return int(self.data.dtype.itemsize)
+
     def numpy(self) -> np.ndarray:
         """A copy of the values as a numpy array, as Paddle's: later steps do not change it, and
         writing to it does not change the tensor (``tensor.data`` is the live array)."""
@@ -142,8 +196,18 @@ class Tensor:
         """The accumulated gradient as a numpy array (Paddle's ``Tensor.gradient()``)."""
         return None if self.grad_data is None else backend.to_numpy(self.grad_data)
 
-    def clear_grad(self) -> None:
-        self.grad_data = None
+    def clear_grad(self, set_to_zero: bool = True) -> None:
+        """Paddle's ``Tensor.clear_gradient(set_to_zero=True)``: the gradient becomes zeros
+        (``.grad`` is a tensor of zeros), or with ``set_to_zero=False`` is dropped (``.grad``
+        becomes None). A tensor without a gradient keeps none either way."""
+        if not set_to_zero or self.grad_data is None:
+            self.grad_data = None
+        else:
+            # A new array, not the old one zeroed: on the CPU ``gradient()`` hands out the live
+            # array, which must keep the values it was read with. (Dense also for Embedding's
+            # row-sparse gradients: zeros of the table's shape.)
+            self.grad_data = backend.array_module(self.data).zeros(self.data.shape,
+                                                                   dtype=self.data.dtype)
 
     clear_gradient = clear_grad
 
@@ -178,6 +242,39 @@ class Tensor:
 
     cast = astype
 
+    # ----- devices (Paddle's Tensor.cpu / cuda / to) -------------------------------------
+    def cpu(self) -> Tensor:
+        """A copy on the host (Paddle's ``Tensor.cpu()``); the gradient flows back to this
+        tensor's device. On the CPU it is still a copy, as Paddle's."""
+        return _moved(self, backend.to_numpy(self.data).copy(), "cpu")
+
+    def cuda(self, device_id: int | None = None, blocking: bool = True) -> Tensor:
+        """A copy on GPU ``device_id`` (Paddle's ``Tensor.cuda``): the current GPU, or GPU 0
+        when the current device is the CPU. Needs cupy and a visible GPU. ``blocking`` is
+        accepted for Paddle's signature; the copy is complete when this returns."""
+        del blocking
+        if device_id is None:
+            current = backend.current_device()
+            device_id = current.index if current.kind == "gpu" else 0
+        if isinstance(device_id, bool) or not isinstance(device_id, (int, np.integer)):
+            raise TypeError(f"Tensor.cuda: device_id must be an int or None, got {device_id!r}")
+        return _moved(self, _on_gpu(self.data, int(device_id), "Tensor.cuda"), "cuda")
+
+    def to(self, *args, **kwargs) -> Tensor:
+        """Paddle 3.x's ``Tensor.to``: ``to(device)``, ``to(dtype)``, ``to(device, dtype)``,
+        ``to(other_tensor)`` (its dtype and device), keyword ``device=``, ``dtype=``,
+        ``blocking=``. Returns this tensor itself when nothing changes, as Paddle's."""
+        device, dtype = _to_arguments(args, kwargs)
+        out = self
+        if dtype is not None and np.dtype(dtype) != self.dtype:
+            out = out.astype(dtype)
+        if device is not None:
+            target = backend.parse_device(device)
+            here = "cpu" if isinstance(out.data, np.ndarray) else f"gpu:{out.data.device.id}"
+            if str(target) != here:
+                out = out.cpu() if target.kind == "cpu" else out.cuda(target.index)
+        return out
+
     def set_value(self, value) -> None:
         """Overwrite the values in place (shape must match): used to load weights."""
         value = value.data if isinstance(value, Tensor) else backend.asarray(value)
@@ -198,6 +295,138 @@ class Tensor:
         else:
             seed = grad_tensor.data if isinstance(grad_tensor, Tensor) else grad_tensor
         run_backward(self, seed, retain_graph)
+
+
+def _moved(x: Tensor, data, op: str) -> Tensor:
+    """``data`` (``x``'s values on another device) as an op whose gradient goes back to x's."""
+    source = x.data
+    if isinstance(source, np.ndarray):
+        return apply(data, (x,), lambda g: (backend.to_numpy(g),), op)
+    index = source.device.id
+    return apply(data, (x,), lambda g: (_on_gpu(g, index, op),), op)
+
+
+def _on_gpu(array, index: int, fn: str):
+    """``array`` copied to GPU ``index`` (a clear error without cupy or that GPU)."""
+    count = backend.gpu_count()
+    if not 0 <= index < count:
+        raise backend.DeviceError(
+            f"{fn}: GPU {index} is not available: this machine has {count} GPU(s) visible to "
+            "cupy" + (f"; allowed device_id: 0..{count - 1}" if count else
+                      " (install cupy and check the NVIDIA driver, or stay on the CPU)"))
+    cupy = backend.array_module(array) if not isinstance(array, np.ndarray) else None
+    if cupy is None:
+        import cupy  # noqa: PLC0415 - only reached when gpu_count() found cupy
+    with cupy.cuda.Device(index):
+        return cupy.array(array, copy=True)
+
+
+def _to_arguments(args: tuple, kwargs: dict) -> tuple:
+    """(device, dtype) from ``Tensor.to``'s flexible arguments; None where not given."""
+    unknown = set(kwargs) - {"device", "dtype", "blocking", "other"}
+    if unknown:
+        raise TypeError(f"Tensor.to: unexpected keyword argument(s) {sorted(unknown)}; "
+                        "allowed: device, dtype, blocking, other")
+    device, dtype = kwargs.get("device"), kwargs.get("dtype")
+    other = kwargs.get("other")
+    for arg in args:
+        if isinstance(arg, Tensor):
+            other = arg
+        elif isinstance(arg, bool) or arg is None:
+            continue  # blocking
+        elif isinstance(arg, str) and arg.split(":")[0] in ("cpu", "gpu", "cuda"):
+            device = arg
+        else:
+            dtype = arg
+    if other is not None:
+        dtype = other.dtype if dtype is None else dtype
+        device = other.place if device is None else device
+    if isinstance(device, str):
+        device = device.replace("cuda", "gpu")
+    if dtype is not None:
+        try:
+            np.dtype(dtype)
+        except TypeError:
+            raise TypeError(f"Tensor.to: {dtype!r} is neither a device ('cpu', 'gpu', "
+                            "'gpu:N') nor a dtype ('float32', 'int64', ...)") from None
+    return device, dtype
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,  # noqa: PLR0913
+         create_graph: bool = False, only_inputs: bool = True, allow_unused: bool = False,
+         no_grad_vars=None) -> list:
+    """Paddle's ``paddle.grad``: the gradients of ``outputs`` (a Tensor or a list) with respect
+    to ``inputs`` (a Tensor or a list; leaves or tensors computed on the way), as a list of
+    Tensors, one per input, without changing any tensor's ``.grad``.
+
+    ``grad_outputs``: one seed per output (a Tensor, or None for ones). ``retain_graph``
+    (default: ``create_graph``) keeps the graph for another pass. ``allow_unused=True`` gives
+    None for an input no output depends on (else that raises). ``no_grad_vars``: tensors the
+    gradient does not pass through. ``create_graph=True`` (higher-order gradients) is not
+    supported: core's backward closures compute on raw arrays and record no graph."""
+    if create_graph:
+        raise NotImplementedError(
+            "grad: create_graph=True is not supported: core's backward pass is not itself "
+            "recorded, so gradients of gradients cannot be taken. Use create_graph=False; for "
+            "a second derivative, take finite differences of core.grad's result.")
+    if not only_inputs:
+        raise ValueError("grad: only_inputs=False is not supported (Paddle neither): only the "
+                         "gradients of `inputs` are computed")
+    outputs, inputs = _tensors(outputs, "outputs"), _tensors(inputs, "inputs")
+    blocked = () if no_grad_vars is None else _tensors(no_grad_vars, "no_grad_vars")
+    seeds = _seeds(outputs, grad_outputs)
+    keep = create_graph if retain_graph is None else retain_graph
+    arrays = run_partial_backward(outputs, seeds, inputs, blocked, keep)
+    result = []
+    for i, (x, g) in enumerate(zip(inputs, arrays)):
+        if g is None and not allow_unused:
+            raise RuntimeError(
+                f"grad: input {i} (shape {x.shape}) is not reached from the outputs (it does "
+                "not appear in their graph, or stops gradients): pass allow_unused=True to "
+                "get None for it")
+        result.append(None if g is None else Tensor(_owned_gradient(g, x.data)))
+    return result
+
+
+def _tensors(values, arg: str) -> tuple:
+    values = (values,) if isinstance(values, Tensor) else values
+    if not isinstance(values, (list, tuple)) or not values \
+            or not all(isinstance(v, Tensor) for v in values):
+        raise TypeError(f"grad: {arg} must be a Tensor or a non-empty list of Tensors, got "
+                        f"{values!r}")
+    return tuple(values)
+
+
+def _seeds(outputs: tuple, grad_outputs) -> tuple:
+    """One gradient array per output: the given Tensor, or ones where None."""
+    given = [None] * len(outputs) if grad_outputs is None else (
+        [grad_outputs] if isinstance(grad_outputs, Tensor) else list(grad_outputs))
+    if len(given) != len(outputs):
+        raise ValueError(f"grad: grad_outputs has {len(given)} entries but there are "
+                         f"{len(outputs)} outputs")
+    seeds = []
+    for i, (out, seed) in enumerate(zip(outputs, given)):
+        if out.stop_gradient:
+            raise RuntimeError(f"grad: output {i} has stop_gradient=True: nothing it depends "
+                               "on requires a gradient")
+        if seed is None:
+            seeds.append(backend.array_module(out.data).ones_like(out.data))
+        elif not isinstance(seed, Tensor) or tuple(seed.data.shape) != tuple(out.data.shape):
+            raise ValueError(f"grad: grad_outputs[{i}] must be None or a Tensor of the output's "
+                             f"shape {out.shape}, got {seed!r}")
+        else:
+            seeds.append(seed.data)
+    return tuple(seeds)
+
+
+def _owned_gradient(g, like):
+    """A copy of the gradient, of its input's dtype (dense if row-sparse): a closure may hand
+    one array to several inputs, or pass a seed on unchanged."""
+    if hasattr(g, "to_dense"):
+        g = g.to_dense()
+    if g.dtype != like.dtype or isinstance(g, np.generic):
+        return backend.array_module(like).asarray(g, dtype=like.dtype)
+    return g.copy()
 
 
 def apply(out_data, parents: tuple, backward, op: str | None = None) -> Tensor:

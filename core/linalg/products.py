@@ -4,21 +4,25 @@
 ``mm`` and ``bmm`` check their shapes (naming them) and run ``matmul``, so they share its
 threaded kernel and its backward; ``dot`` is a row-wise product and sum. ``multi_dot``,
 ``outer`` and ``inner`` are built from ``matmul`` and ``reshape``, which carry the gradients;
-``cross`` and ``kron`` have their own backward. ``kron`` is here with the other products but
-is not re-exported by ``core.linalg``: it is ``core.kron``, as Paddle's ``paddle.kron``.
+``cross`` and ``kron`` have their own backward. ``kron``, ``addmm`` and ``tensordot`` are here
+with the other products but are not re-exported by ``core.linalg``: they are ``core.kron``,
+``core.addmm`` and ``core.tensordot``, as in Paddle.
 """
 from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from core import backend
-from core.arithmetic import matmul
+from core.arithmetic import add, matmul, scale
 from core.linalg._common import _xp
-from core.manipulation import reshape
+from core.manipulation import reshape, transpose
 from core.ops import as_input, normalize_axis
 from core.tensor import Tensor, apply
 
-__all__ = ["bmm", "cross", "dot", "inner", "kron", "mm", "multi_dot", "outer"]
+__all__ = ["addmm", "bmm", "cross", "dot", "inner", "kron", "mm", "multi_dot", "outer",
+           "tensordot"]
 
 
 def dot(x, y, name: str | None = None) -> Tensor:
@@ -187,3 +191,72 @@ def kron(x, y, name: str | None = None) -> Tensor:
 
 Tensor.dot, Tensor.mm, Tensor.bmm = dot, mm, bmm  # see the note at the end of core/ops.py
 Tensor.cross, Tensor.outer, Tensor.inner, Tensor.kron = cross, outer, inner, kron
+
+
+def addmm(input, x, y, beta: float = 1.0, alpha: float = 1.0,  # noqa: A002 - Paddle's name
+          name: str | None = None) -> Tensor:
+    """Paddle's ``addmm(input, x, y, beta=1.0, alpha=1.0)``: ``beta * input + alpha * (x @ y)``
+    for 2-D ``x`` [M, K] and ``y`` [K, N]; ``input`` broadcasts to [M, N]. Differentiable in
+    all three (built from ``matmul``, ``scale`` and ``add``)."""
+    del name
+    input, x, y = (as_input(t, "addmm", arg) for t, arg in ((input, "input"), (x, "x"), (y, "y")))
+    if x.ndim != 2 or y.ndim != 2 or x.shape[1] != y.shape[0]:
+        raise ValueError(f"addmm: x and y must be 2-D with x's columns equal to y's rows, got "
+                         f"shapes {x.shape} and {y.shape}")
+    product = matmul(x, y)
+    try:
+        np.broadcast_shapes(input.data.shape, product.data.shape)  # shapes only: any device
+    except ValueError:
+        raise ValueError(f"addmm: input of shape {input.shape} does not broadcast to the "
+                         f"product's shape {product.shape}") from None
+    return add(scale(input, beta), scale(product, alpha))
+
+
+def tensordot(x, y, axes=2, name: str | None = None) -> Tensor:
+    """Paddle's ``tensordot(x, y, axes=2)``: the sum of products over paired axes. ``axes``:
+    an int n (x's last n axes with y's first n), one list of axes used for both, or
+    ``[x_axes, y_axes]`` (the shorter completed from the longer, as Paddle; further lists
+    ignored); a Tensor is read as a list. Paired axes must have equal sizes. Differentiable
+    (a transpose, a reshape and ``matmul``)."""
+    del name
+    x, y = as_input(x, "tensordot"), as_input(y, "tensordot", "y")
+    x_axes, y_axes = _contraction_axes(axes, x.ndim, y.ndim)
+    for i, j in zip(x_axes, y_axes):
+        if x.shape[i] != y.shape[j]:
+            raise ValueError(f"tensordot: x's axis {i} (size {x.shape[i]}) and y's axis {j} "
+                             f"(size {y.shape[j]}) are paired but differ in size; shapes "
+                             f"{x.shape} and {y.shape}")
+    x_free = [i for i in range(x.ndim) if i not in x_axes]
+    y_free = [j for j in range(y.ndim) if j not in y_axes]
+    inner_size = math.prod(x.shape[i] for i in x_axes)
+    a = reshape(transpose(x, x_free + x_axes), [-1 if x_free else 1, inner_size])
+    b = reshape(transpose(y, y_axes + y_free), [inner_size, -1 if y_free else 1])
+    return reshape(matmul(a, b), [x.shape[i] for i in x_free] + [y.shape[j] for j in y_free])
+
+
+def _contraction_axes(axes, x_ndim: int, y_ndim: int) -> tuple[list[int], list[int]]:
+    """tensordot's ``axes`` as two equally long lists of non-negative axes."""
+    if isinstance(axes, Tensor):
+        axes = axes.tolist()
+    if isinstance(axes, bool) or not isinstance(axes, (int, list, tuple)):
+        raise TypeError(f"tensordot: axes must be an int, a list/tuple or a Tensor, got {axes!r}")
+    if isinstance(axes, int):
+        if not 0 <= axes <= min(x_ndim, y_ndim):
+            raise ValueError(f"tensordot: axes={axes} must be in 0..{min(x_ndim, y_ndim)} for "
+                             f"{x_ndim}-D x and {y_ndim}-D y")
+        return list(range(x_ndim - axes, x_ndim)), list(range(axes))
+    axes = [a.tolist() if isinstance(a, Tensor) else a for a in axes]
+    if all(isinstance(a, int) for a in axes):
+        first, second = list(axes), list(axes)
+    else:
+        if not all(isinstance(a, (list, tuple)) for a in axes):
+            raise TypeError(f"tensordot: axes {axes!r} mixes ints and lists")
+        first = list(axes[0]) if axes else []
+        second = list(axes[1]) if len(axes) > 1 else list(first)
+    longer = first if len(first) >= len(second) else second
+    first, second = first + longer[len(first):], second + longer[len(second):]
+    x_axes = [normalize_axis(a, x_ndim, "tensordot") for a in first]
+    y_axes = [normalize_axis(a, y_ndim, "tensordot") for a in second]
+    if len(set(x_axes)) != len(x_axes) or len(set(y_axes)) != len(y_axes):
+        raise ValueError(f"tensordot: axes {axes!r} name an axis twice")
+    return x_axes, y_axes

@@ -74,7 +74,9 @@ def test_gradient_accumulates_across_backward_calls():
     (x * x).sum().backward()
     (x * 3.0).sum().backward()
     np.testing.assert_allclose(x.gradient(), 2 * np.array([1.0, 2.0]) + 3.0)
-    x.clear_grad()
+    x.clear_grad()  # Paddle's default set_to_zero=True: zeros, not None
+    np.testing.assert_array_equal(x.grad.numpy(), [0.0, 0.0])
+    x.clear_grad(set_to_zero=False)
     assert x.grad is None
 
 

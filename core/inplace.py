@@ -1,0 +1,172 @@
+"""Paddle's in-place Tensor methods: ``add_``, ``subtract_``, ``multiply_``, ``divide_``,
+``scale_``, ``clip_``, ``exp_``, ``sqrt_``, ``tanh_``, ``zero_``, ``fill_``, ``uniform_`` and
+``normal_``. Each overwrites the tensor's values and returns the tensor itself.
+
+core's graph holds each op's inputs themselves (there is no version counter that could tell a
+backward pass that an input changed since), so an in-place op records no graph, as
+``Tensor.__setitem__`` (core/arithmetic.py): with grad enabled, the tensor must not need a
+gradient, and a Tensor operand must not either. Paddle refuses a leaf that needs a gradient
+too; a tensor inside a graph, which Paddle tracks by version, core refuses likewise (docs/paddle.md
+says what to write instead). Under ``core.no_grad()`` anything may be changed, e.g. a
+Parameter's values.
+"""
+from __future__ import annotations
+
+from core import arithmetic, backend, ops
+from core.creation import normal, uniform
+from core.tensor import Tensor, is_grad_enabled, no_grad
+
+
+def _check(x: Tensor, fn: str, *operands, instead: str | None = None) -> None:
+    """Refuse an in-place change autograd would get wrong (see the module docstring);
+    ``instead`` names the out-of-place call to suggest."""
+    if not is_grad_enabled():
+        return
+    instead = instead or f"the out-of-place op (core.{fn[:-1]})"
+    if not x.stop_gradient:
+        kind = "a leaf tensor" if x.is_leaf else "a tensor computed in the graph"
+        raise ValueError(
+            f"Tensor.{fn}: the tensor is {kind} that needs a gradient (stop_gradient=False), "
+            "and an in-place change cannot be recorded in the graph (Paddle: 'Leaf Tensor "
+            f"that doesn't stop gradient can't use inplace strategy'). Use {instead}, or "
+            "change it inside `with core.no_grad():` when the change is not to be "
+            "differentiated.")
+    for value in operands:
+        if isinstance(value, Tensor) and not value.stop_gradient:
+            raise ValueError(
+                f"Tensor.{fn}: the operand needs a gradient (stop_gradient=False), which an "
+                f"in-place op cannot pass on; use {instead}, or pass operand.detach().")
+
+
+def _write(x: Tensor, values, fn: str) -> Tensor:
+    """Store ``values`` (an array) as x's values, keeping x's shape and dtype; returns x."""
+    if tuple(values.shape) != tuple(x.data.shape):
+        raise ValueError(f"Tensor.{fn}: the result has shape {list(values.shape)}, but an "
+                         f"in-place op must keep the tensor's shape {x.shape} (the operand "
+                         "may broadcast to x, not x to it)")
+    if values.dtype != x.data.dtype:
+        raise TypeError(f"Tensor.{fn}: the result has dtype {values.dtype}, but an in-place "
+                        f"op must keep the tensor's dtype {x.data.dtype}; use the out-of-place "
+                        f"core.{fn[:-1]} or cast x first")
+    if not getattr(getattr(x.data, "flags", None), "writeable", True) or arithmetic._broadcast(
+            x.data):
+        x.data = values.copy() if values.base is not None else values  # a read-only view
+    else:
+        x.data[...] = values
+    x._value_range = None  # the bounds to_tensor recorded no longer hold
+    return x
+
+
+def _binary(op, fn: str):
+    def method(self: Tensor, y, name: str | None = None) -> Tensor:
+        del name
+        _check(self, fn, y)
+        with no_grad():
+            out = op(self, y)
+        return _write(self, out.data, fn)
+
+    method.__name__ = method.__qualname__ = fn
+    method.__doc__ = (f"Paddle's ``Tensor.{fn}(y)``: ``core.{fn[:-1]}(x, y)`` written into x, "
+                      "which is returned. ``y`` broadcasts to x's shape; the dtype stays x's.")
+    return method
+
+
+def _unary(op, fn: str):
+    def method(self: Tensor, name: str | None = None) -> Tensor:
+        del name
+        _check(self, fn)
+        if self.data.dtype.kind != "f":
+            raise TypeError(f"Tensor.{fn}: the tensor has dtype {self.data.dtype}; in-place "
+                            f"{fn[:-1]} needs a float tensor (cast it first)")
+        with no_grad():
+            out = op(self)
+        return _write(self, out.data, fn)
+
+    method.__name__ = method.__qualname__ = fn
+    method.__doc__ = f"Paddle's ``Tensor.{fn}()``: ``core.{fn[:-1]}(x)`` written into x."
+    return method
+
+
+def scale_(x: Tensor, scale=1.0, bias=0.0, bias_after_scale: bool = True, act=None,
+           name: str | None = None) -> Tensor:
+    """Paddle's ``Tensor.scale_(scale=1.0, bias=0.0, bias_after_scale=True, act=None)``:
+    ``core.scale`` written into x."""
+    _check(x, "scale_", scale, bias)
+    with no_grad():
+        out = arithmetic.scale(x, scale, bias, bias_after_scale, act, name)
+    return _write(x, out.data, "scale_")
+
+
+def clip_(x: Tensor, min=None, max=None, name: str | None = None) -> Tensor:  # noqa: A002
+    """Paddle's ``Tensor.clip_(min=None, max=None)``: ``core.clip`` written into x."""
+    del name
+    _check(x, "clip_", min, max)
+    with no_grad():
+        out = ops.clip(x, min, max)
+    return _write(x, out.data, "clip_")
+
+
+def zero_(x: Tensor) -> Tensor:
+    """Paddle's ``Tensor.zero_()``: every value set to 0; returns x."""
+    return _fill(x, 0, "zero_", "core.zeros_like(x)")
+
+
+def fill_(x: Tensor, value) -> Tensor:
+    """Paddle's ``Tensor.fill_(value)``: every value set to ``value`` (a number, cast to x's
+    dtype); returns x."""
+    return _fill(x, value, "fill_", "core.full_like(x, value)")
+
+
+def _fill(x: Tensor, value, fn: str, instead: str) -> Tensor:
+    _check(x, fn, instead=instead)
+    value = value.item() if isinstance(value, Tensor) else value
+    if isinstance(value, (list, tuple)) or not hasattr(value, "__float__"):
+        raise TypeError(f"Tensor.{fn}: value must be a number, got {value!r}")
+    xp = backend.array_module(x.data)
+    return _write(x, xp.full(x.data.shape, value, dtype=x.data.dtype), fn)
+
+
+def uniform_(x: Tensor, min=-1.0, max=1.0, seed: int = 0,  # noqa: A002 - Paddle's names
+             name: str | None = None) -> Tensor:
+    """Paddle's ``Tensor.uniform_(min=-1.0, max=1.0, seed=0)``: values drawn uniformly from
+    [min, max) as ``core.uniform`` draws them (``seed=0``: core.seed's generator)."""
+    _check(x, "uniform_", instead="core.uniform(x.shape, x.dtype, min, max)")
+    _float_only(x, "uniform_")
+    out = uniform(x.shape, x.dtype, min, max, seed, name)
+    return _write(x, _like_device(out.data, x.data), "uniform_")
+
+
+def normal_(x: Tensor, mean=0.0, std=1.0, name: str | None = None) -> Tensor:
+    """Paddle's ``Tensor.normal_(mean=0.0, std=1.0)``: values drawn from N(mean, std**2) with
+    core.seed's generator, as ``core.normal``."""
+    _check(x, "normal_", instead="core.normal(mean, std, x.shape)")
+    _float_only(x, "normal_")
+    if float(std) < 0:
+        raise ValueError(f"Tensor.normal_: std must be >= 0, got {std}")
+    out = normal(float(mean), float(std), x.shape, name)
+    return _write(x, _like_device(out.data, x.data).astype(x.data.dtype, copy=False), "normal_")
+
+
+def _float_only(x: Tensor, fn: str) -> None:
+    if x.data.dtype.kind != "f":
+        raise TypeError(f"Tensor.{fn}: random values need a float tensor, got {x.data.dtype}")
+
+
+def _like_device(values, like):
+    """``values`` on ``like``'s device (random draws are made on the current device)."""
+    if backend.array_module(values) is backend.array_module(like):
+        return values
+    return backend.array_module(like).asarray(backend.to_numpy(values))
+
+
+add_ = _binary(arithmetic.add, "add_")
+subtract_ = _binary(arithmetic.subtract, "subtract_")
+multiply_ = _binary(arithmetic.multiply, "multiply_")
+divide_ = _binary(arithmetic.divide, "divide_")
+exp_ = _unary(ops.exp, "exp_")
+sqrt_ = _unary(ops.sqrt, "sqrt_")
+tanh_ = _unary(ops.tanh, "tanh_")
+
+for _method in (add_, subtract_, multiply_, divide_, exp_, sqrt_, tanh_, scale_, clip_, zero_,
+                fill_, uniform_, normal_):
+    setattr(Tensor, _method.__name__, _method)
