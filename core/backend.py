@@ -333,6 +333,18 @@ def erf(array):
 _kernel_sets: dict = {}
 
 
+def linalg_errors(module):
+    """A context in which ``module.linalg`` raises LinAlgError where the math fails (a singular
+    matrix to inv or solve), as numpy.linalg always does: cupy.linalg by default returns inf or
+    NaN without a word, and reads its cuSOLVER status back (one device sync) only under
+    ``cupyx.errstate(linalg='raise')``. Nothing on the host."""
+    if module is np:
+        return contextlib.nullcontext()
+    import cupyx  # noqa: PLC0415 - ships with cupy
+
+    return cupyx.errstate(linalg="raise")
+
+
 def kernels(array):
     """The fused kernels for ``array``'s backend (see core.backend_kernels): numpy code for host
     arrays, compiled cupy ElementwiseKernels for device arrays. Both compute the same function."""

@@ -206,7 +206,7 @@ def _put(arr: Tensor, vals: Tensor, v, where, reduce: str, include_self: bool, f
         if not include_self:
             start = xp.finfo(a.dtype) if a.dtype.kind == "f" else xp.iinfo(a.dtype)
             out[targeted] = start.min if reduce == "amax" else start.max
-        (xp.maximum if reduce == "amax" else xp.minimum).at(out, where, v)
+        _extreme_at(out, flat, v, reduce)
 
     def backward(g):
         ga = gv = None
@@ -260,6 +260,27 @@ def _multiply_at(out, flat, v) -> None:
     for r in range(int(rank.max()) + 1 if rank.size else 0):
         pick = rank == r
         view[flat[pick]] = view[flat[pick]] * v[pick]
+
+
+def _extreme_at(out, flat, v, reduce: str) -> None:
+    """out.flat[flat] = the max (amax) or min (amin) of itself and every value of ``v`` put
+    there: one stable sort by value, then by position, leaves each position's extreme value
+    last in its run. Not ``maximum.at``: cupy's computes float64 through float32 (its
+    atomicMax on double calls fmaxf). NaN propagates as in maximum/minimum: it sorts last."""
+    xp = backend.array_module(out)
+    ids, vals = flat.reshape(-1), v.reshape(-1)
+    if not ids.size:
+        return
+    # an order-reversing key for amin (~ rather than - for integers and bools: no overflow)
+    key = vals if reduce == "amax" else -vals if vals.dtype.kind in "fc" else ~vals
+    order = xp.argsort(key, kind="stable")
+    order = order[xp.argsort(ids[order], kind="stable")]
+    ids, vals = ids[order], vals[order]
+    last = xp.ones(ids.shape, dtype=bool)
+    last[:-1] = ids[1:] != ids[:-1]
+    view = out.reshape(-1)  # out is a fresh contiguous array: a view
+    pick = ids[last]
+    view[pick] = (xp.maximum if reduce == "amax" else xp.minimum)(view[pick], vals[last])
 
 
 def _multiply_grads(a, out, flat, v, g, targeted, include_self):

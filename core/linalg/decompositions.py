@@ -9,6 +9,9 @@ forward-only: their backward raises an error naming the op.
 """
 from __future__ import annotations
 
+import numpy as np
+
+from core import backend
 from core.arithmetic import matmul
 from core.linalg._common import _no_backward, _xp
 from core.manipulation import transpose
@@ -41,8 +44,9 @@ def inv(x, name: str | None = None) -> Tensor:
     x = _square(x, "inv")
     xp = _xp(x.data)
     try:
-        out = xp.linalg.inv(x.data)
-    except xp.linalg.LinAlgError as err:
+        with backend.linalg_errors(xp):  # cupy too raises for a singular matrix
+            out = xp.linalg.inv(x.data)
+    except np.linalg.LinAlgError as err:  # cupy raises numpy's class too
         raise ValueError(f"inv: x is singular and has no inverse ({err})") from None
     return apply(out, (x,), lambda g: (-(_mT(out) @ g @ _mT(out)),), "inv")
 
@@ -101,9 +105,10 @@ def solve(x, y, left: bool = True, name: str | None = None) -> Tensor:
                          f"x of shape {x.shape}, got {y.shape}")
     try:
         batch = xp.broadcast_shapes(a.shape[:-2], b2.shape[:-2])
-        out = xp.linalg.solve(xp.broadcast_to(a, batch + a.shape[-2:]),
-                              xp.broadcast_to(b2, batch + b2.shape[-2:]))
-    except xp.linalg.LinAlgError as err:
+        with backend.linalg_errors(xp):  # cupy too raises for a singular matrix
+            out = xp.linalg.solve(xp.broadcast_to(a, batch + a.shape[-2:]),
+                                  xp.broadcast_to(b2, batch + b2.shape[-2:]))
+    except np.linalg.LinAlgError as err:  # cupy raises numpy's class too
         raise ValueError(f"solve: x is singular ({err})") from None
     except ValueError:
         raise ValueError(f"solve: the batch dimensions of x {x.shape} and y {y.shape} do not "
@@ -136,7 +141,7 @@ def cholesky(x, upper: bool = False, name: str | None = None) -> Tensor:
     xp = _xp(x.data)
     try:
         low = xp.linalg.cholesky(x.data)
-    except xp.linalg.LinAlgError as err:
+    except np.linalg.LinAlgError as err:  # cupy raises numpy's class too
         raise ValueError(f"cholesky: x is not positive definite ({err})") from None
     if not xp.isfinite(low).all():  # cupy returns NaN instead of raising
         raise ValueError("cholesky: x is not positive definite")

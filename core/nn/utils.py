@@ -22,7 +22,7 @@ from core import backend
 from core.clipping import _check_threshold, _sum_squares
 from core.nn.common import Linear
 from core.nn.conv import Conv1DTranspose, Conv2DTranspose
-from core.nn.layer import Layer
+from core.nn.layer import Layer, _on_module_of
 from core.sparse import RowSparseGrad
 from core.tensor import Parameter, Tensor, apply, no_grad, to_tensor
 
@@ -144,9 +144,10 @@ def parameters_to_vector(parameters, name: str | None = None) -> Tensor:
 
 def vector_to_parameters(vec, parameters, name: str | None = None) -> None:
     """Copy consecutive slices of the 1-D ``vec`` into ``parameters`` (each reshaped to its
-    parameter's shape and cast to its dtype): Paddle's ``vector_to_parameters(vec, parameters,
-    name=None)``, the inverse of ``parameters_to_vector``. The parameters keep their arrays
-    (written in place), so an optimizer holding them sees the new values."""
+    parameter's shape, cast to its dtype and copied to its device): Paddle's
+    ``vector_to_parameters(vec, parameters, name=None)``, the inverse of
+    ``parameters_to_vector``. The parameters keep their arrays (written in place), so an
+    optimizer holding them sees the new values."""
     del name
     if not isinstance(vec, Tensor):
         raise TypeError(f"vector_to_parameters: vec must be a Tensor, got {type(vec).__name__}")
@@ -158,7 +159,7 @@ def vector_to_parameters(vec, parameters, name: str | None = None) -> None:
     offset = 0
     for param in params:
         piece = vec.data[offset:offset + param.size].reshape(param.data.shape)
-        param.data[...] = piece.astype(param.data.dtype, copy=False)
+        param.data[...] = _on_module_of(param.data, piece)  # its dtype and device
         offset += param.size
 
 
@@ -378,9 +379,9 @@ def spectral_norm(layer: Layer, name: str = "weight", n_power_iterations: int = 
     dim %= rank
     hook = SpectralNorm(name, n_power_iterations, dim, eps)
     h, w = _as_matrix(param.data, dim).shape
-    rng, dtype = backend.rng(), param.data.dtype
-    u = _unit(backend.asarray(rng.standard_normal(h), dtype=dtype), eps)
-    v = _unit(backend.asarray(rng.standard_normal(w), dtype=dtype), eps)
+    rng = backend.rng()  # host draws, then on the weight's device in its dtype
+    u = _unit(_on_module_of(param.data, rng.standard_normal(h)), eps)
+    v = _unit(_on_module_of(param.data, rng.standard_normal(w)), eps)
     del layer._parameters[name]
     setattr(layer, name + "_orig", param)
     setattr(layer, name, Tensor(param.data.copy()))  # a plain copy until the first forward

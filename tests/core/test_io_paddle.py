@@ -70,9 +70,12 @@ def test_num_workers_is_workers():
 
 
 def test_places_is_device():
-    loader = core.io.DataLoader(Squares(4), batch_size=2, places="cpu")
+    # the current device (gpu:N under TOMLRUN_TEST_DEVICE): a loader is iterated only there
+    here = core.device.get_device()
+    loader = core.io.DataLoader(Squares(4), batch_size=2, places=here)
     x, _ = next(iter(loader))
-    assert isinstance(x, core.Tensor) and loader.device == core.backend.parse_device("cpu")
+    assert isinstance(x, core.Tensor) and loader.device == core.backend.parse_device(here)
+    assert x.place == here
     assert core.io.DataLoader(Squares(4), places=["cpu"]).device.kind == "cpu"
 
 

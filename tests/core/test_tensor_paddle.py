@@ -167,7 +167,9 @@ def test_cpu_copies_and_passes_the_gradient_back():
 
 def test_to_takes_devices_dtypes_and_tensors():
     x = core.to_tensor([1.0, 2.0])
-    assert x.to("cpu") is x and x.to(device="cpu", dtype="float32") is x
+    here = core.device.get_device()  # where x lives (gpu:N under TOMLRUN_TEST_DEVICE)
+    assert x.to(here) is x and x.to(device=here, dtype="float32") is x
+    assert x.to("cpu").place == "cpu"
     assert x.to("float64").dtype == core.float64
     assert x.to("cpu", "int32").dtype == core.int32
     assert x.to(core.to_tensor([1], dtype="int64")).dtype == core.int64

@@ -39,7 +39,8 @@ CASES = [  # (layer, functional call, torch call)
 ]
 
 
-@pytest.mark.parametrize("layer, fn, ref", CASES, ids=lambda c: repr(c)[:40])
+@pytest.mark.parametrize("layer, fn, ref", CASES,
+                         ids=[f"{type(case[0]).__name__}-{i}" for i, case in enumerate(CASES)])
 def test_activation_gradient_and_torch_parity(layer, fn, ref):
     check_grad(fn, X)
     # torch's celu backward for alpha != 1 is ~1e-7 (relative) off exp(x / alpha); ours is
@@ -188,8 +189,13 @@ def test_float32_extremes_stay_finite_and_keep_float32():
                                rtol=1e-6)
     x.clear_gradient()
     F.log_sigmoid(x).sum().backward()
-    # exp(-100) is a float32 subnormal (3.78e-44): compare against float32's own value
-    np.testing.assert_array_equal(x.gradient()[[0, 1, 4]], [1.0, 1.0, np.exp(np.float32(-100))])
+    # exp(-100) is a float32 subnormal (3.78e-44): float32's own value on the CPU; a GPU may flush
+    # subnormals to zero, so the bound is finiteness and sign, not the subnormal's exact bits
+    grad = x.gradient()
+    assert grad.dtype == np.float32
+    np.testing.assert_allclose(grad[[0, 1, 4]], [1.0, 1.0, np.exp(np.float32(-100))],
+                               rtol=0, atol=1e-38)
+    assert grad[4] >= 0
 
 
 def test_zero_d_inputs_give_zero_d_outputs_and_gradients():

@@ -337,7 +337,11 @@ def test_astype_and_to_cast_in_place():
     assert model[0].weight is weight and weight.dtype == np.float64
     assert model[1]._mean.dtype == np.float64 and opt._parameter_list[0] is weight
     assert model.to(dtype=core.float32) is model and weight.dtype == np.float32
-    assert model.to(device="cpu") is model and model.to() is model
+    # to the host and back to the current device (gpu:N under TOMLRUN_TEST_DEVICE): the inputs
+    # below go to the current device, so the parameters must end there too
+    here = core.device.get_device()
+    assert model.to(device="cpu") is model and model.to(device=here) is model
+    assert model.to() is model and weight.place == here
     assert model.create_parameter([1]).dtype == np.float32
     out = model(np.ones((4, 2), np.float32))
     assert out.dtype == np.float32

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import core
-from core import nn
+from core import backend, nn
 from core.nn import utils
 from core.nn.utils import _spectral_divide, _weight_norm
 from core.sparse import RowSparseGrad
@@ -203,7 +203,7 @@ def test_weight_norm_layer_gradient_through_the_hook():
 
     def run(v, g):
         layer = nn.Linear(4, 2)
-        layer.bias.data = np.zeros(2)
+        layer.bias.data = backend.asarray(np.zeros(2))  # the current device's array
         utils.weight_norm(layer, dim=1)
         layer.__dict__["weight_v"], layer.__dict__["weight_g"] = v, g  # the hook reads these
         return layer(core.to_tensor(x))
@@ -304,8 +304,9 @@ def test_spectral_norm_op_gradient(shape, dim):
     h = shape[dim]
     u = RNG.standard_normal(h)
     v = RNG.standard_normal(math.prod(shape) // h)
-    check_grad(lambda w: _spectral_divide(w, u / np.linalg.norm(u), v / np.linalg.norm(v), dim),
-               weight)
+    # u and v as the layer's buffers hold them: arrays of the current device
+    u, v = backend.asarray(u / np.linalg.norm(u)), backend.asarray(v / np.linalg.norm(v))
+    check_grad(lambda w: _spectral_divide(w, u, v, dim), weight)
 
 
 def test_spectral_norm_layer_gradient_in_eval_mode():
@@ -318,7 +319,7 @@ def test_spectral_norm_layer_gradient_in_eval_mode():
         layer = utils.spectral_norm(nn.Linear(4, 3)).eval()
         for buf in layer.buffers():
             buf.data = buf.data.astype(np.float64)
-        layer.bias.data = np.zeros(3)
+        layer.bias.data = backend.asarray(np.zeros(3))
         layer.__dict__["weight_orig"] = w  # the hook reads it
         return layer(core.to_tensor(x))
 
