@@ -7,37 +7,8 @@ docs/paddle.md, section "core.vision".
 """
 from core.vision import datasets, models, transforms
 from core.vision.image import get_image_backend, set_image_backend
-from core.vision.models import (
-    VGG,
-    LeNet,
-    ResNet,
-    resnet18,
-    resnet34,
-    resnet50,
-    resnet101,
-    resnet152,
-    vgg11,
-    vgg13,
-    vgg16,
-    vgg19,
-)
-from core.vision.transforms import (
-    BaseTransform,
-    CenterCrop,
-    Compose,
-    Grayscale,
-    Normalize,
-    Pad,
-    RandomCrop,
-    RandomHorizontalFlip,
-    RandomVerticalFlip,
-    Resize,
-    ToTensor,
-    Transpose,
-)
+from core.vision.models import *  # noqa: F403 - paddle.vision re-exports its models
+from core.vision.transforms import *  # noqa: F403 - ... and its transforms
 
-__all__ = ["VGG", "BaseTransform", "CenterCrop", "Compose", "Grayscale", "LeNet", "Normalize",
-           "Pad", "RandomCrop", "RandomHorizontalFlip", "RandomVerticalFlip", "ResNet", "Resize",
-           "ToTensor", "Transpose", "datasets", "get_image_backend", "models", "resnet18",
-           "resnet34", "resnet50", "resnet101", "resnet152", "set_image_backend", "transforms",
-           "vgg11", "vgg13", "vgg16", "vgg19"]
+__all__ = ["datasets", "get_image_backend", "models", "set_image_backend", "transforms",
+           *models.__all__, *transforms.__all__]
