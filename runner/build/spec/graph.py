@@ -261,7 +261,28 @@ def _make(node: Node, args: dict) -> nn.Layer:
                           f"{exc}") from None
 
 
+def _check_input_count(node: Node, layer: nn.Layer) -> None:
+    """As many inputs as the layer's forward reads (sequence_length apart)."""
+    try:
+        params = [p for name, p in inspect.signature(layer.forward).parameters.items()
+                  if name != "sequence_length"]
+    except (TypeError, ValueError):
+        return
+    if any(p.kind is p.VAR_POSITIONAL for p in params):
+        return
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    least = sum(p.default is p.empty for p in positional)
+    given = len(node.inputs)
+    if not least <= given <= len(positional):
+        reads = str(least) if least == len(positional) else f"{least} to {len(positional)}"
+        names = ", ".join(p.name for p in positional)
+        raise ConfigError(f"{node.where} ({node.type}) reads {reads} input(s) ({names}), but "
+                          f"its inputs name {given}: {', '.join(node.inputs)}. Give it "
+                          "inputs = [...] with that many layers.")
+
+
 def _run(node: Node, layer: nn.Layer, inputs: list, in_shapes: list, lengths):
+    _check_input_count(node, layer)
     try:
         if lengths is not None and takes_lengths(layer):
             out = layer(*inputs, sequence_length=lengths)

@@ -272,7 +272,7 @@ def _sorted(nodes: dict) -> list[Node]:
     while pending:  # the first node in file order whose inputs are all computed, each time
         ready = next((name for name, needs in pending.items() if not needs), None)
         if ready is None:
-            cycle = ", ".join(sorted(pending))
+            cycle = ", ".join(sorted(_in_cycles(pending)))
             raise ConfigError(f"the layers {cycle} read each other in a cycle through their "
                               "inputs: a network must run from the input to the output.")
         order.append(nodes[ready])
@@ -280,6 +280,19 @@ def _sorted(nodes: dict) -> list[Node]:
         for needs in pending.values():
             needs.discard(ready)
     return order
+
+
+def _in_cycles(pending: dict) -> set:
+    """The nodes on a cycle (or between cycles): what is left of ``pending`` once the nodes that
+    no other pending node reads, which only wait on a cycle, are peeled off."""
+    left = {name: set(needs) for name, needs in pending.items()}
+    while True:
+        read = set().union(*left.values())
+        downstream = [name for name in left if name not in read]
+        if not downstream:
+            return set(left)
+        for name in downstream:
+            del left[name]
 
 
 def _output(given: str, nodes: dict, aliases: dict) -> str:

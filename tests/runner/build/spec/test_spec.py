@@ -237,6 +237,13 @@ def test_summary_rows_count_parameters_and_flops():
     ({"a": {"type": 5}}, None, "model.layers.a.type = 5 is not a layer type name"),
     ({"a": {"type": "ReLU", "inputs": ["b"]}, "b": {"type": "ReLU", "inputs": ["a"]}}, None,
      "read each other in a cycle"),
+    # Only the layers on the cycle are named, not those that merely wait on it:
+    ({"a": {"type": "ReLU", "inputs": ["b"]}, "b": {"type": "ReLU", "inputs": ["a"]},
+      "f": {"type": "Flatten", "inputs": ["b"]}, "o": {"type": "Linear"}}, None,
+     "the layers a, b read each other in a cycle"),
+    ({"a": {"type": "Flatten"}, "b": {"type": "Flatten", "inputs": ["input"]},
+      "o": {"type": "Linear", "inputs": ["a", "b"]}}, None,
+     "model.layers.o (Linear) reads 1 input(s) (x), but its inputs name 2: a, b"),
     ({"a": {"type": "Flatten"}, "side": {"type": "ReLU", "inputs": ["a"]},
       "out": {"type": "Linear", "inputs": ["a"]}}, None,
      "the layer side is computed but nothing consumes it"),
