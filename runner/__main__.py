@@ -139,6 +139,7 @@ def _load_plugins() -> None:
 
 
 hydra_errors.install(PROG)
+sys.argv[1:] = hydra_errors.switches_first(sys.argv[1:])
 _bad_override = hydra_errors.check_overrides(sys.argv[1:])
 if _bad_override:
     exit_with_error(UserError(_bad_override))

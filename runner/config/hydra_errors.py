@@ -54,6 +54,17 @@ def install(prog: str) -> None:
     hydra_utils.run_and_report = run_and_report
 
 
+# Hydra's switches that take no value: argparse reads them only before the first override.
+_SWITCHES = ("-m", "--multirun", "--resolve")
+
+
+def switches_first(argv: list[str]) -> list[str]:
+    """``argv`` with Hydra's value-less switches moved before the overrides, so that
+    ``python -m runner model=mlp -m optim.lr=0.1,0.01`` sweeps (argparse stops reading
+    overrides at the first switch and rejects the rest as unrecognized)."""
+    return [a for a in argv if a in _SWITCHES] + [a for a in argv if a not in _SWITCHES]
+
+
 def check_overrides(argv: list[str]) -> str | None:
     """A paragraph for an override with nothing before its '=' (Hydra's parser raises a bare
     ValueError with a traceback for ``=3``), else None."""

@@ -403,7 +403,8 @@ def cli_runs(tmp_path_factory):
         folder = tmp_path_factory.mktemp(name)
         jobs[name] = (folder, [*TINY, *args])
     folder = tmp_path_factory.mktemp("sweep")
-    jobs["sweep"] = (folder, ["-m", *TINY, "model.layers.conv1.out_channels=4,8",
+    # -m after the first override (argparse alone would reject what follows it):
+    jobs["sweep"] = (folder, [*TINY[:1], "-m", *TINY[1:], "model.layers.conv1.out_channels=4,8",
                               "model.layers.conv2.out_channels=4,8", "hydra.sweep.dir=sweep",
                               "tracking.experiment=spec-sweep"])
     folder = tmp_path_factory.mktemp("edit")
