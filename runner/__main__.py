@@ -18,7 +18,7 @@ from typing import NoReturn
 
 import hydra
 from hydra.core.hydra_config import HydraConfig
-from omegaconf import DictConfig
+from omegaconf import DictConfig, open_dict
 
 from core.backend import DeviceError, set_device
 from core.data.files import ReaderError
@@ -69,6 +69,7 @@ def _train(cfg: DictConfig) -> float:
     """Validate ``cfg``, select its device and run it; return the objective."""
     plugins.load(cfg.get("plugins") or [])  # the config's own plugin modules
     _check_not_hidden(HydraConfig.get())
+    _name_spec_after_its_file(cfg, HydraConfig.get())
     run_config = validate(cfg)
     build.check_model_config(run_config.model)  # a spec's layers, before any data is read
     _use_device(run_config.device)
@@ -76,6 +77,15 @@ def _train(cfg: DictConfig) -> float:
     hydra_config = HydraConfig.get()
     return app.run(run_config, overrides=list(hydra_config.overrides.task),
                    launch_dir=hydra_config.runtime.cwd)
+
+
+def _name_spec_after_its_file(cfg: DictConfig, hydra_config) -> None:
+    """A network spec file without ``name = "..."`` is named after the file (model=my_net:
+    my_net), which run names and MLflow's model.name then show, rather than "spec"."""
+    model, option = cfg.get("model"), hydra_config.runtime.choices.get("model")
+    if isinstance(model, DictConfig) and "layers" in model and "name" not in model and option:
+        with open_dict(cfg):
+            model["name"] = option
 
 
 def _check_not_hidden(hydra_config) -> None:

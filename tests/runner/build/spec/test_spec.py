@@ -407,6 +407,12 @@ def cli_runs(tmp_path_factory):
     jobs["sweep"] = (folder, [*TINY[:1], "-m", *TINY[1:], "model.layers.conv1.out_channels=4,8",
                               "model.layers.conv2.out_channels=4,8", "hydra.sweep.dir=sweep",
                               "tracking.experiment=spec-sweep"])
+    folder = tmp_path_factory.mktemp("unnamed")  # a user's spec file without name = "..."
+    (folder / "conf" / "model").mkdir(parents=True)
+    (folder / "conf" / "model" / "tiny_net.toml").write_text(
+        '[layers.flat]\ntype = "Flatten"\n\n[layers.out]\ntype = "Linear"\n')
+    jobs["unnamed"] = (folder, [*TINY, "hydra.searchpath=[toml://conf]", "model=tiny_net",
+                                "tracking.enabled=false"])
     folder = tmp_path_factory.mktemp("edit")
     jobs["edit"] = (folder, [*TINY, "model=mlp", "model.hidden=[16]", "~model.layers.flatten",
                              "+model.layers.hidden.inputs=[input]",
@@ -460,6 +466,12 @@ def test_layers_are_removed_added_and_rewired_from_the_command_line(cli_runs):
     code, stdout, stderr, folder = cli_runs["edit"]
     assert code == 0, stderr[-3000:]
     assert "flat " in stderr + stdout and "test loss" in stderr + stdout
+
+
+def test_a_spec_file_without_a_name_is_named_after_the_file(cli_runs):
+    code, stdout, stderr, _ = cli_runs["unnamed"]
+    assert code == 0, stderr[-3000:]
+    assert "model tiny_net:" in stderr + stdout and "model spec:" not in stderr + stdout
 
 
 def test_the_summary_command_prints_the_table_without_training(tmp_path, monkeypatch, capsys):
