@@ -62,9 +62,16 @@ def normalize_axes(axis, ndim: int, fn: str) -> tuple[int, ...]:
     return (normalize_axis(axis, ndim, fn),)
 
 
-def _unary(x, fn: str, forward, derivative) -> Tensor:
-    """An element-wise op; ``derivative(a, out)`` is d out / d a."""
+def _unary(x, fn: str, forward, derivative, keep_integers: bool = False) -> Tensor:
+    """An element-wise op; ``derivative(a, out)`` is d out / d a.
+
+    Integer and bool inputs are computed in float32, as Paddle 3.x's unary math does
+    ("integer types are autocasted into float32"): numpy would give float64 (float16 for
+    bool), which then spreads through a float32 model. ``keep_integers`` is for the ops whose
+    values stay integers (abs, square), which keep the input's dtype as in Paddle."""
     a = as_input(x, fn).data
+    if not keep_integers and a.dtype.kind in "iub":
+        a = a.astype("float32")
     out = forward(_xp(x), a)
     return apply(out, (x,), lambda g: (g * derivative(a, out),), fn)
 
@@ -86,12 +93,13 @@ def sqrt(x) -> Tensor:
 
 def abs(x) -> Tensor:  # noqa: A001 - Paddle's name
     """|x|; the gradient at 0 is 0 (the sign), as in Paddle."""
-    return _unary(x, "abs", lambda xp, a: xp.abs(a), lambda a, out: backend.array_module(a).sign(a))
+    return _unary(x, "abs", lambda xp, a: xp.abs(a), lambda a, out: backend.array_module(a).sign(a),
+                  keep_integers=True)
 
 
 def square(x) -> Tensor:
     """x * x, element-wise."""
-    return _unary(x, "square", lambda xp, a: a * a, lambda a, out: 2 * a)
+    return _unary(x, "square", lambda xp, a: a * a, lambda a, out: 2 * a, keep_integers=True)
 
 
 def tanh(x) -> Tensor:

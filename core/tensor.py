@@ -140,7 +140,10 @@ class Tensor:
 
     @property
     def place(self) -> str:
-        return "cpu" if isinstance(self.data, np.ndarray) else backend.get_device()
+        if isinstance(self.data, np.ndarray):
+            return "cpu"
+        device = getattr(self.data, "device", None)  # a cupy array knows its GPU
+        return f"gpu:{device.id}" if hasattr(device, "id") else backend.get_device()
 
     @property
     def is_leaf(self) -> bool:
@@ -276,8 +279,10 @@ class Tensor:
         return out
 
     def set_value(self, value) -> None:
-        """Overwrite the values in place (shape must match): used to load weights."""
-        value = value.data if isinstance(value, Tensor) else backend.asarray(value)
+        """Overwrite the values in place (shape must match): used to load weights. The values
+        are copied onto this tensor's own device (the host, or the GPU it lives on), whatever
+        the current device is, and cast to its dtype."""
+        value = _on_device_of(self.data, value.data if isinstance(value, Tensor) else value)
         if tuple(value.shape) != tuple(self.data.shape):
             raise ValueError(f"set_value: shape {list(value.shape)} does not match "
                              f"the tensor's shape {self.shape}")
@@ -304,6 +309,14 @@ def _moved(x: Tensor, data, op: str) -> Tensor:
         return apply(data, (x,), lambda g: (backend.to_numpy(g),), op)
     index = source.device.id
     return apply(data, (x,), lambda g: (_on_gpu(g, index, op),), op)
+
+
+def _on_device_of(target, value):
+    """``value`` (an array of any device, or array-like) as an array of ``target``'s module
+    and device: ``backend.asarray`` would put it on the CURRENT device instead."""
+    if isinstance(target, np.ndarray):
+        return backend.to_numpy(value)
+    return _on_gpu(value, target.device.id, "set_value")
 
 
 def _on_gpu(array, index: int, fn: str):

@@ -133,3 +133,6 @@ __all__ += ["utils"]
 from core.nn.container import ParameterList  # noqa: E402 - paddle.nn.ParameterList
 
 __all__ += ["ParameterList"]
+from core.nn.loss import CTCLoss  # noqa: E402 - paddle.nn.CTCLoss
+
+__all__ += ["CTCLoss"]

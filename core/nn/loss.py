@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from core.nn.functional import loss as F
+from core.nn.functional import loss_ctc as C
 from core.nn.functional import loss_elementwise as E
 from core.nn.functional import loss_ranking as R
 from core.nn.layer import Layer
@@ -264,3 +265,23 @@ class MultiMarginLoss(_Reduced):
     def forward(self, input: Tensor, label: Tensor) -> Tensor:  # noqa: A002
         return R.multi_margin_loss(input, label, self.p, self.margin, self.weight,
                                    self.reduction)
+
+
+class CTCLoss(_Reduced):
+    """CTC loss over unnormalised, time-major logits (``paddle.nn.CTCLoss(blank=0,
+    reduction='mean')``; ``forward(log_probs, labels, input_lengths, label_lengths,
+    norm_by_times=False)``); see ``F.ctc_loss``."""
+
+    def __init__(self, blank: int = 0, reduction: str = "mean"):
+        super().__init__(reduction)
+        if isinstance(blank, bool) or not isinstance(blank, int) or blank < 0:
+            raise ValueError(f"CTCLoss: blank={blank!r} must be a non-negative int.")
+        self.blank = blank
+
+    def forward(self, log_probs: Tensor, labels: Tensor, input_lengths: Tensor,
+                label_lengths: Tensor, norm_by_times: bool = False) -> Tensor:
+        return C.ctc_loss(log_probs, labels, input_lengths, label_lengths, self.blank,
+                          self.reduction, norm_by_times)
+
+    def extra_repr(self) -> str:
+        return f"blank={self.blank}, reduction={self.reduction}"

@@ -115,3 +115,28 @@ def test_atan2_lerp_and_heaviside():
     np.testing.assert_array_equal(xs.grad.numpy(), 0)
     with pytest.raises(TypeError, match="lerp: weight"):
         core.lerp(t(a), t(y), "half")
+
+
+# ----- integer inputs: float32, as Paddle 3.x ----------------------------------------------------
+
+FLOAT_OF_INTEGERS = ["exp", "sqrt", "log", "log1p", "sin", "cos", "tanh", "rsqrt", "reciprocal",
+                     "log2", "log10", "expm1", "tan", "atan", "sinh", "cosh", "asinh", "erf"]
+
+
+@pytest.mark.parametrize("name", FLOAT_OF_INTEGERS)
+@pytest.mark.parametrize("dtype", ["int32", "int64", "uint8", "bool"])
+def test_unary_math_of_integers_is_float32(name, dtype):
+    values = np.array([1, 2, 3, 1]).astype(dtype)
+    got = getattr(core, name)(t(values))
+    assert got.dtype == np.float32
+    want = getattr(core, name)(t(values.astype("float32")))
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
+    assert getattr(t(values), name)().dtype == np.float32  # the Tensor method too
+
+
+def test_abs_and_square_of_integers_stay_integers():
+    x = t(np.array([-3, 0, 4], "int32"))
+    assert core.abs(x).dtype == np.int32 and core.square(x).dtype == np.int32
+    np.testing.assert_array_equal(core.square(x).numpy(), [9, 0, 16])
+    np.testing.assert_array_equal(abs(x).numpy(), [3, 0, 4])
+    assert core.sqrt(t([4.0, 9.0], "float64")).dtype == np.float64  # floats keep theirs

@@ -110,3 +110,9 @@ __all__ += ["celu", "glu", "hardshrink", "log_sigmoid", "maxout", "rrelu", "selu
 __all__ += ["cosine_embedding_loss", "gaussian_nll_loss", "hinge_embedding_loss",
             "margin_ranking_loss", "multi_label_soft_margin_loss", "multi_margin_loss",
             "poisson_nll_loss", "soft_margin_loss", "triplet_margin_loss"]
+from core.nn.functional.loss_ctc import ctc_loss  # noqa: E402
+
+__all__ += ["ctc_loss"]
+from core.nn.functional.loss_elementwise import sigmoid_focal_loss  # noqa: E402
+
+__all__ += ["sigmoid_focal_loss"]

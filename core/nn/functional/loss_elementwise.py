@@ -351,3 +351,65 @@ def gaussian_nll_loss(input: Tensor, label: Tensor, variance: Tensor,  # noqa: A
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "gaussian_nll_loss",
            "hinge_embedding_loss", "kl_div", "l1_loss", "poisson_nll_loss", "smooth_l1_loss",
            "soft_margin_loss"]
+
+
+def sigmoid_focal_loss(logit: Tensor, label: Tensor, normalizer: Tensor | None = None,
+                       alpha: float = 0.25, gamma: float = 2.0, reduction: str = "sum",
+                       name: str | None = None) -> Tensor:
+    """The focal loss of RetinaNet on logits (``paddle.nn.functional.sigmoid_focal_loss(logit,
+    label, normalizer=None, alpha=0.25, gamma=2.0, reduction='sum', name=None)``), per
+    element, with p = sigmoid(logit)::
+
+        alpha_t * (1 - p_t) ** gamma * bce_with_logits(logit, label)
+        p_t = p * label + (1 - p) * (1 - label)
+        alpha_t = alpha * label + (1 - alpha) * (1 - label)
+
+    then divided by ``normalizer`` (a one-element tensor, e.g. the number of positives) when
+    given, then reduced; Paddle's default reduction is ``"sum"``. Unlike torchvision's, alpha
+    always weighs (Paddle has no "alpha < 0: no weighting"). Differentiable in logit, label and
+    normalizer, with the closed-form derivatives computed in the forward pass.
+    """
+    del name
+    logit, label = arrays_to_tensors(logit, label)  # numpy batches too
+    check_reduction(reduction, "sigmoid_focal_loss")
+    _same_shape(logit, label, "sigmoid_focal_loss")
+    for what, value in (("alpha", alpha), ("gamma", gamma)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not math.isfinite(value):
+            raise ValueError(f"sigmoid_focal_loss: {what}={value!r} must be a finite number.")
+    x = logit.data
+    xp = backend.array_module(x)
+    y = label.data.astype(x.dtype, copy=False)
+    e = xp.exp(-abs(x))
+    p = xp.where(x >= 0, 1, e) / (1 + e)  # sigmoid(x), stable for any x
+    ce = (1 - y) * x + xp.log1p(e) + xp.maximum(-x, 0)  # bce_with_logits, stable
+    q = 1 - (p * y + (1 - p) * (1 - y))  # 1 - p_t
+    alpha_t = alpha * y + (1 - alpha) * (1 - y)
+    m = q ** gamma
+    dm_dq = gamma * q ** (gamma - 1) if gamma else xp.zeros_like(q)  # gamma 0: m == 1
+    dq_dx, dq_dy = -p * (1 - p) * (2 * y - 1), 1 - 2 * p
+    losses = alpha_t * m * ce
+    dx = alpha_t * (dm_dq * dq_dx * ce + m * (p - y))
+    dy = (2 * alpha - 1) * m * ce + alpha_t * (dm_dq * dq_dy * ce - m * x)
+    grads = [(logit, dx), (label, dy)]
+    if normalizer is not None:
+        normalizer = _one_value(normalizer, "sigmoid_focal_loss", "normalizer")
+        n = normalizer.data.astype(x.dtype, copy=False)
+        losses, dx, dy = losses / n, dx / n, dy / n
+        grads = [(logit, dx), (label, dy), (normalizer, -losses / n)]
+    return _finish(losses, grads, reduction, "sigmoid_focal_loss")
+
+
+def _one_value(value, fn: str, what: str) -> Tensor:
+    """``value`` (a Tensor or numpy array) checked to hold one value in at most one axis."""
+    (value,) = arrays_to_tensors(value)
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{fn}: {what} must be a Tensor or a numpy array, got "
+                        f"{type(value).__name__}")
+    if value.ndim > 1 or value.size != 1:
+        raise ValueError(f"{fn}: {what} must hold one value (shape [] or [1]), got shape "
+                         f"{value.shape}")
+    return value
+
+
+__all__ += ["sigmoid_focal_loss"]

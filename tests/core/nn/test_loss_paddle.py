@@ -288,3 +288,64 @@ def test_numpy_batches_are_taken_as_tensors():
     lab = np.array([1, 0, 3])
     assert np.isfinite(nn.MultiMarginLoss()(t(x), lab).item())
     assert math.isfinite(F.triplet_margin_loss(x, x + 1, x - 1).item())
+
+
+# ----- sigmoid_focal_loss -------------------------------------------------------------------
+
+def _focal_reference(x, y, alpha=0.25, gamma=2.0):
+    """torchvision's sigmoid_focal_loss, written out in numpy (alpha always applied, as
+    Paddle's)."""
+    p = 1 / (1 + np.exp(-x))
+    ce = -(y * np.log(p) + (1 - y) * np.log(1 - p))
+    p_t = p * y + (1 - p) * (1 - y)
+    return (alpha * y + (1 - alpha) * (1 - y)) * (1 - p_t) ** gamma * ce
+
+
+@pytest.mark.parametrize("alpha, gamma", [(0.25, 2.0), (0.7, 0.0), (0.5, 1.5), (1, 3)])
+def test_sigmoid_focal_loss_values_against_the_formula(alpha, gamma):
+    x, y = RNG.normal(size=(4, 5)) * 3, (RNG.random((4, 5)) < 0.3).astype(float)
+    per = _focal_reference(x, y, alpha, gamma)
+    got = F.sigmoid_focal_loss(t(x), t(y), alpha=alpha, gamma=gamma, reduction="none")
+    np.testing.assert_allclose(got.numpy(), per, rtol=1e-10, atol=1e-14)
+    assert F.sigmoid_focal_loss(t(x), t(y), alpha=alpha, gamma=gamma).item() == \
+        pytest.approx(per.sum(), rel=1e-10)  # Paddle's default reduction: "sum"
+    mean = F.sigmoid_focal_loss(t(x), t(y), t([4.0]), alpha, gamma, reduction="mean")
+    assert mean.shape == [] and mean.item() == pytest.approx(per.mean() / 4, rel=1e-10)
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_sigmoid_focal_loss_gradients_against_finite_differences(reduction):
+    x, y = RNG.normal(size=(3, 4)) * 2, RNG.random((3, 4))  # soft labels: label gradient too
+    check_grad(lambda a, b: F.sigmoid_focal_loss(a, b, reduction=reduction), x, y)
+    check_grad(lambda a, b, n: F.sigmoid_focal_loss(a, b, n, alpha=0.6, gamma=1.5,
+                                                    reduction=reduction), x, y, np.array([2.5]))
+    check_grad(lambda a, b, n: F.sigmoid_focal_loss(a, b, n, gamma=0, reduction=reduction),
+               x, y, np.array(3.0))
+
+
+def test_sigmoid_focal_loss_float32_stays_finite_at_extremes():
+    x = t(np.array([[-80.0, -20.0, 0.0, 20.0, 80.0]], np.float32), grad=True)
+    y = t(np.array([[1.0, 0.0, 1.0, 1.0, 0.0]], np.float32))
+    out = F.sigmoid_focal_loss(x, y, reduction="none")
+    out.sum().backward()
+    assert out.dtype == np.float32 and np.isfinite(out.numpy()).all()
+    assert np.isfinite(x.grad.numpy()).all()
+    assert out.numpy()[0, 0] == pytest.approx(0.25 * 80, rel=1e-5)  # (1 - p_t) -> 1, ce -> 80
+
+
+def test_sigmoid_focal_loss_bad_arguments():
+    x, y = t(np.zeros((2, 3))), t(np.ones((2, 3)))
+    cases = [
+        (lambda: F.sigmoid_focal_loss(x, t(np.ones((3, 2)))), "same shape"),
+        (lambda: F.sigmoid_focal_loss(x, y, reduction="batchmean"), "reduction='batchmean'"),
+        (lambda: F.sigmoid_focal_loss(x, y, alpha=float("nan")), "alpha=nan"),
+        (lambda: F.sigmoid_focal_loss(x, y, gamma="2"), "gamma='2'"),
+        (lambda: F.sigmoid_focal_loss(x, y, t(np.ones(2))), r"normalizer must hold one value "
+                                                           r"\(shape \[\] or \[1\]\), got shape "
+                                                           r"\[2\]"),
+    ]
+    for call, words in cases:
+        with pytest.raises(ValueError, match=words):
+            call()
+    with pytest.raises(TypeError, match="sigmoid_focal_loss: normalizer must be a Tensor"):
+        F.sigmoid_focal_loss(x, y, 2.0)
