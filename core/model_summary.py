@@ -172,6 +172,8 @@ def _flops(layer, in_shape: tuple, out_shape: tuple) -> int:
     if weight is not None and weight.ndim >= 2 and "Transpose" in kind:
         # Each input value meets weight.size / in_channels weights.
         return 2 * math.prod(in_shape) * (weight.size // max(weight.shape[0], 1))
+    if kind == "Bilinear" and weight is not None:  # out_k = x1 W_k x2: in1 * in2 per output
+        return 2 * out_size * (weight.size // max(weight.shape[0], 1))
     if weight is not None and weight.ndim >= 2 and ("Conv" in kind or kind == "Linear"):
         per_output = weight.size // max(weight.shape[0 if "Conv" in kind else 1], 1)
         return 2 * out_size * per_output  # each output: a dot product of per_output terms

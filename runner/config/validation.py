@@ -386,8 +386,26 @@ def _check_text_sizes(data: schema.DataConfig) -> None:
                           "in (0, 1).")
 
 
+# Characters MLflow refuses in a registered model's name ('/', ':') or that would make its
+# models:/NAME/VERSION and models:/NAME@ALIAS URIs ambiguous ('@').
+_MODEL_NAME_FORBIDDEN = "/:@"
+
+
+def _check_model_name(key: str, name: str) -> None:
+    """A registered model's name, checked before training rather than after it."""
+    bad = sorted({c for c in name if c in _MODEL_NAME_FORBIDDEN})
+    if name and (not name.strip() or name != name.strip() or bad):
+        why = (f"it contains {', '.join(repr(c) for c in bad)}" if bad
+               else "it is blank or has spaces at its ends")
+        raise ConfigError(f"{key} = {show(name)} cannot name a registered model: {why}; use "
+                          "letters, digits, '-', '_' and '.', e.g. digits-cnn (runner.infer "
+                          "reads it back as models:/NAME/VERSION or models:/NAME@ALIAS).")
+
+
 def _check_register(run_config: schema.RunConfig) -> None:
     """Registering a model needs one logged: tracking on and the final checkpoint kept."""
+    _check_model_name("tracking.register_as", run_config.tracking.register_as)
+    _check_model_name("sweep.register_best", run_config.sweep.register_best)
     if run_config.tracking.register_as and not (run_config.trainer.checkpoint
                                                 and run_config.tracking.enabled):
         raise ConfigError(f"tracking.register_as = {show(run_config.tracking.register_as)} "

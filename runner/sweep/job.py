@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from core.atomic import atomic_write
+from runner.config.validation import show
 from runner.errors import UserError
 from runner.track import runstore, tracking
 from runner.track.naming import run_name
@@ -209,7 +210,9 @@ def raw_params(cfg) -> dict[str, str]:
             for key, item in value.items():
                 walk(f"{prefix}.{key}" if prefix else str(key), item)
         else:
-            flat[prefix] = value if isinstance(value, str) else json.dumps(value)
+            # Spelled as validation.flatten spells a finished job's params, so that
+            # runner.compare and MLflow's compare view see equal values as equal.
+            flat[prefix] = show(value, quote=False)
 
     walk("", tree)
     return flat

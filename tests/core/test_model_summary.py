@@ -147,3 +147,16 @@ def test_recurrent_flops_count_the_steps_a_sample_takes(capsys):
     assert _flops_column(capsys.readouterr().out, "GRU") == str(5 * per_step)
     core.summary(core.nn.GRUCell(3, 4), (1, 3))  # a cell takes one step, whatever its width
     assert _flops_column(capsys.readouterr().out, "GRUCell") == str(per_step)
+
+
+def test_bilinear_flops_count_every_weight_once_per_sample(capsys):
+    class Pair(core.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.bil = core.nn.Bilinear(100, 50, 20)
+
+        def forward(self, x):
+            return self.bil(x, x[:, :50])
+
+    core.summary(Pair(), (1, 100))
+    assert _flops_column(capsys.readouterr().out, "Bilinear") == f"{2 * 20 * 100 * 50 / 1e3:.2f}k"

@@ -151,9 +151,11 @@ def build_graph(nodes: list[Node], output: str, input_shape, num_classes: int,
             layer = _make(node, args)
             if variable_length:
                 _check_not_joining_steps(node, layer, in_shapes)
+                _check_steps_kept_for_lengths(node, layer, in_shapes)
             layer.eval()
             out = _run(node, layer, [values[s] for s in node.inputs], in_shapes, lengths)
             layer.train()
+            _check_batch_kept(node, out)
             layers[node.name] = layer
             values[node.name] = out
             shapes[node.name] = tuple(out.shape[1:])
@@ -232,6 +234,34 @@ def _check_not_empty(node: Node, shape: tuple, variable_length: bool) -> None:
         steps = f" ({PROBE_STEPS} probe steps first)" if variable_length else ""
         raise ConfigError(f"{node.where} ({node.type}) gives samples of shape {show(shape)}"
                           f"{steps}, with no values: check its arguments ({show(node.args)}).")
+
+
+def _check_batch_kept(node: Node, out) -> None:
+    """Every layer keeps one output row per sample: a layer acting on the batch axis (an axis
+    of 0) passes the probe's 2 samples but breaks the loss and batch statistics later."""
+    if not out.shape or out.shape[0] != PROBE_BATCH:
+        raise ConfigError(f"{node.where} ({node.type}) turns a batch of {PROBE_BATCH} samples "
+                          f"into {out.shape[0] if out.shape else 'a scalar'} rows (output shape "
+                          f"{show(list(out.shape))}): a layer must keep the batch axis, axis 0; "
+                          f"check its arguments ({show(node.args)}), e.g. an axis that should "
+                          "count from 1.")
+
+
+def _check_steps_kept_for_lengths(node: Node, layer, in_shapes: list) -> None:
+    """A layer that reads the sequence lengths (an RNN, SequencePool) needs the steps those
+    lengths count: after a strided convolution or pooling over time they describe other
+    steps, and pooling them gives wrong values with no error."""
+    if not takes_lengths(layer) or not in_shapes or not in_shapes[0]:
+        return
+    steps = in_shapes[0][0]
+    if steps != PROBE_STEPS:
+        raise ConfigError(f"{node.where} ({node.type}) reads the sequences' lengths, but its "
+                          f"input '{node.inputs[0]}' has {steps} steps where the probe's "
+                          f"sequences have {PROBE_STEPS} (samples of shape "
+                          f"{show(list(in_shapes[0]))}): an earlier layer changes the number of "
+                          "steps (a stride or pooling over time), so the lengths no longer "
+                          "count its steps. Keep the steps (stride 1, padding that keeps the "
+                          "length) before it.")
 
 
 def _check_not_joining_steps(node: Node, layer, in_shapes: list) -> None:

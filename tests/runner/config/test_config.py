@@ -166,6 +166,12 @@ def test_device_strings(edit):
     (["inspect.layer_outputs=[fc]"], "inspect.layer_outputs is set but inspect.every = 0 "
                                      "(off), so nothing would be inspected"),
     (["inspect.grad_stats=true"], "inspect.grad_stats is set but inspect.every = 0"),
+    # Checked before training (MLflow refused them after it, leaving a FAILED run):
+    (["tracking.register_as=a/b"], "tracking.register_as = 'a/b' cannot name a registered "
+                                   "model: it contains '/'"),
+    (["sweep.register_best='c@d'"], "sweep.register_best = 'c@d' cannot name a registered "
+                                    "model: it contains '@'"),
+    (["tracking.register_as=' '"], "it is blank or has spaces at its ends"),
     (["trainer.keep_best=true", "trainer.objective=test/acc"],
      "cannot be monitored by trainer.keep_best = true: early stopping and the best checkpoint "
      "watch a validation metric"),

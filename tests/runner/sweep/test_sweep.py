@@ -107,6 +107,20 @@ def test_failing_combinations_are_recorded_and_the_sweep_goes_on(sweeps):
     assert "Traceback" not in err and err.count("tomlrun: job ") == 3
 
 
+def test_a_failed_jobs_params_are_spelled_as_a_finished_jobs():
+    """runner.compare and MLflow's compare view must not see ['a', 'b'] and ["a", "b"] as two
+    values: a job that failed before validation logs its raw config the way flatten does."""
+    from omegaconf import OmegaConf
+
+    from runner.config.validation import show
+
+    raw = OmegaConf.create({"model": {"layers": {"dec": {"inputs": ["proj", "mem"]}},
+                                      "dropout": 0.5, "freeze": []}, "hydra": {"x": 1}})
+    assert job.raw_params(raw) == {"model.layers.dec.inputs": "['proj', 'mem']",
+                                   "model.dropout": "0.5", "model.freeze": "[]"}
+    assert show(["proj", "mem"], quote=False) == "['proj', 'mem']"  # what flatten logs
+
+
 def test_submitit_local_launcher(sweeps):
     code, out, err, cwd = sweeps["submitit"]
     assert code == 0, err[-3000:]

@@ -334,6 +334,21 @@ def test_a_layer_that_gives_nan_on_the_probe_is_named_in_a_warning(caplog):
     assert "NaN" not in caplog.text
 
 
+def test_layers_must_keep_the_batch_and_the_steps_the_lengths_count():
+    with pytest.raises(ConfigError, match=r"model.layers.g \(GLU\) turns a batch of 2 samples "
+                                          "into 1 rows"):
+        _build({"f": {"type": "Flatten"}, "g": {"type": "GLU", "axis": 0},
+                "o": {"type": "Linear"}})
+    strided = {"down": {"type": "Conv1D", "out_channels": 4, "kernel_size": 3, "stride": 2,
+                        "padding": 1, "data_format": "NLC"},
+               "pool": {"type": "SequencePool", "pool_type": "last"}, "o": {"type": "Linear"}}
+    with pytest.raises(ConfigError, match=r"model.layers.pool \(SequencePool\) reads the "
+                                          "sequences' lengths, but its input 'down' has 2 steps"):
+        build.build_model(_spec(strided), (5,), 3, variable_length=True)
+    strided["down"]["stride"] = 1  # the steps kept: the lengths still count them
+    build.build_model(_spec(strided), (5,), 3, variable_length=True)
+
+
 def test_sequence_branches_are_joined_along_features_not_steps():
     layers = {"a": {"type": "GRU", "hidden_size": 4},
               "b": {"type": "LSTM", "hidden_size": 3, "inputs": ["input"]},
