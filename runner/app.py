@@ -172,6 +172,11 @@ def _train_and_report(cfg: RunConfig, parts: _Parts, tracker,
                       resumption=None) -> tuple[float, int]:
     """Train, test and log; returns the objective and the number of epochs trained."""
     recorder = tracking.Recorder(tracker)
+    if resumption is not None and resumption.run_id is not None:
+        # What the run logged before it stopped: a run resumed after its last epoch trains no
+        # more, and its objective is among these.
+        run = tracker.get_run(resumption.run_id)
+        recorder.remember(run.data.metrics if run is not None else {})
     _describe_model(cfg, parts, tracker, output_dir())
     begin = time.perf_counter()
     overhead_before = tracker.overhead_sec
@@ -204,7 +209,8 @@ def _train_and_report(cfg: RunConfig, parts: _Parts, tracker,
             log.info("registered the model as models:/%s/%s", cfg.tracking.register_as, version)
     # The LAST value of sweep.objective (by default trainer's), also with early stopping or
     # keep_best: what a sweep compares stays the state training ended in.
-    return recorder.last(job.objective_key(cfg)), state.epoch + 1
+    # (A run resumed after its last epoch trained none more: state.epoch is already epochs.)
+    return recorder.last(job.objective_key(cfg)), min(state.epoch + 1, cfg.trainer.epochs)
 
 
 def _describe_model(cfg: RunConfig, parts: _Parts, tracker, folder: str) -> None:

@@ -409,6 +409,7 @@ class Recorder:
     def __init__(self, tracker):
         self.tracker = tracker
         self.history: dict[str, list[tuple[int, float]]] = {}
+        self._before: dict[str, float] = {}
 
     def log_metrics(self, metrics: dict[str, float], step: int) -> None:
         for key, value in metrics.items():
@@ -418,6 +419,13 @@ class Recorder:
     def flush(self, force: bool = False) -> None:
         self.tracker.flush(force)
 
+    def remember(self, metrics: dict[str, float]) -> None:
+        """The latest values the run logged before this process (a resumed run's): ``last``
+        falls back on them; they are neither logged again nor drawn."""
+        self._before = {key: float(value) for key, value in metrics.items()}
+
     def last(self, key: str) -> float:
         """The latest value logged for ``key`` (KeyError when it was never logged)."""
-        return self.history[key][-1][1]
+        if key in self.history:
+            return self.history[key][-1][1]
+        return self._before[key]

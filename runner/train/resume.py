@@ -82,14 +82,16 @@ def find(cfg, tracker) -> Resumption | None:
     body = checkpoint.load(path)
     checkpoint.check_fingerprint(path, _comparable(body.get("fingerprint", {})),
                                  _comparable(fingerprint(cfg)))
-    if body["position"]["epoch"] >= cfg.trainer.epochs:
+    run_id = body.get("run_id")
+    run = tracker.get_run(run_id) if run_id is not None and hasattr(tracker, "get_run") else None
+    # After the last epoch only the test and the logging are left: a run stopped there (KILLED)
+    # resumes to finish them; a FINISHED run, or none, has nothing left to do.
+    if body["position"]["epoch"] >= cfg.trainer.epochs and (
+            run is None or run.info.status == "FINISHED"):
         raise ConfigError(f"checkpoint '{path}' was taken after the last of the run's "
                           f"{cfg.trainer.epochs} epochs: training is complete and there is "
                           "nothing to resume (start a new run to train further).")
-    run_id = body.get("run_id")
-    if run_id is not None and _exists(tracker, run_id):
-        return Resumption(path, body, run_id)
-    return Resumption(path, body, None)
+    return Resumption(path, body, run_id if run is not None else None)
 
 
 def _resolve(cfg, tracker) -> str:
@@ -102,10 +104,6 @@ def _resolve(cfg, tracker) -> str:
     else:
         path = _from_run(cfg, tracker, str(target))
     return os.path.abspath(path)
-
-
-def _exists(tracker, run_id: str) -> bool:
-    return hasattr(tracker, "get_run") and tracker.get_run(run_id) is not None
 
 
 def _from_path(target: str) -> str:

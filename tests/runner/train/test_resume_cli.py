@@ -95,3 +95,30 @@ def test_sigkill_mid_epoch_then_resume_is_bit_identical(tmp_path):
     assert run_res.info.status == "FINISHED" and "resumed_from" in run_res.data.tags
     assert points_res == points_ref
     assert {k for k, _, _ in points_ref} >= {"train/loss", "valid/acc", "test/acc"}
+
+
+def test_a_run_stopped_after_its_last_epoch_resumes_to_test_and_log_its_model(tmp_path):
+    """Ctrl-C between the last epoch's checkpoint and the end of the run (test, model) leaves
+    it KILLED; trainer.resume=true finishes it instead of saying there is nothing to resume."""
+    extra = ("trainer.epochs=2", "trainer.checkpoint_every=41", "tracking.experiment=late")
+    first = subprocess.Popen([sys.executable, "-m", "runner", *ARGS, *extra], cwd=tmp_path,
+                             env=runner_env(), stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
+    for line in first.stdout:  # the test has run: only the outputs and the model are left
+        if "test loss" in line:
+            first.send_signal(signal.SIGINT)
+            break
+    first.communicate(timeout=120)
+    from mlflow.tracking import MlflowClient
+
+    client = MlflowClient(tracking_uri=tracking.default_uri(tmp_path))
+    (run,) = client.search_runs([client.get_experiment_by_name("late").experiment_id])
+    assert run.info.status == "KILLED"
+    done = subprocess.run([sys.executable, "-m", "runner", *ARGS, *extra,
+                           "trainer.resume=true"], cwd=tmp_path, env=runner_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    (run,) = client.search_runs([client.get_experiment_by_name("late").experiment_id])
+    assert run.info.status == "FINISHED" and "test/acc" in run.data.metrics
+    assert any(a.path == "model" for a in client.list_artifacts(run.info.run_id))
+    assert "after 2 epochs" in done.stdout + done.stderr
