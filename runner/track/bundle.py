@@ -148,8 +148,9 @@ def load_model(source: str, tracking_uri: str | None = None):
                 return from_bundle(folder)
     if os.path.basename(source) == MODEL_FILE:
         return from_bundle(os.path.dirname(source) or ".")
-    if os.path.isdir(source):
-        latest = checkpoint.latest(source)
+    if os.path.isdir(source):  # checkpoints: the folder's own, or its run's checkpoints/
+        latest = checkpoint.latest(source) or checkpoint.latest(os.path.join(source,
+                                                                             "checkpoints"))
         if latest is None:
             raise UserError(f"run={source} is a folder without a model (MLmodel, "
                             f"{MODEL_FILE}) or checkpoints (ckpt-step*.ckpt).")
@@ -208,16 +209,33 @@ def _download(source: str, tracking_uri: str | None) -> str:
             raise UserError(f"run={source} is not a runs:/ URI: write runs:/<run id>/model.")
         run_id, path = (found["run"], found["path"] or pyfunc.ARTIFACT_PATH) if found else \
             (source, pyfunc.ARTIFACT_PATH)
-        client.get_run(run_id)
+        run = client.get_run(run_id)
         names = {item.path for item in client.list_artifacts(run_id)}
         if path == pyfunc.ARTIFACT_PATH and path not in names and FOLDER in names:
             path = FOLDER  # a run logged before the pyfunc model
+        if path.split("/")[0] not in names:
+            _no_model(run, source)
         return client.download_artifacts(run_id, path)
     except MlflowException as exc:
         raise UserError(f"run={source} is neither a file or folder nor a run with a "
                         f"'{pyfunc.ARTIFACT_PATH}' artifact in {uri} "
                         f"({exc.message.splitlines()[0]}); pass uri=<tracking uri> if the run "
                         "lives in another store.") from None
+
+
+def _no_model(run, source: str) -> None:
+    """A run without its model: one stopped before logging it, or logged without checkpoints;
+    say where its weights are, if anywhere."""
+    folder = run.data.tags.get(checkpoint.CHECKPOINT_TAG)
+    status = run.info.status
+    if folder and checkpoint.latest(folder):
+        finish = ("resume it with trainer.resume=true to finish it (its test and model), or read"
+                  if status != "FINISHED" else "read")
+        raise UserError(f"run={source} ({status}) has no '{pyfunc.ARTIFACT_PATH}' artifact: it "
+                        f"stopped before logging it; {finish} its checkpoints with "
+                        f"run={folder}.")
+    raise UserError(f"run={source} ({status}) has no '{pyfunc.ARTIFACT_PATH}' artifact and no "
+                    "checkpoints: it logs one only when it ends with trainer.checkpoint=true.")
 
 
 def _download_registered(client, source: str, uri: str) -> str:

@@ -34,6 +34,7 @@ from core.tensor import Tensor
 from runner.errors import UserError
 
 FORMAT = "tomlrun.checkpoint"
+CHECKPOINT_TAG = "checkpoint_dir"  # the MLflow run tag naming a run's checkpoint folder
 VERSION = 1
 _NAME = re.compile(r"^ckpt-step(\d{8,})\.ckpt$")
 

@@ -25,7 +25,7 @@ from runner.train import checkpoint, distributed
 
 log = logging.getLogger(__name__)
 
-CHECKPOINT_TAG = "checkpoint_dir"
+CHECKPOINT_TAG = checkpoint.CHECKPOINT_TAG
 # Keys that may differ between a run and its resumption: they do not change what is trained.
 # trainer.distributed is free because a checkpoint holds the GLOBAL state (every rank's
 # parameters and optimizer state are equal; the loader position counts global batches): a run

@@ -114,6 +114,17 @@ def test_a_run_stopped_after_its_last_epoch_resumes_to_test_and_log_its_model(tm
     client = MlflowClient(tracking_uri=tracking.default_uri(tmp_path))
     (run,) = client.search_runs([client.get_experiment_by_name("late").experiment_id])
     assert run.info.status == "KILLED"
+    # Before the resume, runner.infer says where the weights are, and reads the run's output
+    # folder through its checkpoints/.
+    infer = [sys.executable, "-m", "runner.infer", "input=test"]
+    by_id = subprocess.run([*infer, f"run={run.info.run_id}"], cwd=tmp_path, env=runner_env(),
+                           capture_output=True, text=True, timeout=120)
+    assert by_id.returncode == 2 and "(KILLED) has no 'model' artifact: it stopped before " \
+        "logging it; resume it with trainer.resume=true" in by_id.stderr, by_id.stderr
+    (outputs,) = {path.parent.parent for path in _checkpoints(tmp_path)}
+    by_folder = subprocess.run([*infer, f"run={outputs}"], cwd=tmp_path, env=runner_env(),
+                               capture_output=True, text=True, timeout=120)
+    assert by_folder.returncode == 0, by_folder.stderr[-3000:]
     done = subprocess.run([sys.executable, "-m", "runner", *ARGS, *extra,
                            "trainer.resume=true"], cwd=tmp_path, env=runner_env(),
                           capture_output=True, text=True, timeout=120)
