@@ -327,9 +327,8 @@ def _on_gpu(array, index: int, fn: str):
             f"{fn}: GPU {index} is not available: this machine has {count} GPU(s) visible to "
             "cupy" + (f"; allowed device_id: 0..{count - 1}" if count else
                       " (install cupy and check the NVIDIA driver, or stay on the CPU)"))
-    cupy = backend.array_module(array) if not isinstance(array, np.ndarray) else None
-    if cupy is None:
-        import cupy  # noqa: PLC0415 - only reached when gpu_count() found cupy
+    import cupy  # noqa: PLC0415 - only reached when gpu_count() found cupy (lists too)
+
     with cupy.cuda.Device(index):
         return cupy.array(array, copy=True)
 
