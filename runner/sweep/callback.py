@@ -58,6 +58,7 @@ class SweepCallback(Callback):
         self.begin = 0.0
         self.command_id = ""  # tags this command's jobs apart from earlier ones of the parent
         self.previous_sigterm = None  # the SIGTERM handler to put back when the sweep ends
+        self.register_failed = False  # registering the best job's model failed: exit non-zero
 
     def on_multirun_start(self, config: DictConfig, **kwargs) -> None:
         del kwargs
@@ -85,7 +86,8 @@ class SweepCallback(Callback):
         rows = self._close_if_open(None)
         # Only this command's jobs set the exit status: an earlier command of a resumed study
         # reported its own failures (and its interrupted job) when it ended.
-        if any(not row.ok for row in rows if row.command_id == self.command_id):
+        if self.register_failed or any(not row.ok for row in rows
+                                       if row.command_id == self.command_id):
             sys.exit(EXIT_JOBS_FAILED)
 
     # ----- the parent run ------------------------------------------------------------------------
@@ -177,11 +179,24 @@ class SweepCallback(Callback):
             for key in summary.differing_keys(rows):
                 tracker.set_tag(f"best.{key}", best.params.get(key, ""))
             if self.register_best and best.run_id:
-                version = tracker.register_model(self.register_best, run_id=best.run_id)
-                tracker.set_tag("best_model_version", f"models:/{self.register_best}/{version}")
-                log.info("sweep: registered the best job's model as models:/%s/%s",
-                         self.register_best, version)
+                self._register(best)
         tracker.flush(force=True)
+
+    def _register(self, best: summary.Row) -> None:
+        """The best job's model as a new version of sweep.register_best. A failure is reported
+        and sets the exit status, and the parent run still ends: raised from this callback,
+        Hydra would only warn, leaving the parent RUNNING and the exit status 0."""
+        try:
+            version = self.tracker.register_model(self.register_best, run_id=best.run_id)
+        except UserError as exc:
+            self.register_failed = True
+            self.tracker.set_tag("register_error", str(exc)[:5000])
+            print(f"tomlrun: error: sweep.register_best = '{self.register_best}': {exc}",
+                  file=sys.stderr, flush=True)
+            return
+        self.tracker.set_tag("best_model_version", f"models:/{self.register_best}/{version}")
+        log.info("sweep: registered the best job's model as models:/%s/%s",
+                 self.register_best, version)
 
 
 def _rows(folder: Path, command_id: str, objective: str) -> list[summary.Row]:

@@ -232,3 +232,40 @@ def test_compare_refuses_an_output_in_a_missing_folder(tmp_path, capsys):
                           "exist") and "Traceback" not in err
     assert compare.main(["--output", str(tmp_path)]) == 2
     assert f"--output {tmp_path} is a folder" in capsys.readouterr().err
+
+
+def test_a_failed_registration_of_the_best_model_ends_the_parent_and_the_exit_status(
+        tmp_path, capsys):
+    """Raised from Hydra's callback it was only a warning: the parent stayed RUNNING, exit 0."""
+    from runner.sweep.callback import SweepCallback
+    from runner.track.tracking import TrackingError
+
+    class Tracker:
+        def __init__(self):
+            self.tags = {}
+
+        def log_metrics(self, metrics, step):
+            pass
+
+        def log_artifact(self, path):
+            pass
+
+        def set_tag(self, key, value):
+            self.tags[key] = value
+
+        def register_model(self, name, run_id):
+            raise TrackingError("the model registry is not reachable")
+
+        def flush(self, force=False):
+            pass
+
+    callback = SweepCallback()
+    callback.tracker, callback.register_best = Tracker(), "digits-cnn"
+    best = summary.Row(name="mlp-adam-lr0.1", status="FINISHED", objective=0.9, params={},
+                       run_id="r1", command_id="c")
+    callback._log_summary([best], tmp_path)  # ends normally, so the parent can be closed
+    assert "the model registry is not reachable" in callback.tracker.tags["register_error"]
+    assert "tomlrun: error: sweep.register_best = 'digits-cnn'" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        callback.on_multirun_end(None)
+    assert stop.value.code == 1
