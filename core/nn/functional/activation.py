@@ -325,6 +325,16 @@ def _scalars_as_rows(fn):
     return _wrapped
 
 
+def _log1p_exp_neg_abs(a, xp):
+    """``log1p(exp(-|a|))`` as one new array (four in-place passes): the part of softplus and
+    log-sigmoid in which exp cannot overflow, whatever the sign of ``a``."""
+    out = xp.abs(a)
+    xp.negative(out, out=out)
+    xp.exp(out, out=out)
+    xp.log1p(out, out=out)
+    return out
+
+
 @_scalars_as_rows
 def softplus(x: Tensor, beta: float = 1, threshold: float = 20, name: str | None = None) -> Tensor:
     """``log(1 + exp(beta x)) / beta``, and ``x`` where ``beta x > threshold`` (Paddle's
@@ -335,10 +345,7 @@ def softplus(x: Tensor, beta: float = 1, threshold: float = 20, name: str | None
     xp, a = backend.array_module(x.data), x.data
     z = a * beta
     linear = z > threshold
-    out = xp.abs(z)
-    xp.negative(out, out=out)
-    xp.exp(out, out=out)
-    xp.log1p(out, out=out)
+    out = _log1p_exp_neg_abs(z, xp)
     out += xp.maximum(z, 0)
     if beta != 1:
         out /= beta
@@ -360,10 +367,7 @@ def mish(x: Tensor, name: str | None = None) -> Tensor:
     backward: d/dx = t + x (1 - t^2) sigmoid(x), with sigmoid(x) = 1 - exp(-softplus(x))."""
     del name
     xp, a = backend.array_module(x.data), x.data
-    sp = xp.abs(a)
-    xp.negative(sp, out=sp)
-    xp.exp(sp, out=sp)
-    xp.log1p(sp, out=sp)
+    sp = _log1p_exp_neg_abs(a, xp)
     sp += xp.maximum(a, 0)
     sp = xp.where(a > 20, a, sp)
     t = xp.tanh(sp)
@@ -584,10 +588,7 @@ def log_sigmoid(x: Tensor, name: str | None = None) -> Tensor:
     """
     del name
     xp, a = backend.array_module(x.data), x.data
-    out = xp.abs(a)
-    xp.negative(out, out=out)
-    xp.exp(out, out=out)
-    xp.log1p(out, out=out)
+    out = _log1p_exp_neg_abs(a, xp)
     xp.subtract(xp.minimum(a, 0), out, out=out)
 
     def backward(g):
