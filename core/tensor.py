@@ -19,6 +19,7 @@ import numpy as np
 
 from core import backend
 from core.autograd import run_backward, run_partial_backward
+from core.sparse import RowSparseGrad
 
 _state = threading.local()
 _names = itertools.count()
@@ -205,10 +206,14 @@ class Tensor:
         becomes None). A tensor without a gradient keeps none either way."""
         if not set_to_zero or self.grad_data is None:
             self.grad_data = None
+        elif isinstance(self.grad_data, RowSparseGrad):
+            # Zeros as a row-sparse gradient of no rows: dense zeros of the table's shape would
+            # make every later sparse Embedding update dense.
+            old = self.grad_data
+            self.grad_data = RowSparseGrad(old.rows[:0], old.values[:0], old.shape)
         else:
             # A new array, not the old one zeroed: on the CPU ``gradient()`` hands out the live
-            # array, which must keep the values it was read with. (Dense also for Embedding's
-            # row-sparse gradients: zeros of the table's shape.)
+            # array, which must keep the values it was read with.
             self.grad_data = backend.array_module(self.data).zeros(self.data.shape,
                                                                    dtype=self.data.dtype)
 

@@ -445,3 +445,19 @@ def test_index_sample_values_and_gradients():
         core.index_sample(core.ones([3, 5]), core.to_tensor([[0]]))
     with pytest.raises(ValueError, match=r"must lie in 0..4"):
         core.index_sample(core.ones([1, 5]), core.to_tensor([[5]]))
+
+
+def test_clear_grad_of_a_sparse_embedding_keeps_its_later_gradients_sparse():
+    """Zeros of the table's shape would turn every later row-sparse update dense."""
+    from core.sparse import RowSparseGrad
+
+    emb = core.nn.Embedding(1000, 4, sparse=True)
+    ids = core.to_tensor(np.array([[3, 7, 3]]))
+    emb(ids).sum().backward()
+    first = emb.weight.gradient().copy()
+    emb.weight.clear_grad()
+    assert isinstance(emb.weight.grad_data, RowSparseGrad)
+    np.testing.assert_array_equal(emb.weight.gradient(), np.zeros((1000, 4), np.float32))
+    emb(ids).sum().backward()
+    assert isinstance(emb.weight.grad_data, RowSparseGrad)
+    np.testing.assert_array_equal(emb.weight.gradient(), first)
