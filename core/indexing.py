@@ -105,10 +105,8 @@ def take_along_axis(arr, indices, axis: int, broadcast: bool = True) -> Tensor:
             raise ValueError(f"take_along_axis: indices of shape {given} do not "
                              f"broadcast with arr of shape {arr.shape} (except along axis "
                              f"{axis})") from None
-    elif any(n > m for i, (n, m) in enumerate(zip(idx.shape, arr.shape)) if i != axis):
-        raise ValueError(f"take_along_axis: with broadcast=False, indices of shape "
-                         f"{list(idx.shape)} must not be larger than arr of shape {arr.shape} "
-                         f"except along axis {axis}")
+    else:
+        _not_larger(idx, arr, axis, "take_along_axis: with broadcast=False, indices")
     idx = _in_range(idx, arr.shape[axis], "take_along_axis", "indices",
                     f"axis {axis} of arr of shape {arr.shape}", negative=True)
     where = _grid(idx, axis)
@@ -120,6 +118,13 @@ def take_along_axis(arr, indices, axis: int, broadcast: bool = True) -> Tensor:
         return (full,)
 
     return apply(arr.data[where], (arr,), backward, "take_along_axis")
+
+
+def _not_larger(idx, arr, axis: int, what: str) -> None:
+    """Indices that do not broadcast may be no larger than ``arr`` off ``axis``."""
+    if any(n > m for i, (n, m) in enumerate(zip(idx.shape, arr.shape)) if i != axis):
+        raise ValueError(f"{what} of shape {list(idx.shape)} must not be larger than arr of "
+                         f"shape {arr.shape} except along axis {axis}")
 
 
 _PUT_REDUCES = ("assign", "add", "mul", "multiply", "mean", "amax", "amin")
@@ -148,9 +153,8 @@ def put_along_axis(arr, indices, values, axis: int, reduce: str = "assign",
             raise ValueError(f"put_along_axis: indices of shape {given} do not "
                              f"broadcast to arr's shape {arr.shape} except along axis "
                              f"{axis}") from None
-    elif any(n > m for i, (n, m) in enumerate(zip(idx.shape, arr.shape)) if i != axis):
-        raise ValueError(f"put_along_axis: indices of shape {list(idx.shape)} must not be "
-                         f"larger than arr of shape {arr.shape} except along axis {axis}")
+    else:
+        _not_larger(idx, arr, axis, "put_along_axis: indices")
     idx = _in_range(idx, arr.shape[axis], "put_along_axis", "indices",
                     f"axis {axis} of arr of shape {arr.shape}", negative=True)
     if isinstance(values, Tensor):
