@@ -263,14 +263,19 @@ def bincount(x, weights=None, minlength: int = 0, name: str | None = None) -> Te
     if isinstance(minlength, bool) or not hasattr(minlength, "__index__") or minlength < 0:
         raise ValueError(f"bincount: minlength must be a non-negative int, got {minlength!r}")
     xp = backend.array_module(a)
-    w = None
-    if weights is not None:
-        w = weights.data if isinstance(weights, Tensor) else backend.asarray(weights)
-        if w.shape != a.shape:
-            raise ValueError(f"bincount: weights must have x's shape {list(a.shape)}, got "
-                             f"{list(w.shape)}")
+    w = _weights_like(weights, a, "bincount: weights", "x")
     out = xp.bincount(a, weights=w, minlength=int(minlength))
     return Tensor(out.astype("int64") if w is None else out.astype(w.dtype))
+
+
+def _weights_like(weights, a, what: str, of: str):
+    """``weights`` as an array of ``a``'s shape (None stays None)."""
+    if weights is None:
+        return None
+    w = weights.data if isinstance(weights, Tensor) else backend.asarray(weights)
+    if w.shape != a.shape:
+        raise ValueError(f"{what} must have {of}'s shape {list(a.shape)}, got {list(w.shape)}")
+    return w
 
 
 def histogram(input, bins: int = 100, min: float = 0.0, max: float = 0.0,  # noqa: A002
@@ -292,13 +297,8 @@ def histogram(input, bins: int = 100, min: float = 0.0, max: float = 0.0,  # noq
         low, high = float(values.min()), float(values.max())
     if low == high:
         low, high = low - 1, high + 1
-    w = None
-    if weight is not None:
-        w = weight.data if isinstance(weight, Tensor) else backend.asarray(weight)
-        if w.shape != a.shape:
-            raise ValueError(f"histogram: weight must have input's shape {list(a.shape)}, got "
-                             f"{list(w.shape)}")
-        w = w.reshape(-1)
+    w = _weights_like(weight, a, "histogram: weight", "input")
+    w = None if w is None else w.reshape(-1)
     counts, _ = xp.histogram(values, bins=int(bins), range=(low, high), weights=w,
                              density=bool(density))
     floating = density or w is not None
