@@ -12,6 +12,7 @@ import math
 
 import core
 from core import backend
+from core.manipulation import _reshaped
 from core.nn.functional._spatial import check_tensor, pair
 from core.tensor import Tensor, apply
 
@@ -121,8 +122,7 @@ def unflatten(x: Tensor, axis: int, shape) -> Tensor:
         raise ValueError(f"unflatten: shape={list(dims)} has {known} elements but dimension "
                          f"{axis} of the input of shape {x.shape} has {size}.")
     source = x.data.shape
-    target = source[:axis] + tuple(dims) + source[axis + 1:]
-    return apply(x.data.reshape(target), (x,), lambda g: (g.reshape(source),), "unflatten")
+    return _reshaped(x, source[:axis] + tuple(dims) + source[axis + 1:], "unflatten")
 
 
 def unflatten_shape(shape, op: str) -> list[int]:
