@@ -10,6 +10,7 @@ import numpy as np
 
 from core import backend
 from core.arithmetic import add, multiply
+from core.framework import get_default_dtype
 from core.ops import as_input
 from core.tensor import Tensor, apply
 
@@ -49,7 +50,7 @@ def _scalar(value):
 
 
 def _filled(shape, value, dtype, fn: str) -> Tensor:
-    dtype = _dtype(dtype, "float32", fn)
+    dtype = _dtype(dtype, get_default_dtype(), fn)
     return Tensor(backend.xp().full(_shape(shape, fn), value, dtype=dtype))
 
 
@@ -102,7 +103,7 @@ def arange(start=0, end=None, step=1, dtype=None) -> Tensor:
     if step == 0:
         raise ValueError("arange: step must not be 0")
     integral = all(isinstance(v, (int, np.integer)) for v in bounds)
-    dtype = _dtype(dtype, "int64" if integral else "float32", "arange", "iuf")
+    dtype = _dtype(dtype, "int64" if integral else get_default_dtype(), "arange", "iuf")
     return Tensor(backend.xp().arange(start, end, step, dtype=dtype))
 
 
@@ -113,7 +114,7 @@ def linspace(start, stop, num, dtype=None, name: str | None = None) -> Tensor:
     start, stop, num = _scalar(start), _scalar(stop), _scalar(num)
     if isinstance(num, bool) or not isinstance(num, (int, np.integer)) or num < 0:
         raise ValueError(f"linspace: num must be an int >= 0, got {num!r}")
-    dtype = _dtype(dtype, "float32", "linspace", "iuf")
+    dtype = _dtype(dtype, get_default_dtype(), "linspace", "iuf")
     values = np.linspace(float(start), float(stop), int(num), dtype=np.float64)
     return Tensor(backend.asarray(values.astype(dtype)))
 
@@ -122,18 +123,18 @@ def eye(num_rows: int, num_columns: int | None = None, dtype=None) -> Tensor:
     """A 2-D tensor with ones on the diagonal (square unless ``num_columns`` is given)."""
     rows, = _shape(num_rows, "eye")
     cols, = _shape(rows if num_columns is None else num_columns, "eye")
-    return Tensor(backend.xp().eye(rows, cols, dtype=_dtype(dtype, "float32", "eye")))
+    return Tensor(backend.xp().eye(rows, cols, dtype=_dtype(dtype, get_default_dtype(), "eye")))
 
 
 def rand(shape, dtype=None) -> Tensor:
     """Uniform samples in [0, 1)."""
-    dtype = _dtype(dtype, "float32", "rand", "f")
+    dtype = _dtype(dtype, get_default_dtype(), "rand", "f")
     return Tensor(backend.asarray(backend.rng().random(_shape(shape, "rand")), dtype=dtype))
 
 
 def randn(shape, dtype=None) -> Tensor:
     """Standard normal samples."""
-    dtype = _dtype(dtype, "float32", "randn", "f")
+    dtype = _dtype(dtype, get_default_dtype(), "randn", "f")
     samples = backend.rng().standard_normal(_shape(shape, "randn"))
     return Tensor(backend.asarray(samples, dtype=dtype))
 
@@ -204,7 +205,7 @@ def normal(mean=0.0, std=1.0, shape=None, name: str | None = None) -> Tensor:
             if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
                 raise TypeError(f"normal: {arg} must be a number or a Tensor, got {value!r}")
         samples = backend.rng().normal(float(mean), float(std), _shape(shape, "normal"))
-        return Tensor(backend.asarray(samples, dtype="float32"))
+        return Tensor(backend.asarray(samples, dtype=get_default_dtype()))
     if like.dtype.kind != "f":
         raise TypeError(f"normal: a Tensor mean or std must be floating, got {like.dtype}")
     if isinstance(mean, Tensor) and isinstance(std, Tensor):
@@ -228,7 +229,7 @@ def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0,  # noqa: A002 - Paddle
     """Uniform samples in [min, max) (float32 unless ``dtype`` says). ``seed=0`` draws from
     ``core.seed``'s generator; another seed gives the same numbers on every call."""
     del name
-    dtype = _dtype(dtype, "float32", "uniform", "f")
+    dtype = _dtype(dtype, get_default_dtype(), "uniform", "f")
     low, high = float(_scalar(min)), float(_scalar(max))
     if low > high:
         raise ValueError(f"uniform: min ({low}) must not be greater than max ({high})")
@@ -260,7 +261,7 @@ def assign(x, output=None) -> Tensor:
             raise TypeError(f"assign: x must be a Tensor, an array, a list or a number, got "
                             f"{type(x).__name__}") from None
         if array.dtype == "float64" and not hasattr(x, "dtype"):
-            array = array.astype("float32")  # Python floats become float32, as to_tensor
+            array = array.astype(get_default_dtype())  # Python floats: the default, as to_tensor
         out = Tensor(array.copy())
     if output is None:
         return out
@@ -278,7 +279,7 @@ def empty(shape, dtype=None, name: str | None = None) -> Tensor:
     """Paddle's ``empty(shape, dtype=None)``: a tensor whose values are not set (whatever the
     memory held; float32 unless ``dtype`` says). Write every value before reading it."""
     del name
-    dtype = _dtype(dtype, "float32", "empty")
+    dtype = _dtype(dtype, get_default_dtype(), "empty")
     return Tensor(backend.xp().empty(_shape(shape, "empty"), dtype=dtype))
 
 

@@ -1,18 +1,25 @@
 """Facts about the framework itself, with Paddle's ``paddle.framework`` names: the mode
 (``in_dynamic_mode``, ``disable_static``, ``enable_static``), whether GPUs can be used
-(``is_compiled_with_cuda``) and the default float dtype (``get_default_dtype``).
+(``is_compiled_with_cuda``) and the default float dtype (``get_default_dtype`` /
+``set_default_dtype``).
 
 core runs eagerly only: the dynamic graph is the one mode, so ``disable_static`` has nothing to
-do and ``enable_static`` refuses. The default float dtype is float32 and fixed:
-``set_default_dtype`` is not provided, because the default is not one setting in core (creation
-ops, ``to_tensor``, the initializers and the layers each name float32), see docs/paddle.md.
+do and ``enable_static`` refuses. The default float dtype (float32 unless set) is read, at the
+moment a tensor or layer is made, by ``to_tensor`` of Python floats, the creation ops, the
+initializers and the layers' parameters and buffers; what already exists keeps its dtype.
 """
 from __future__ import annotations
+
+import numpy as np
 
 from core import backend
 
 __all__ = ["disable_static", "enable_static", "get_default_dtype", "in_dynamic_mode",
-           "is_compiled_with_cuda"]
+           "is_compiled_with_cuda", "set_default_dtype"]
+
+# Paddle allows bfloat16 too; numpy (hence core) has no bfloat16.
+_FLOAT_DTYPES = ("float16", "float32", "float64")
+_default_dtype = "float32"
 
 
 def in_dynamic_mode() -> bool:
@@ -43,5 +50,23 @@ def is_compiled_with_cuda() -> bool:
 
 def get_default_dtype() -> str:
     """Paddle's ``get_default_dtype()``: the float dtype of tensors made from Python floats,
-    of creation ops and of layers' parameters: ``"float32"`` in core, always."""
-    return "float32"
+    of creation ops and of new layers' parameters: ``"float32"`` unless ``set_default_dtype``
+    changed it."""
+    return _default_dtype
+
+
+def set_default_dtype(d) -> None:
+    """Paddle's ``set_default_dtype(d)``: make ``d`` ('float16', 'float32' or 'float64', a
+    name or a numpy dtype) the default float dtype for tensors and layers made from now on.
+    Typical use: ``set_default_dtype('float64')`` before building a model for a precise
+    gradient check."""
+    global _default_dtype
+    try:
+        name = None if d is None else np.dtype(d).name  # np.dtype(None) is float64
+    except TypeError:
+        name = None
+    if name not in _FLOAT_DTYPES:
+        raise TypeError(f"set_default_dtype: d must be one of {list(_FLOAT_DTYPES)}, got {d!r}"
+                        + (" (numpy, hence core, has no bfloat16)" if "bfloat16" in str(d)
+                           else ""))
+    _default_dtype = name

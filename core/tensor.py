@@ -19,6 +19,7 @@ import numpy as np
 
 from core import backend
 from core.autograd import run_backward, run_partial_backward
+from core.framework import get_default_dtype
 from core.sparse import RowSparseGrad
 
 _state = threading.local()
@@ -484,14 +485,15 @@ class Parameter(Tensor):
 
 
 def to_tensor(data, dtype=None, place=None, stop_gradient: bool = True) -> Tensor:
-    """Paddle's ``to_tensor``: floats default to float32, ints to int64, arrays keep dtype."""
+    """Paddle's ``to_tensor``: Python floats become the default float dtype (float32 unless
+    ``core.set_default_dtype`` changed it), ints int64; arrays keep their dtype."""
     del place  # tensors live on the device chosen by core.device.set_device
     if isinstance(data, Tensor):
         data = data.data
     if dtype is None and not hasattr(data, "dtype"):
         probe = np.asarray(data)
         if probe.dtype.kind == "f":
-            dtype = "float32"
+            dtype = get_default_dtype()
         elif probe.dtype.kind in "iu":
             dtype = "int64"
     value_range = _host_int_range(data, dtype)

@@ -44,13 +44,15 @@ def _gpu_skip_reason() -> str | None:
 
 @pytest.fixture(autouse=True)
 def _suite_device():
-    """Select TOMLRUN_TEST_DEVICE (default cpu) for each test and restore it afterwards."""
-    from core import backend  # noqa: PLC0415
+    """Select TOMLRUN_TEST_DEVICE (default cpu) for each test and restore it afterwards, with
+    the default float dtype (a test that sets float64 and fails must not leak it)."""
+    from core import backend, framework  # noqa: PLC0415
 
     if _SUITE_DEVICE != "cpu":
         backend.set_device(_SUITE_DEVICE)
     yield
     backend.set_device(_SUITE_DEVICE)
+    framework.set_default_dtype("float32")
 
 
 @pytest.fixture

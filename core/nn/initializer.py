@@ -5,7 +5,8 @@ Every initialiser is an ``Initializer`` and is called either way:
 - ``init(param)``, Paddle's ``Initializer.__call__(param, block=None)``: fills the Tensor or
   Parameter ``param`` in place (its dtype, device and identity kept) and returns it: what
   ``param_init`` code does (``Normal(0.0, 0.02)(linear.weight)``);
-- ``init(shape, dtype)``: a new backend array of that shape and dtype (float32 by default):
+- ``init(shape, dtype)``: a new backend array of that shape and dtype (by default
+  ``core.get_default_dtype()``, float32 unless set):
   what ``Layer.create_parameter`` does.
 """
 from __future__ import annotations
@@ -17,6 +18,7 @@ import statistics
 import numpy as np
 
 from core import backend
+from core.framework import get_default_dtype
 from core.tensor import Tensor
 
 
@@ -40,7 +42,8 @@ class Initializer:
     def __call__(self, param, dtype=None):
         """``init(param, block=None)``: fill the Tensor ``param`` in place and return it (a
         second argument is Paddle's static-graph ``block`` and is ignored); ``init(shape,
-        dtype=None)``: a new array of ``shape`` and ``dtype`` (float32 when None)."""
+        dtype=None)``: a new array of ``shape`` and ``dtype`` (the default float dtype, float32
+        unless ``core.set_default_dtype`` changed it, when None)."""
         if isinstance(param, Tensor):
             return _fill(param, self._values(tuple(param.data.shape), param.data.dtype))
         try:
@@ -49,7 +52,7 @@ class Initializer:
             raise TypeError(f"{type(self).__name__}: the first argument must be a Tensor or "
                             f"Parameter to fill in place, or a shape (a list or tuple of "
                             f"ints), got {type(param).__name__}") from None
-        return self._values(shape, "float32" if dtype is None else dtype)
+        return self._values(shape, get_default_dtype() if dtype is None else dtype)
 
     def _values(self, shape: tuple, dtype):
         raise NotImplementedError(f"{type(self).__name__} must define _values(shape, dtype)")

@@ -19,6 +19,7 @@ import numpy as np
 
 from core import backend
 from core.clipping import check_error_clip, error_clip_hook
+from core.framework import get_default_dtype
 from core.nn.param_attr import new_parameter
 from core.tensor import Parameter, Tensor, _HookHandle, arrays_to_tensors
 
@@ -33,7 +34,7 @@ class Layer:
         super().__init_subclass__(**kwargs)
         cls._takes_arrays = cls.__module__.startswith("core.")
 
-    def __init__(self, name_scope: str | None = None, dtype: str = "float32"):
+    def __init__(self, name_scope: str | None = None, dtype: str | None = None):
         object.__setattr__(self, "_parameters", OrderedDict())
         object.__setattr__(self, "_sub_layers", OrderedDict())
         object.__setattr__(self, "_buffers", OrderedDict())
@@ -41,7 +42,9 @@ class Layer:
         object.__setattr__(self, "_forward_pre_hooks", [])
         self.training = True
         self.error_clip: float | None = None
-        self._dtype = dtype
+        # As Paddle's layers (self._helper.get_default_dtype()): new parameters take the
+        # default float dtype of the moment the layer is made.
+        self._dtype = get_default_dtype() if dtype is None else dtype
         self._full_name = name_scope or type(self).__name__.lower()
 
     # ----- registration ------------------------------------------------------------------

@@ -472,16 +472,16 @@ class Transformer(Layer):
 
     @staticmethod
     def generate_square_subsequent_mask(length) -> Tensor:
-        """A [length, length] float32 mask of -inf above the diagonal and 0 elsewhere (Paddle's
-        ``generate_square_subsequent_mask``): added to the scores, it lets step i attend only
-        to steps <= i. ``length`` is an int or a one-element Tensor."""
+        """A [length, length] mask of -inf above the diagonal and 0 elsewhere, in the default
+        float dtype (Paddle's ``generate_square_subsequent_mask``): added to the scores, it
+        lets step i attend only to steps <= i. ``length`` is an int or a one-element Tensor."""
         if isinstance(length, Tensor) and length.size == 1:
             length = int(length.numpy().reshape(()))
         if isinstance(length, bool) or not hasattr(length, "__index__") or int(length) <= 0:
             raise ValueError(f"Transformer.generate_square_subsequent_mask: length={length!r} "
                              "must be a positive integer.")
         length = int(length)
-        return core.triu(core.full([length, length], -math.inf, dtype="float32"), 1)
+        return core.triu(core.full([length, length], -math.inf), 1)  # the default dtype
 
     def extra_repr(self) -> str:
         return f"d_model={self.d_model}, nhead={self.nhead}"
