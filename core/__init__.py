@@ -288,7 +288,8 @@ from core.tensor import enable_grad, grad, set_grad_enabled  # noqa: E402
 
 __all__ += [
     "grad", "enable_grad", "set_grad_enabled", "in_dynamic_mode", "disable_static",
-    "enable_static", "is_compiled_with_cuda", "get_default_dtype", "set_default_dtype", "scale", "empty",
-    "empty_like", "bernoulli", "multinomial", "addmm", "tensordot", "logical_xor", "rank",
-    "shape", "unstack", "bucketize", "index_sample", "kthvalue", "searchsorted",
+    "enable_static", "is_compiled_with_cuda", "get_default_dtype", "set_default_dtype",
+    "scale", "empty", "empty_like", "bernoulli", "multinomial", "addmm", "tensordot",
+    "logical_xor", "rank", "shape", "unstack", "bucketize", "index_sample", "kthvalue",
+    "searchsorted",
 ]
