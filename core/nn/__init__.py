@@ -136,3 +136,35 @@ __all__ += ["ParameterList"]
 from core.nn.loss import CTCLoss  # noqa: E402 - paddle.nn.CTCLoss
 
 __all__ += ["CTCLoss"]
+from core.nn.spectral import SpectralNorm  # noqa: E402 - paddle.nn.SpectralNorm (the layer)
+
+__all__ += ["SpectralNorm"]
+from core.nn.common import Dropout3D, Pad3D, ZeroPad1D, ZeroPad3D  # noqa: E402
+from core.nn.conv import Conv3D, Conv3DTranspose  # noqa: E402
+from core.nn.norm import BatchNorm3D, InstanceNorm3D  # noqa: E402
+from core.nn.pooling import (  # noqa: E402 - the volumetric (NCDHW) family
+                             AdaptiveAvgPool3D,
+                             AdaptiveMaxPool3D,
+                             AvgPool3D,
+                             MaxPool3D,
+)
+
+__all__ += ["AdaptiveAvgPool3D", "AdaptiveMaxPool3D", "AvgPool3D", "BatchNorm3D", "Conv3D",
+            "Conv3DTranspose", "Dropout3D", "InstanceNorm3D", "MaxPool3D", "Pad3D", "ZeroPad1D",
+            "ZeroPad3D"]
+from core.nn.norm_legacy import BatchNorm, SyncBatchNorm  # noqa: E402 - paddle.nn.BatchNorm
+
+__all__ += ["BatchNorm", "SyncBatchNorm"]
+from core.nn.distance import PairwiseDistance  # noqa: E402 - paddle.nn.PairwiseDistance
+from core.nn.dropout_variants import AlphaDropout  # noqa: E402
+from core.nn.loss import MultiLabelMarginLoss, TripletMarginWithDistanceLoss  # noqa: E402
+from core.nn.shape import UpsamplingBilinear2D, UpsamplingNearest2D  # noqa: E402
+from core.nn.unpool import MaxUnPool1D, MaxUnPool2D, MaxUnPool3D  # noqa: E402
+
+__all__ += ["AlphaDropout", "MaxUnPool1D", "MaxUnPool2D", "MaxUnPool3D", "MultiLabelMarginLoss",
+            "PairwiseDistance", "TripletMarginWithDistanceLoss", "UpsamplingBilinear2D",
+            "UpsamplingNearest2D"]
+from core.nn.decode import BeamSearchDecoder, dynamic_decode  # noqa: E402 - seq2seq inference
+from core.nn.rnn_cells import RNNCellBase  # noqa: E402 - base of user-written RNN cells
+
+__all__ += ["BeamSearchDecoder", "RNNCellBase", "dynamic_decode"]

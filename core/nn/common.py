@@ -1,5 +1,5 @@
-"""Common layers: Linear, Flatten, Dropout, Dropout2D, Identity, Pad2D, ZeroPad2D, Pad1D, Upsample,
-CosineSimilarity, Bilinear (Paddle names)."""
+"""Common layers: Linear, Flatten, Dropout, Dropout2D, Dropout3D, Identity, Pad2D, ZeroPad2D, Pad1D,
+ZeroPad1D, Pad3D, ZeroPad3D, Upsample, CosineSimilarity, Bilinear (Paddle names)."""
 from __future__ import annotations
 
 from core.nn.functional import common as F
@@ -86,6 +86,24 @@ class Dropout2D(Layer):
 
     def forward(self, x: Tensor) -> Tensor:
         return F.dropout2d(x, self.p, self.training, self.data_format)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, data_format={self.data_format}"
+
+
+class Dropout3D(Layer):
+    """Zero whole channels of [N, C, D, H, W] inputs with probability ``p`` in training (the
+    rest scaled by 1 / (1 - p)), Paddle's ``Dropout3D(p=0.5, data_format='NCDHW', name=None)``."""
+
+    def __init__(self, p: float = 0.5, data_format: str = "NCDHW", name: str | None = None):
+        super().__init__(name)
+        if data_format not in ("NCDHW", "NDHWC"):
+            raise ValueError(f"Dropout3D: data_format must be 'NCDHW' or 'NDHWC', got "
+                             f"{data_format!r}")
+        self.p, self.data_format = p, data_format
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.dropout3d(x, self.p, self.training, self.data_format)
 
     def extra_repr(self) -> str:
         return f"p={self.p}, data_format={self.data_format}"
@@ -234,3 +252,56 @@ class Bilinear(Layer):
     def extra_repr(self) -> str:
         return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
                 f"out_features={self.out_features}")
+
+
+class ZeroPad1D(Pad1D):
+    """Pad the length of a 3-D input with zeros, Paddle's ``ZeroPad1D(padding, data_format='NCL',
+    name=None)``; ``padding`` is an int or [left, right]."""
+
+    def __init__(self, padding, data_format: str = "NCL", name: str | None = None):
+        super().__init__(padding, "constant", 0.0, data_format, name)
+
+    def extra_repr(self) -> str:
+        return f"padding={self.padding}, data_format={self.data_format}"
+
+
+class Pad3D(Layer):
+    """Pad the last three spatial axes of [N, C, D, H, W], Paddle's ``Pad3D(padding,
+    mode='constant', value=0.0, data_format='NCDHW', name=None)``; ``padding`` is an int or
+    [left, right, top, bottom, front, back] (width first, as in Paddle); ``mode`` is 'constant'
+    (with ``value``), 'reflect', 'replicate' or 'circular'."""
+
+    def __init__(self, padding, mode: str = "constant", value: float = 0.0,
+                 data_format: str = "NCDHW", name: str | None = None):
+        super().__init__(name)
+        owner = type(self).__name__
+        if mode not in F._PAD_MODES:
+            raise ValueError(f"{owner}: mode={mode!r} is not supported; use one of "
+                             f"{F._PAD_MODES}.")
+        if data_format not in ("NCDHW", "NDHWC"):
+            raise ValueError(f"{owner}: data_format must be 'NCDHW' or 'NDHWC', got "
+                             f"{data_format!r}")
+        self.padding = _paddings(owner, padding, 6,
+                                 "[left, right, top, bottom, front, back]")
+        self.mode, self.value, self.data_format = mode, value, data_format
+
+    def forward(self, x: Tensor) -> Tensor:
+        if x.ndim != 5:
+            raise ValueError(f"{type(self).__name__}: expected a 5-D input, got shape "
+                             f"{x.shape}.")
+        return F.pad(x, self.padding, self.mode, self.value, self.data_format)
+
+    def extra_repr(self) -> str:
+        return f"padding={self.padding}, mode={self.mode}, data_format={self.data_format}"
+
+
+class ZeroPad3D(Pad3D):
+    """Pad the depth, height and width of a 5-D input with zeros, Paddle's ``ZeroPad3D(padding,
+    data_format='NCDHW', name=None)``; ``padding`` is an int or [left, right, top, bottom,
+    front, back]."""
+
+    def __init__(self, padding, data_format: str = "NCDHW", name: str | None = None):
+        super().__init__(padding, "constant", 0.0, data_format, name)
+
+    def extra_repr(self) -> str:
+        return f"padding={self.padding}, data_format={self.data_format}"

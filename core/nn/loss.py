@@ -285,3 +285,40 @@ class CTCLoss(_Reduced):
 
     def extra_repr(self) -> str:
         return f"blank={self.blank}, reduction={self.reduction}"
+
+
+class MultiLabelMarginLoss(_Reduced):
+    """Multi-class, multi-label hinge loss (``paddle.nn.MultiLabelMarginLoss(reduction='mean',
+    name=None)``; ``forward(input, label)`` with integer targets padded by -1); see
+    ``F.multi_label_margin_loss``."""
+
+    def __init__(self, reduction: str = "mean", name: str | None = None):
+        super().__init__(reduction, name)
+
+    def forward(self, input: Tensor, label: Tensor) -> Tensor:  # noqa: A002
+        return R.multi_label_margin_loss(input, label, self.reduction)
+
+
+class TripletMarginWithDistanceLoss(_Reduced):
+    """``max(d(input, positive) - d(input, negative) + margin, 0)`` with any distance function
+    (``paddle.nn.TripletMarginWithDistanceLoss(distance_function=None, margin=1.0, swap=False,
+    reduction='mean', name=None)``; the default ``d`` is ``PairwiseDistance(2)``); see
+    ``F.triplet_margin_with_distance_loss``."""
+
+    def __init__(self, distance_function=None, margin: float = 1.0, swap: bool = False,
+                 reduction: str = "mean", name: str | None = None):
+        super().__init__(reduction, name)
+        owner = "TripletMarginWithDistanceLoss"
+        if distance_function is not None and not callable(distance_function):
+            raise TypeError(f"{owner}: distance_function={distance_function!r} must be a "
+                            "callable of two Tensors, or None.")
+        self.distance_function = distance_function
+        self.margin, self.swap = R._number(owner, "margin", margin, 0.0), swap
+
+    def forward(self, input: Tensor, positive: Tensor, negative: Tensor) -> Tensor:  # noqa: A002
+        return R.triplet_margin_with_distance_loss(input, positive, negative,
+                                                   self.distance_function, self.margin,
+                                                   self.swap, self.reduction)
+
+    def extra_repr(self) -> str:
+        return f"margin={self.margin}, swap={self.swap}, reduction={self.reduction}"

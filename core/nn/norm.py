@@ -1,5 +1,5 @@
-"""Normalisation layers: ``BatchNorm1D/2D``, ``LayerNorm``, ``GroupNorm``, ``InstanceNorm1D/2D``,
-``LocalResponseNorm``.
+"""Normalisation layers: ``BatchNorm1D/2D/3D``, ``LayerNorm``, ``GroupNorm``,
+``InstanceNorm1D/2D/3D``, ``LocalResponseNorm``.
 
 Parameters are ``weight`` (ones) and ``bias`` (zeros); the running statistics are buffers named
 ``_mean`` (zeros) and ``_variance`` (ones), Paddle's state_dict keys, so checkpoints read alike.
@@ -88,6 +88,17 @@ class BatchNorm2D(_BatchNormBase):
 
     _dims = (4,)
     _formats = ("NCHW", "NHWC")
+
+
+class BatchNorm3D(_BatchNormBase):
+    """Batch norm over [N, C, D, H, W] inputs, Paddle's ``BatchNorm3D(num_features,
+    momentum=0.9, epsilon=1e-05, weight_attr=None, bias_attr=None, data_format='NCDHW',
+    use_global_stats=None, name=None)`` ("NCDHW" or "NDHWC"): per channel, ``(x - mean) /
+    sqrt(var + epsilon) * weight + bias`` with the batch's statistics over N, D, H, W in
+    training (biased variance) and the running ones in eval mode."""
+
+    _dims = (5,)
+    _formats = ("NCDHW", "NDHWC")
 
 
 class _AffineNorm(Layer):
@@ -240,3 +251,44 @@ class LocalResponseNorm(Layer):
 
     def extra_repr(self) -> str:
         return f"size={self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
+class InstanceNorm3D(_AffineNorm):
+    """Instance normalisation of [N, C, D, H, W] inputs, Paddle's ``InstanceNorm3D(num_features,
+    epsilon=1e-05, momentum=0.9, weight_attr=None, bias_attr=None, data_format='NCDHW',
+    name=None)``: ``(x - mean) / sqrt(var + epsilon) * scale + bias`` with each sample's and
+    channel's statistics over D, H, W (biased variance). The learnt per-channel parameters are
+    ``scale`` and ``bias`` (Paddle's state_dict keys); ``momentum`` is accepted for Paddle's
+    signature, and no running statistics are tracked, as in Paddle."""
+
+    _scale_name = "scale"
+
+    def __init__(self, num_features: int, epsilon: float = 1e-05, momentum: float = 0.9,
+                 weight_attr=None, bias_attr=None, data_format: str = "NCDHW",
+                 name: str | None = None):
+        super().__init__(name)
+        if isinstance(num_features, bool) or not isinstance(num_features, int) \
+                or num_features <= 0:
+            raise ValueError(f"InstanceNorm3D: num_features={num_features!r} must be a positive "
+                             "integer.")
+        if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or epsilon <= 0:
+            raise ValueError(f"InstanceNorm3D: epsilon={epsilon!r} must be a positive number.")
+        if data_format != "NCDHW":
+            raise ValueError(f"InstanceNorm3D: data_format={data_format!r} is not supported; "
+                             "only 'NCDHW' is (Paddle's instance_norm is channels-first).")
+        self.num_features, self.epsilon, self.momentum = num_features, epsilon, momentum
+        self.data_format = data_format
+        self._affine([num_features], weight_attr, bias_attr)
+
+    def forward(self, x: Tensor) -> Tensor:
+        if x.ndim != 5:
+            raise ValueError(f"InstanceNorm3D: expected a 5-D input, got shape {x.shape}.")
+        if x.shape[1] != self.num_features:
+            raise ValueError(f"InstanceNorm3D: input of shape {x.shape} has {x.shape[1]} "
+                             f"channels, but the layer was built for "
+                             f"num_features={self.num_features}.")
+        return instance_norm(x, weight=self.scale, bias=self.bias, eps=self.epsilon,
+                             data_format="NCDHW")
+
+    def extra_repr(self) -> str:
+        return f"num_features={self.num_features}, epsilon={self.epsilon}"

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from core.nn.functional import adaptive_pool as A
 from core.nn.functional import pooling as F
+from core.nn.functional import volumetric as V
 from core.nn.layer import Layer
 from core.tensor import Tensor
 
@@ -139,6 +140,83 @@ class AdaptiveMaxPool1D(Layer):
 
     def forward(self, x: Tensor) -> Tensor:
         return A.adaptive_max_pool1d(x, self.output_size, self.return_mask)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}, return_mask={self.return_mask}"
+
+
+class MaxPool3D(Layer):
+    """The maximum of each [kd, kh, kw] window of [N, C, D, H, W] inputs, Paddle's
+    ``MaxPool3D(kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
+    data_format='NCDHW', name=None)``; with ``return_mask`` the layer returns ``(out, mask)``
+    (int32 indices in each channel's flattened D * H * W volume)."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, return_mask: bool = False,
+                 ceil_mode: bool = False, data_format: str = "NCDHW", name: str | None = None):
+        super().__init__(name)
+        V.triple(kernel_size, "kernel_size", "MaxPool3D")  # fails here, not at the first call
+        self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
+        self.return_mask, self.ceil_mode, self.data_format = return_mask, ceil_mode, data_format
+
+    def forward(self, x: Tensor):
+        return V.max_pool3d(x, self.kernel_size, self.stride, self.padding, self.return_mask,
+                            self.ceil_mode, self.data_format)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AvgPool3D(Layer):
+    """The mean of each [kd, kh, kw] window of [N, C, D, H, W] inputs, Paddle's
+    ``AvgPool3D(kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True,
+    divisor_override=None, data_format='NCDHW', name=None)``; ``exclusive`` (default) leaves
+    padding out of the divisor."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+                 exclusive: bool = True, divisor_override=None, data_format: str = "NCDHW",
+                 name: str | None = None):
+        super().__init__(name)
+        V.triple(kernel_size, "kernel_size", "AvgPool3D")
+        self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
+        self.ceil_mode, self.exclusive, self.divisor_override = ceil_mode, exclusive, \
+            divisor_override
+        self.data_format = data_format
+
+    def forward(self, x: Tensor) -> Tensor:
+        return V.avg_pool3d(x, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.exclusive, self.divisor_override, self.data_format)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AdaptiveAvgPool3D(Layer):
+    """Average pooling of [N, C, D, H, W] inputs to a fixed ``output_size`` grid over Paddle's
+    adaptive bins, Paddle's ``AdaptiveAvgPool3D(output_size, data_format='NCDHW',
+    name=None)``."""
+
+    def __init__(self, output_size, data_format: str = "NCDHW", name: str | None = None):
+        super().__init__(name)
+        self.output_size, self.data_format = output_size, data_format
+
+    def forward(self, x: Tensor) -> Tensor:
+        return V.adaptive_avg_pool3d(x, self.output_size, self.data_format)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveMaxPool3D(Layer):
+    """Max pooling of [N, C, D, H, W] inputs to a fixed ``output_size`` grid over Paddle's
+    adaptive bins, Paddle's ``AdaptiveMaxPool3D(output_size, return_mask=False, name=None)``;
+    with ``return_mask`` the layer returns ``(out, mask)``."""
+
+    def __init__(self, output_size, return_mask: bool = False, name: str | None = None):
+        super().__init__(name)
+        self.output_size, self.return_mask = output_size, return_mask
+
+    def forward(self, x: Tensor):
+        return V.adaptive_max_pool3d(x, self.output_size, self.return_mask)
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}, return_mask={self.return_mask}"

@@ -122,3 +122,51 @@ class Fold(Layer):
     def extra_repr(self) -> str:
         return (f"output_sizes={self.output_sizes}, kernel_sizes={self.kernel_sizes}, "
                 f"dilations={self.dilations}, paddings={self.paddings}, strides={self.strides}")
+
+
+class _Upsampling(Layer):
+    """A fixed-mode ``interpolate``; exactly one of ``size`` and ``scale_factor`` is given."""
+
+    _mode, _align_corners = "nearest", False
+
+    def __init__(self, size, scale_factor, data_format: str, name):
+        super().__init__(name)
+        owner = type(self).__name__
+        if (size is None) == (scale_factor is None):
+            raise ValueError(f"{owner}: give exactly one of size and scale_factor, got "
+                             f"size={size!r} and scale_factor={scale_factor!r}.")
+        if data_format not in ("NCHW", "NHWC"):
+            raise ValueError(f"{owner}: data_format must be 'NCHW' or 'NHWC', got "
+                             f"{data_format!r}")
+        self.size, self.scale_factor, self.data_format = size, scale_factor, data_format
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.upsample(x, self.size, self.scale_factor, self._mode, self._align_corners, 0,
+                          self.data_format)
+
+    def extra_repr(self) -> str:
+        return (f"size={self.size}, scale_factor={self.scale_factor}, "
+                f"data_format={self.data_format}")
+
+
+class UpsamplingNearest2D(_Upsampling):
+    """Nearest-neighbour resizing of 4-D images, Paddle's ``UpsamplingNearest2D(size=None,
+    scale_factor=None, data_format='NCHW', name=None)``: ``interpolate(mode='nearest')``, the
+    source pixel of output pixel i being floor(i * in / out) (or floor(i / scale_factor))."""
+
+    def __init__(self, size=None, scale_factor=None, data_format: str = "NCHW",
+                 name: str | None = None):
+        super().__init__(size, scale_factor, data_format, name)
+
+
+class UpsamplingBilinear2D(_Upsampling):
+    """Bilinear resizing of 4-D images with the corners aligned, Paddle's
+    ``UpsamplingBilinear2D(size=None, scale_factor=None, data_format='NCHW', name=None)``:
+    ``interpolate(mode='bilinear', align_corners=True)``, output pixel i reading input position
+    i * (in - 1) / (out - 1)."""
+
+    _mode, _align_corners = "bilinear", True
+
+    def __init__(self, size=None, scale_factor=None, data_format: str = "NCHW",
+                 name: str | None = None):
+        super().__init__(size, scale_factor, data_format, name)

@@ -301,6 +301,17 @@ def _unit(x, eps: float):
     return x / xp.maximum(xp.sqrt((x * x).sum()), eps)
 
 
+def power_iteration(matrix, u, v, steps: int, normalize):
+    """``(u, v)`` after ``steps`` rounds of ``v = normalize(W^T u)``, ``u = normalize(W v)``
+    on the matrix ``W`` [h, w] (arrays, outside autograd). ``normalize`` is the caller's:
+    ``spectral_norm`` divides by ``max(||x||, eps)``, the ``SpectralNorm`` layer (Paddle's
+    spectral_norm op) by ``||x|| + eps``."""
+    for _ in range(steps):
+        v = normalize(matrix.T @ u)
+        u = normalize(matrix @ v)
+    return u, v
+
+
 def _spectral_divide(weight: Tensor, u, v, dim: int) -> Tensor:
     """``W / sigma`` with ``sigma = u^T W_mat v`` for fixed ``u``, ``v`` (one op); the gradient
     flows through ``sigma`` as well: ``G / sigma - <G, W> / sigma^2 * d sigma / d W``."""
@@ -331,10 +342,9 @@ class SpectralNorm:
         weight = getattr(layer, self.name + "_orig")
         u, v = getattr(layer, self.name + "_u"), getattr(layer, self.name + "_v")
         if do_power_iteration:  # updates the buffers in place, outside autograd
-            matrix = _as_matrix(weight.data, self.dim)
-            for _ in range(self.n_power_iterations):
-                v.data[...] = _unit(matrix.T @ u.data, self.eps)
-                u.data[...] = _unit(matrix @ v.data, self.eps)
+            u.data[...], v.data[...] = power_iteration(
+                _as_matrix(weight.data, self.dim), u.data, v.data, self.n_power_iterations,
+                lambda x: _unit(x, self.eps))
         # copies: a later in-place update must not change what this forward's backward reads
         return _spectral_divide(weight, u.data.copy(), v.data.copy(), self.dim)
 

@@ -116,3 +116,33 @@ __all__ += ["ctc_loss"]
 from core.nn.functional.loss_elementwise import sigmoid_focal_loss  # noqa: E402
 
 __all__ += ["sigmoid_focal_loss"]
+from core.nn.functional.grid import affine_grid, grid_sample  # noqa: E402 - spatial transformers
+
+__all__ += ["affine_grid", "grid_sample"]
+from core.nn.functional.common import dropout3d, zeropad2d  # noqa: E402
+from core.nn.functional.volumetric import (  # noqa: E402 - the volumetric (NCDHW) family
+                                           adaptive_avg_pool3d,
+                                           adaptive_max_pool3d,
+                                           avg_pool3d,
+                                           conv3d,
+                                           conv3d_transpose,
+                                           max_pool3d,
+)
+
+__all__ += ["adaptive_avg_pool3d", "adaptive_max_pool3d", "avg_pool3d", "conv3d",
+            "conv3d_transpose", "dropout3d", "max_pool3d", "zeropad2d"]
+from core.nn.functional.activation import gumbel_softmax  # noqa: E402
+from core.nn.functional.distance import pairwise_distance  # noqa: E402
+from core.nn.functional.dropout_variants import alpha_dropout  # noqa: E402
+from core.nn.functional.loss_legacy import dice_loss, log_loss, npair_loss  # noqa: E402
+from core.nn.functional.loss_ranking import (  # noqa: E402
+                                             multi_label_margin_loss,
+                                             triplet_margin_with_distance_loss,
+)
+from core.nn.functional.shape import temporal_shift, upsample  # noqa: E402
+from core.nn.functional.unpool import max_unpool1d, max_unpool2d, max_unpool3d  # noqa: E402
+
+__all__ += ["alpha_dropout", "dice_loss", "gumbel_softmax", "log_loss", "max_unpool1d",
+            "max_unpool2d", "max_unpool3d", "multi_label_margin_loss", "npair_loss",
+            "pairwise_distance", "temporal_shift", "triplet_margin_with_distance_loss",
+            "upsample"]

@@ -747,3 +747,52 @@ def rrelu(x: Tensor, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0, trainin
     else:
         slope = xp.where(a >= 0, 1.0, (lower + upper) / 2).astype(a.dtype, copy=False)
     return apply(a * slope, (x,), lambda g: (g * slope,), "rrelu")
+
+
+_GUMBEL_TINY = 1e-10  # lower bound of the uniform draw: -log(-log(u)) stays finite
+
+
+def gumbel_softmax(x: Tensor, temperature: float = 1.0, hard: bool = False, axis: int = -1,
+                   name: str | None = None) -> Tensor:
+    """Paddle's ``gumbel_softmax(x, temperature=1.0, hard=False, axis=-1, name=None)``: a
+    differentiable sample of the categorical distribution whose logits are ``x``::
+
+        y = softmax((x + g) / temperature, axis),   g = -log(-log(u)),  u ~ U(0, 1)
+
+    (one Gumbel draw per element, from the seeded generator of ``core.seed``). With ``hard``
+    the result is the one-hot vector of y's argmax along ``axis``, and the gradient is y's
+    (the straight-through estimator), so ``hard`` samples still train.
+
+    The gradient is the exact ``d y / d x = softmax_grad(y) / temperature``. Paddle's kernel
+    differs: it omits the 1 / temperature, and with ``hard`` it applies softmax's gradient to
+    the one-hot output, which is 0 everywhere (docs/paddle.md).
+    """
+    del name
+    temperature = _real("gumbel_softmax", "temperature", temperature)
+    if temperature <= 0:
+        raise ValueError(f"gumbel_softmax: temperature={temperature!r} must be > 0.")
+    if not isinstance(x, Tensor):
+        raise backend.NotATensorError(f"gumbel_softmax: {backend.NOT_A_TENSOR}")
+    axis = _check_axis(x, axis, "gumbel_softmax")
+    data = x.data
+    xp = backend.array_module(data)
+    u = backend.random_uniform(data.shape, _GUMBEL_TINY, 1.0, dtype=data.dtype)
+    # a draw just below 1 may round to 1 in float32, whose noise -log(-log(1)) is infinite
+    xp.minimum(u, data.dtype.type(1.0) - xp.finfo(data.dtype).epsneg, out=u)
+    logits = (data - xp.log(-xp.log(u))) / data.dtype.type(temperature)
+    soft = xp.empty_like(logits)
+    _softmax_into(xp, logits, soft, axis)
+    if hard:
+        index = xp.expand_dims(soft.argmax(axis=axis), axis)
+        out = (xp.arange(data.shape[axis]).reshape(
+            [-1 if i == axis else 1 for i in range(data.ndim)]) == index).astype(data.dtype)
+    else:
+        out = soft
+
+    def backward(g):
+        d = xp.empty_like(soft)
+        _softmax_grad_into(xp, g, soft, d, axis)
+        d /= data.dtype.type(temperature)
+        return (d,)
+
+    return apply(out, (x,), backward, "gumbel_softmax")

@@ -1,5 +1,6 @@
-"""``linear``, ``dropout``, ``flatten``, ``one_hot``, ``pad``, ``interpolate``,
-``cosine_similarity``, ``bilinear`` (``paddle.nn.functional`` semantics)."""
+"""``linear``, ``dropout``, ``dropout2d``, ``dropout3d``, ``flatten``, ``one_hot``, ``pad``,
+``zeropad2d``, ``interpolate``, ``cosine_similarity``, ``bilinear`` (``paddle.nn.functional``
+semantics)."""
 from __future__ import annotations
 
 import numpy as np
@@ -153,6 +154,18 @@ def dropout2d(x: Tensor, p: float = 0.5, training: bool = True, data_format: str
     return dropout(x, p, [0, 1] if data_format == "NCHW" else [0, 3], training)
 
 
+def dropout3d(x: Tensor, p: float = 0.5, training: bool = True, data_format: str = "NCDHW",
+              name: str | None = None) -> Tensor:
+    """Zero whole channels of [N, C, D, H, W] with probability ``p`` (Paddle's ``dropout3d(x,
+    p=0.5, training=True, data_format='NCDHW', name=None)``): dropout with the mask varying over
+    the batch and channel axes only, the kept channels scaled by 1 / (1 - p) in training."""
+    del name
+    if x.ndim != 5 or data_format not in ("NCDHW", "NDHWC"):
+        raise ValueError(f"dropout3d: expected a 5-D NCDHW or NDHWC input, got shape {x.shape} "
+                         f"with data_format={data_format!r}.")
+    return dropout(x, p, [0, 1] if data_format == "NCDHW" else [0, 4], training)
+
+
 _PAD_MODES = ("constant", "reflect", "replicate", "circular")
 
 
@@ -212,6 +225,23 @@ def pad(x: Tensor, pad, mode: str = "constant", value: float = 0.0, data_format:
         return (g,)
 
     return apply(out, (x,), backward, "pad")
+
+
+def zeropad2d(x: Tensor, padding, data_format: str = "NCHW", name: str | None = None) -> Tensor:
+    """Pad the height and width of a 4-D input with zeros, Paddle's ``zeropad2d(x, padding,
+    data_format='NCHW', name=None)``; ``padding`` is an int or [left, right, top, bottom]
+    (a list or a Tensor)."""
+    del name
+    if x.ndim != 4 or data_format not in ("NCHW", "NHWC"):
+        raise ValueError(f"zeropad2d: expected a 4-D NCHW or NHWC input, got shape {x.shape} "
+                         f"with data_format={data_format!r}.")
+    values = [int(v) for v in padding.tolist()] if isinstance(padding, Tensor) else padding
+    values = [values] * 4 if isinstance(values, int) and not isinstance(values, bool) else values
+    if not isinstance(values, (list, tuple)) or len(values) != 4 or any(
+            isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in values):
+        raise ValueError(f"zeropad2d: padding={padding!r} must be an int >= 0 or four such ints "
+                         "[left, right, top, bottom].")
+    return pad(x, list(values), "constant", 0.0, data_format)
 
 
 def _pad_index(xp, size: int, before: int, after: int, mode: str):

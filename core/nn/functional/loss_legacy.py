@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from core import backend
 from core.nn.functional.activation import softmax
-from core.nn.functional.loss import cross_entropy
+from core.nn.functional.loss import _bounds, cross_entropy
 from core.tensor import Tensor, apply, arrays_to_tensors, unbroadcast
 
 
@@ -98,3 +98,145 @@ def softmax_with_cross_entropy(logits: Tensor, label: Tensor, soft_label: bool =
     loss = cross_entropy(logits, label, ignore_index=ignore_index, reduction="none",
                          soft_label=soft_label, axis=axis)
     return (loss, softmax(logits, axis)) if return_softmax else loss
+
+
+def _check_tensors(fn: str, **tensors) -> None:
+    for what, t in tensors.items():
+        if not isinstance(t, Tensor):
+            raise TypeError(f"{fn}: {what} must be a Tensor or a numpy array, got "
+                            f"{type(t).__name__}")
+
+
+def _check_epsilon(fn: str, epsilon) -> float:
+    if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) \
+            or not 0.0 <= epsilon < float("inf"):
+        raise ValueError(f"{fn}: epsilon={epsilon!r} must be a finite number >= 0.")
+    return float(epsilon)
+
+
+def dice_loss(input: Tensor, label: Tensor, epsilon: float = 1e-5,  # noqa: A002
+              name: str | None = None) -> Tensor:
+    """Paddle's ``dice_loss(input, label, epsilon=1e-5, name=None)`` for segmentation:
+    ``input`` [N, ..., C] holds class probabilities (a softmax over the last axis) and
+    ``label`` [N, ..., 1] integer classes. With ``onehot`` the labels' one-hot form and sums
+    over every axis but the batch's::
+
+        mean over n of  1 - 2 * sum(input * onehot) / (sum(input) + sum(onehot) + epsilon)
+
+    A 0-D result; ``input`` takes the gradient.
+    """
+    del name
+    input, label = arrays_to_tensors(input, label)  # numpy batches too
+    fn = "dice_loss"
+    _check_tensors(fn, input=input, label=label)
+    epsilon = _check_epsilon(fn, epsilon)
+    if input.ndim < 2 or label.ndim != input.ndim or label.shape[-1] != 1 \
+            or label.shape[:-1] != input.shape[:-1] or input.dtype.kind != "f" \
+            or label.data.dtype.kind not in "iu" or input.size == 0:
+        raise ValueError(f"{fn}: input must be floating [N, ..., C] and label integers [N, ..., "
+                         f"1] with the same leading axes, neither empty; got input "
+                         f"{input.shape} ({input.dtype}) and label {label.shape} "
+                         f"({label.data.dtype}).")
+    x = input.data
+    xp = backend.array_module(x)
+    classes = x.shape[-1]
+    lab = label.data[..., 0]
+    lo, hi = _bounds(lab)
+    if lo < 0 or hi >= classes:
+        raise ValueError(f"{fn}: label value {lo if lo < 0 else hi} is out of range for "
+                         f"{classes} classes; labels must be in [0, {classes - 1}].")
+    onehot = (lab[..., None] == xp.arange(classes)).astype(x.dtype)
+    axes = tuple(range(1, x.ndim))
+    intersection = (x * onehot).sum(axis=axes)
+    denominator = x.sum(axis=axes) + onehot.sum(axis=axes) + x.dtype.type(epsilon)
+    rows = x.shape[0]
+    out = xp.asarray((1 - 2 * intersection / denominator).mean())
+    expand = (slice(None),) + (None,) * (x.ndim - 1)
+
+    def backward(g):
+        # d score_n / d x = -2 (onehot * denominator - intersection) / denominator^2
+        scale = g.reshape(()) * -2 / (rows * denominator * denominator)
+        return ((onehot * denominator[expand] - intersection[expand]) * scale[expand],)
+
+    return apply(out, (input,), backward, fn)
+
+
+def log_loss(input: Tensor, label: Tensor, epsilon: float = 1e-4,  # noqa: A002
+             name: str | None = None) -> Tensor:
+    """Paddle's negative log loss ``log_loss(input, label, epsilon=1e-4, name=None)``, element
+    by element and unreduced::
+
+        -label * log(input + epsilon) - (1 - label) * log(1 - input + epsilon)
+
+    for probabilities ``input`` and labels of the same shape ([N, 1] in Paddle's examples).
+    Both take gradients.
+    """
+    del name
+    input, label = arrays_to_tensors(input, label)  # numpy batches too
+    fn = "log_loss"
+    _check_tensors(fn, input=input, label=label)
+    epsilon = _check_epsilon(fn, epsilon)
+    if input.shape != label.shape or input.dtype.kind != "f":
+        raise ValueError(f"{fn}: input ({input.shape}, {input.dtype}) must be floating and "
+                         f"label ({label.shape}) of the same shape.")
+    x = input.data
+    y = label.data.astype(x.dtype, copy=False)
+    xp = backend.array_module(x)
+    eps = x.dtype.type(epsilon)
+    low, high = x + eps, 1 - x + eps
+    log_low, log_high = xp.log(low), xp.log(high)
+    out = -y * log_low - (1 - y) * log_high
+
+    def backward(g):
+        return (None if input.stop_gradient else g * ((1 - y) / high - y / low),
+                None if label.stop_gradient or label.dtype.kind != "f" else
+                (g * (log_high - log_low)).astype(label.dtype, copy=False))
+
+    return apply(out, (input, label), backward, fn)
+
+
+def npair_loss(anchor: Tensor, positive: Tensor, labels: Tensor,
+               l2_reg: float = 0.002) -> Tensor:
+    """Paddle's N-pair loss ``npair_loss(anchor, positive, labels, l2_reg=0.002)`` for
+    embeddings ``anchor`` and ``positive`` [N, D] and ``labels`` [N] (any dtype). With ``T`` the
+    row-normalised matrix of label equality (T[i, j] = [l_i == l_j] / #{k: l_k == l_i})::
+
+        l2_reg * 0.25 * (mean_i |anchor_i|^2 + mean_i |positive_i|^2)
+          + mean_i of  -sum_j T[i, j] * log_softmax(anchor @ positive.T)[i, j]
+
+    (Paddle writes the second term as the mean over j of sum_i T[i, j] * ce_i, the same
+    number since T's rows sum to 1.) A 0-D result; both embeddings take gradients.
+    """
+    anchor, positive, labels = arrays_to_tensors(anchor, positive, labels)
+    fn = "npair_loss"
+    _check_tensors(fn, anchor=anchor, positive=positive, labels=labels)
+    if isinstance(l2_reg, bool) or not isinstance(l2_reg, (int, float)):
+        raise ValueError(f"{fn}: l2_reg={l2_reg!r} must be a number.")
+    if anchor.ndim != 2 or positive.shape != anchor.shape or anchor.size == 0 \
+            or anchor.dtype.kind != "f" or labels.size != anchor.shape[0]:
+        raise ValueError(f"{fn}: anchor and positive must be floating [N, D] of one shape, not "
+                         f"empty, and labels hold N values; got anchor {anchor.shape}, positive "
+                         f"{positive.shape} and labels {labels.shape}.")
+    a, p = anchor.data, positive.data.astype(anchor.dtype, copy=False)
+    xp = backend.array_module(a)
+    rows = a.shape[0]
+    lab = labels.data.reshape(-1)
+    same = (lab[:, None] == lab[None, :]).astype(a.dtype)
+    targets = same / same.sum(axis=1, keepdims=True)
+    reg = a.dtype.type(0.25 * l2_reg)
+    l2 = reg * ((a * a).sum() + (p * p).sum()) / rows
+    scores = a @ p.T
+    shifted = scores - scores.max(axis=1, keepdims=True)
+    log_probs = shifted - xp.log(xp.exp(shifted).sum(axis=1, keepdims=True))
+    ce = -(targets * log_probs).sum() / rows
+    out = xp.asarray(l2 + ce)
+
+    def backward(g):
+        g = g.reshape(())
+        d_scores = (xp.exp(log_probs) - targets) * (g / rows)  # T's rows sum to 1
+        shrink = 2 * reg * g / rows
+        return (None if anchor.stop_gradient else d_scores @ p + shrink * a,
+                None if positive.stop_gradient else
+                (d_scores.T @ a + shrink * p).astype(positive.dtype, copy=False))
+
+    return apply(out, (anchor, positive), backward, fn)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 from core import backend
+from core.nn.functional.distance import pairwise_distance
 from core.nn.functional.loss import _bounds, check_reduction
 from core.nn.functional.loss_elementwise import _finish, _same_shape, _weighted
 from core.tensor import Tensor, arrays_to_tensors
@@ -276,5 +277,110 @@ def _check_classes(labels, classes: int, known, fn: str) -> None:
                          f"labels must be in [0, {classes - 1}].")
 
 
-__all__ = ["cosine_embedding_loss", "margin_ranking_loss", "multi_label_soft_margin_loss",
-           "multi_margin_loss", "triplet_margin_loss"]
+def multi_label_margin_loss(input: Tensor, label: Tensor, reduction: str = "mean",  # noqa: A002
+                            name: str | None = None) -> Tensor:
+    """Paddle's multi-class, multi-label hinge loss ``multi_label_margin_loss(input, label,
+    reduction='mean', name=None)`` (torch's ``multilabel_margin_loss``). ``input`` is [N, C]
+    (or [C]) and ``label`` integers of the same shape: each row lists its target classes and
+    ends at the first negative entry (-1 pads). Per row, with T its targets::
+
+        sum over j in T, k not in T of max(0, 1 - (input[j] - input[k]))  /  C
+
+    (a target listed twice counts twice, as in Paddle's and torch's kernels). The unreduced loss
+    has one value per row.
+    """
+    del name
+    input, label = arrays_to_tensors(input, label)  # numpy batches too
+    fn = "multi_label_margin_loss"
+    check_reduction(reduction, fn)
+    _tensors(fn, input=input, label=label)
+    if input.ndim not in (1, 2) or label.shape != input.shape or \
+            label.data.dtype.kind not in "iu" or input.dtype.kind != "f":
+        raise ValueError(f"{fn}: input must be floating, [N, C] or [C], and label integers of "
+                         f"the same shape; got input {input.shape} ({input.dtype}) and label "
+                         f"{label.shape} ({label.data.dtype}).")
+    x, lab = input.data, label.data
+    if x.ndim == 1:  # one row: a one-row batch (the gradient folds back by shape)
+        x, lab = x[None], lab[None]
+    classes = x.shape[1]
+    xp = backend.array_module(x)
+    # A row's targets stop at its first negative entry (every entry after it is ignored).
+    valid = xp.cumprod((lab >= 0).astype(xp.int32), axis=1).astype(bool)  # [N, J]
+    safe = xp.where(valid, lab, 0)
+    largest = int(backend.to_numpy(safe.max())) if lab.size else 0  # one read
+    if largest >= classes:
+        raise ValueError(f"{fn}: label value {largest} is out of range for {classes} classes; "
+                         f"targets must be in [0, {classes - 1}], padded with -1.")
+    # hits[n, j, c]: target j of row n is class c; [N, C, C] booleans, as small as the input's
+    # square (rows rarely have many classes).
+    hits = (safe[:, :, None] == xp.arange(classes)) & valid[:, :, None]
+    is_target = hits.any(axis=1)  # [N, C]
+    picked = xp.take_along_axis(x, safe, axis=1)  # [N, J]
+    z = 1 - picked[:, :, None] + x[:, None, :]  # [N, J, K]
+    active = (valid[:, :, None] & ~is_target[:, None, :] & (z > 0)).astype(x.dtype)
+    losses = (z * active).sum(axis=(1, 2)) / x.dtype.type(classes)
+    # d/d input[k] = sum_j active[j, k]; d/d input[target j] -= sum_k active[j, k]
+    dx = active.sum(axis=1) - (active.sum(axis=2)[:, :, None] * hits).sum(axis=1)
+    dx = dx / x.dtype.type(classes)
+    if input.ndim == 1:
+        losses, dx = losses[0], dx[0]
+    return _finish(losses, [(input, dx)], reduction, fn)
+
+
+def triplet_margin_with_distance_loss(input: Tensor, positive: Tensor,  # noqa: A002
+                                      negative: Tensor, distance_function=None,
+                                      margin: float = 1.0, swap: bool = False,
+                                      reduction: str = "mean", name: str | None = None) -> Tensor:
+    """Paddle's ``triplet_margin_with_distance_loss(input, positive, negative,
+    distance_function=None, margin=1.0, swap=False, reduction='mean', name=None)``, one loss
+    per triplet::
+
+        max(d(input, positive) - d(input, negative) + margin, 0)
+
+    ``d`` is ``distance_function`` (any function of two Tensors built from core's
+    differentiable ops, returning one distance per row), by default Paddle's
+    ``PairwiseDistance(2)``: ``||a - b + 1e-6||_2`` along the last axis. ``swap=True`` uses
+    ``min(d(input, negative), d(positive, negative))`` as the negative distance. ``margin``
+    must be >= 0, and, as Paddle checks, every distance must be > 0 (a distance function that
+    gives 0 or less is a mistake; this reads the distances back once). The three inputs share
+    one shape; all take gradients through ``d``.
+    """
+    del name
+    import core  # noqa: PLC0415 - core imports this package while it initialises
+
+    input, positive, negative = arrays_to_tensors(input, positive, negative)
+    fn = "triplet_margin_with_distance_loss"
+    check_reduction(reduction, fn)
+    _tensors(fn, input=input, positive=positive, negative=negative)
+    margin = _number(fn, "margin", margin, 0.0)
+    if not input.shape == positive.shape == negative.shape:
+        raise ValueError(f"{fn}: input {input.shape}, positive {positive.shape} and negative "
+                         f"{negative.shape} must have one shape.")
+    if distance_function is None:
+        distance_function = pairwise_distance  # p=2, epsilon=1e-6: PairwiseDistance(2)
+    elif not callable(distance_function):
+        raise TypeError(f"{fn}: distance_function={distance_function!r} must be a callable "
+                        "of two Tensors (or None for the 2-norm distance).")
+    d_pos = distance_function(input, positive)
+    d_neg = distance_function(input, negative)
+    if swap:
+        d_neg = core.minimum(d_neg, distance_function(positive, negative))
+    for what, d in (("positive", d_pos), ("negative", d_neg)):
+        if not isinstance(d, Tensor):
+            raise TypeError(f"{fn}: distance_function must return a Tensor, got "
+                            f"{type(d).__name__} for the {what} distance.")
+    xp = backend.array_module(d_pos.data)
+    smallest = float(backend.to_numpy(xp.minimum(d_pos.data.min(), d_neg.data.min()))) \
+        if d_pos.size and d_neg.size else 1.0
+    if not smallest > 0:
+        raise ValueError(f"{fn}: the positive and negative distances must be > 0, but "
+                         f"distance_function gave {smallest}; check the distance function.")
+    losses = core.clip(d_pos - d_neg + margin, min=0.0)
+    if reduction == "mean":
+        return core.mean(losses)
+    return core.sum(losses) if reduction == "sum" else losses
+
+
+__all__ = ["cosine_embedding_loss", "margin_ranking_loss", "multi_label_margin_loss",
+           "multi_label_soft_margin_loss", "multi_margin_loss", "triplet_margin_loss",
+           "triplet_margin_with_distance_loss"]

@@ -14,6 +14,7 @@ import core
 from core import backend
 from core.manipulation import _reshaped
 from core.nn.functional._spatial import check_tensor, pair
+from core.nn.functional.common import interpolate
 from core.tensor import Tensor, apply
 
 _FORMATS = ("NCHW", "NHWC")
@@ -239,3 +240,70 @@ def fold(x: Tensor, output_sizes, kernel_sizes, strides=1, paddings=0, dilations
                          f"{count} blocks ({blocks.out[0]} x {blocks.out[1]}) of output_sizes="
                          f"{list(size)}.")
     return apply(blocks.col2im(x.data), (x,), lambda g: (blocks.im2col(g),), "fold")
+
+
+def upsample(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
+             align_corners: bool = False, align_mode: int = 0, data_format: str = "NCHW",
+             name: str | None = None) -> Tensor:
+    """Paddle's ``upsample(x, size=None, scale_factor=None, mode='nearest', align_corners=False,
+    align_mode=0, data_format='NCHW', name=None)``, an alias of ``interpolate`` (the same
+    arguments and result): resize 4-D images, nearest or bilinear."""
+    del name
+    return interpolate(x, size, scale_factor, mode, align_corners, align_mode, data_format)
+
+
+def temporal_shift(x: Tensor, seg_num: int, shift_ratio: float = 0.25, name: str | None = None,
+                   data_format: str = "NCHW") -> Tensor:
+    """The Temporal Shift Module's shift, Paddle's ``temporal_shift(x, seg_num,
+    shift_ratio=0.25, name=None, data_format='NCHW')``. ``x`` is [N * T, C, H, W] (or NHWC)
+    with T = ``seg_num`` frames per clip; with ``c1 = int(C * shift_ratio)`` and ``c2 = int(C
+    * 2 * shift_ratio)``, per clip and frame t::
+
+        out[t, :c1]   = x[t - 1, :c1]     (0 at t = 0)
+        out[t, c1:c2] = x[t + 1, c1:c2]   (0 at t = T - 1)
+        out[t, c2:]   = x[t, c2:]
+
+    Paddle's steps: pad T with one zero frame on each side, then take the slices [:T], [2:],
+    [1:T+1] of the three channel groups. ``shift_ratio`` is in [0, 0.5]. Values only move, so
+    the backward is the opposite shift.
+    """
+    del name
+    op = "temporal_shift"
+    check_tensor(x, "x", op)
+    channels_last = _format(data_format, op)
+    seg_num = _factor(seg_num, "seg_num", op)
+    if isinstance(shift_ratio, bool) or not isinstance(shift_ratio, (int, float)) \
+            or not 0.0 <= shift_ratio <= 0.5:
+        raise ValueError(f"{op}: shift_ratio={shift_ratio!r} must be a number in [0, 0.5].")
+    frames = x.shape[0]
+    if frames % seg_num:
+        raise ValueError(f"{op}: the batch axis of x ({frames}) must be a multiple of "
+                         f"seg_num={seg_num} (N clips of T = seg_num frames each).")
+    channels = x.shape[3 if channels_last else 1]
+    c1, c2 = int(channels * shift_ratio), int(channels * 2 * shift_ratio)
+    data = x.data
+    xp = backend.array_module(data)
+    clips = data.reshape(frames // seg_num, seg_num, *data.shape[1:])  # [N, T, ...]
+    prefix = (slice(None),) * (4 if channels_last else 2)  # the axes before the channels'
+    # (group of channels, the frame each frame reads: -1 the one before, +1 the one after)
+    groups = [(slice(0, c1), -1), (slice(c1, c2), 1)]
+
+    def shift(a, direction: int):
+        """Each group moved along T (axis 1); ``direction`` -1 undoes the forward's shift."""
+        out = a.copy()
+        for channels_of, reads in groups:
+            index = prefix + (channels_of,)
+            src, moved = a[index], xp.zeros_like(a[index])
+            if reads * direction < 0:  # frame t takes frame t - 1
+                moved[:, 1:] = src[:, :-1]
+            else:  # frame t takes frame t + 1
+                moved[:, :-1] = src[:, 1:]
+            out[index] = moved
+        return out
+
+    out = shift(clips, 1)
+
+    def backward(g):
+        return (shift(g.reshape(clips.shape), -1).reshape(data.shape),)
+
+    return apply(out.reshape(data.shape), (x,), backward, op)

@@ -1,0 +1,207 @@
+"""Sampling grids (``paddle.nn.functional`` names): ``affine_grid`` and ``grid_sample``, the two
+halves of a spatial transformer (Jaderberg et al. 2015).
+
+``affine_grid`` maps every output pixel's normalised coordinates (-1 .. 1) through a batch of
+affine matrices; ``grid_sample`` reads the input at those (fractional) coordinates. Each is one
+fused op: the grid's backward is a small contraction, the sampler's a scatter-add into the input
+and a closed-form gradient of the bilinear weights for the grid.
+
+Paddle's default is ``align_corners=True`` (-1 and 1 are the centres of the corner pixels);
+PyTorch's is False (-1 and 1 are the outer edges of the corner pixels): docs/paddle.md.
+"""
+from __future__ import annotations
+
+from core import backend
+from core.nn.functional._spatial import check_tensor
+from core.tensor import Tensor, apply
+
+_MODES = ("bilinear", "nearest")
+_PADDINGS = ("zeros", "border", "reflection")
+
+
+def _flag(value, label: str, op: str) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{op}: {label}={value!r} must be True or False.")
+    return value
+
+
+def _base_axis(xp, n: int, align_corners: bool, dtype):
+    """The normalised coordinates of ``n`` pixel centres: -1 .. 1 with ``align_corners``, else
+    shrunk by (n - 1) / n so that -1 and 1 are the outer pixel edges. One pixel sits at 0."""
+    if n <= 1:
+        return xp.zeros(max(n, 0), dtype=dtype)
+    axis = xp.linspace(-1.0, 1.0, n, dtype=dtype)
+    return axis if align_corners else axis * ((n - 1) / n)
+
+
+def affine_grid(theta: Tensor, out_shape, align_corners: bool = True,
+                name: str | None = None) -> Tensor:
+    """The sampling grid of a batch of affine maps, Paddle's ``affine_grid(theta, out_shape,
+    align_corners=True, name=None)``.
+
+    ``theta`` [N, 2, 3] with ``out_shape`` [N, C, H, W] gives a grid [N, H, W, 2]:
+    ``grid[n, h, w] = theta[n] @ (x_w, y_h, 1)``, where x_w, y_h are the normalised coordinates
+    of pixel (h, w) (``linspace(-1, 1, W)``, times (W - 1) / W without ``align_corners``).
+    ``theta`` [N, 3, 4] with ``out_shape`` [N, C, D, H, W] gives [N, D, H, W, 3] from
+    (x, y, z, 1). Each grid entry lists x (width) first, as ``grid_sample`` reads it.
+    Differentiable with respect to ``theta``.
+    """
+    del name
+    op = "affine_grid"
+    if not isinstance(theta, Tensor):
+        raise TypeError(f"{op}: theta must be a core.Tensor, got {type(theta).__name__}")
+    if isinstance(out_shape, Tensor):
+        out_shape = [int(n) for n in backend.to_numpy(out_shape.data).reshape(-1)]
+    if not isinstance(out_shape, (list, tuple)) or len(out_shape) not in (4, 5) or any(
+            isinstance(n, bool) or not isinstance(n, int) or n <= 0 for n in out_shape):
+        raise ValueError(f"{op}: out_shape={out_shape!r} must be 4 positive integers "
+                         "[N, C, H, W] or 5 [N, C, D, H, W].")
+    _flag(align_corners, "align_corners", op)
+    spatial = len(out_shape) - 2
+    want = [out_shape[0], spatial, spatial + 1]
+    if list(theta.shape) != want or theta.dtype.kind != "f":
+        raise ValueError(f"{op}: theta must be a floating tensor of shape {want} for "
+                         f"out_shape={list(out_shape)}, got {theta.dtype} {theta.shape}.")
+    data = theta.data
+    xp = backend.array_module(data)
+    sizes = list(out_shape[2:])  # [H, W] or [D, H, W]
+    axes = [_base_axis(xp, n, align_corners, data.dtype) for n in sizes]
+    mesh = xp.meshgrid(*axes, indexing="ij")  # (y, x) or (z, y, x)
+    # Homogeneous coordinates, x first: [P, spatial + 1] with P = H * W (or D * H * W).
+    base = xp.stack([m.reshape(-1) for m in reversed(mesh)] + [xp.ones(mesh[0].size,
+                                                                        dtype=data.dtype)],
+                    axis=1)
+    out = xp.matmul(base, data.transpose(0, 2, 1))  # [N, P, spatial]
+
+    def backward(g):
+        g = g.reshape(out.shape)
+        return (xp.matmul(g.transpose(0, 2, 1), base),)  # [N, spatial, spatial + 1]
+
+    return apply(out.reshape([out_shape[0], *sizes, spatial]), (theta,), backward, op)
+
+
+def _reflect(xp, coord, low2: float, high2: float):
+    """(``coord`` reflected into [low2 / 2, high2 / 2], d reflected / d coord), PyTorch's and
+    Paddle's reflect_coordinates: a triangle wave, slope +-1."""
+    if low2 == high2:
+        return xp.zeros_like(coord), xp.zeros_like(coord)
+    low, span = low2 / 2, (high2 - low2) / 2
+    shifted = coord - low
+    sign = xp.where(shifted < 0, -1.0, 1.0).astype(coord.dtype)
+    shifted = xp.abs(shifted)
+    extra = xp.fmod(shifted, span)
+    odd = (xp.floor(shifted / span) % 2) == 1
+    out = xp.where(odd, span - extra + low, extra + low)
+    return out, xp.where(odd, -sign, sign)
+
+
+def _source(xp, g, size: int, padding_mode: str, align_corners: bool):
+    """(pixel coordinate, its derivative by the normalised one) along one axis of ``size``."""
+    if align_corners:
+        coord, slope = (g + 1) * ((size - 1) / 2), (size - 1) / 2
+    else:
+        coord, slope = ((g + 1) * size - 1) / 2, size / 2
+    d = xp.full(g.shape, slope, dtype=g.dtype)
+    if padding_mode == "zeros":
+        return coord, d
+    if padding_mode == "reflection":
+        low2, high2 = (0.0, 2.0 * (size - 1)) if align_corners else (-1.0, 2.0 * size - 1)
+        coord, dr = _reflect(xp, coord, low2, high2)
+        d = d * dr
+    # border, and reflection's final clip (without align_corners it may reach -0.5 / size-0.5)
+    inside = (coord >= 0) & (coord <= size - 1)
+    return xp.clip(coord, 0, size - 1), d * inside
+
+
+def grid_sample(x: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: str = "zeros",
+                align_corners: bool = True, name: str | None = None) -> Tensor:
+    """Sample ``x`` [N, C, H, W] at the normalised points of ``grid`` [N, H_out, W_out, 2],
+    Paddle's ``grid_sample(x, grid, mode='bilinear', padding_mode='zeros',
+    align_corners=True, name=None)``; the output is [N, C, H_out, W_out].
+
+    ``grid[n, h, w] = (x, y)`` in [-1, 1] (x along the width) is mapped to pixel coordinates,
+    ``(x + 1) / 2 * (W - 1)`` with ``align_corners`` (-1 and 1 are the corner pixels' centres),
+    else ``((x + 1) * W - 1) / 2`` (their outer edges). ``mode='bilinear'`` interpolates the 4
+    neighbours, ``'nearest'`` takes the nearest pixel (halves round to even). Points outside
+    read zeros (``padding_mode='zeros'``), the nearest edge pixel (``'border'``) or their mirror
+    image in the edges (``'reflection'``). Differentiable with respect to ``x``; with
+    ``'bilinear'`` with respect to ``grid`` too (nearest's gradient for the grid is zero).
+    """
+    del name
+    op = "grid_sample"
+    check_tensor(x, "x", op)
+    check_tensor(grid, "grid", op)
+    if mode not in _MODES:
+        raise ValueError(f"{op}: mode={mode!r} is not supported; use one of {_MODES}.")
+    if padding_mode not in _PADDINGS:
+        raise ValueError(f"{op}: padding_mode={padding_mode!r} is not supported; use one of "
+                         f"{_PADDINGS}.")
+    _flag(align_corners, "align_corners", op)
+    n, c, h, w = x.shape
+    if grid.shape[0] != n or grid.shape[3] != 2:
+        raise ValueError(f"{op}: grid must be [N, H_out, W_out, 2] = [{n}, H_out, W_out, 2] "
+                         f"for x of shape {x.shape}, got {grid.shape}.")
+    xp = backend.array_module(x.data)
+    data, gdata = x.data, grid.data.astype(x.data.dtype, copy=False)
+    ho, wo = grid.shape[1], grid.shape[2]
+    points = ho * wo
+    ix, dix = _source(xp, gdata[..., 0].reshape(n, points), w, padding_mode, align_corners)
+    iy, diy = _source(xp, gdata[..., 1].reshape(n, points), h, padding_mode, align_corners)
+    # Channels last, one row per (sample, pixel): a gather reads all channels of a point at once.
+    rows = data.reshape(n, c, h * w).transpose(0, 2, 1).reshape(n * h * w, c)
+    offset = (xp.arange(n) * (h * w))[:, None]
+
+    def corner(xi, yi):
+        """(row index [N, P], in-bounds mask [N, P]) of integer pixel (xi, yi)."""
+        valid = (xi >= 0) & (xi <= w - 1) & (yi >= 0) & (yi <= h - 1)
+        index = xp.clip(yi, 0, h - 1).astype(xp.int64) * w + xp.clip(xi, 0, w - 1).astype(
+            xp.int64)
+        return index + offset, valid
+
+    if mode == "nearest":
+        corners = [(*corner(xp.rint(ix), xp.rint(iy)), None, None, None)]
+    else:
+        x0, y0 = xp.floor(ix), xp.floor(iy)
+        fx, fy = ix - x0, iy - y0  # the weights of the right / lower neighbours
+        corners = []
+        for dy in (0, 1):
+            wy = fy if dy else 1 - fy
+            for dx in (0, 1):
+                wx = fx if dx else 1 - fx
+                # (index, valid, weight, d weight / d ix, d weight / d iy)
+                corners.append((*corner(x0 + dx, y0 + dy), wx * wy,
+                                wy if dx else -wy, wx if dy else -wx))
+    out = xp.zeros((n, points, c), dtype=data.dtype)
+    values = []
+    for index, valid, weight, _, _ in corners:
+        value = rows[index] * valid[..., None]  # [N, P, C]; outside reads zeros
+        values.append(value)
+        out += value if weight is None else value * weight[..., None]
+
+    def backward(g):
+        g = g.reshape(n, c, points).transpose(0, 2, 1)  # [N, P, C]
+        gx = ggrid = None
+        if not x.stop_gradient:
+            acc = xp.zeros_like(rows)
+            for index, valid, weight, _, _ in corners:
+                part = g * valid[..., None]
+                if weight is not None:
+                    part = part * weight[..., None]
+                xp.add.at(acc, index.reshape(-1), part.reshape(-1, c))  # repeats add up
+            gx = acc.reshape(n, h * w, c).transpose(0, 2, 1).reshape(data.shape)
+        if not grid.stop_gradient:
+            if mode == "nearest":  # piecewise constant in the grid
+                ggrid = xp.zeros(grid.shape, dtype=grid.data.dtype)
+            else:
+                d_ix = xp.zeros((n, points), dtype=data.dtype)
+                d_iy = xp.zeros((n, points), dtype=data.dtype)
+                for (_, _, _, dwx, dwy), value in zip(corners, values):
+                    along = (g * value).sum(axis=2)
+                    d_ix += along * dwx
+                    d_iy += along * dwy
+                ggrid = xp.stack([d_ix * dix, d_iy * diy], axis=-1).reshape(grid.shape)
+                ggrid = ggrid.astype(grid.data.dtype, copy=False)
+        return gx, ggrid
+
+    result = out.transpose(0, 2, 1).reshape(n, c, ho, wo)
+    return apply(result, (x, grid), backward, op)
