@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
 import sys
+import traceback
 from collections.abc import Callable
 from importlib import metadata
 
@@ -144,6 +146,38 @@ def reader(name: str) -> Callable:
 def get(kind: str, name: str):
     """The registered object, or None."""
     return REGISTRIES[kind].get(name)
+
+
+def call(kind: str, name: str, *args, **kwargs):
+    """Call the registered ``kind`` plugin ``name`` (a model or dataset builder). Whatever it
+    raises is the plugin's own code failing, which the user fixes in their module: one
+    paragraph naming the plugin and the line that raised, not a traceback through tomlrun."""
+    item = get(kind, name)
+    try:
+        return item(*args, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - any failure of a user's code is reported whole
+        raise failure(kind, name, exc) from exc
+
+
+def failure(kind: str, name: str, exc: Exception) -> UserError:
+    """The error for plugin ``name`` raising ``exc``; a UserError it raised on purpose is kept."""
+    if isinstance(exc, UserError):
+        return exc
+    item = get(kind, name)
+    return PluginError(f"the {kind} plugin '{name}' ({REGISTRIES[kind].source(name)}) failed"
+                       f"{_raised_at(item, exc)}: {type(exc).__name__}: {exc}. Fix the plugin "
+                       "(or its options) and run again.")
+
+
+def _raised_at(item, exc: Exception) -> str:
+    """`` at FILE:LINE``: the innermost line of the plugin's own file that the exception went
+    through (the frames below it, in core or numpy, are rarely where the mistake is)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    module = sys.modules.get(getattr(item, "__module__", ""))
+    own = os.path.realpath(getattr(module, "__file__", None) or "?")
+    mine = [frame for frame in frames if os.path.realpath(frame.filename) == own]
+    frame = (mine or frames or [None])[-1]
+    return "" if frame is None else f" at {frame.filename}:{frame.lineno}"
 
 
 def load_module(module: str, why: str) -> None:

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core import data as cdata
 from core import datasets, io
 from core import device as core_device
 from runner import plugins
@@ -88,13 +89,44 @@ def build_data(cfg: schema.DataConfig, seed: int) -> DataSplits:
 
 def _plugin_sets(cfg: schema.PluginDataConfig, seed: int) -> dict:
     """A registered dataset builder's splits (runner.plugins.dataset), checked."""
-    sets = plugins.get("dataset", cfg.name)(seed=seed, **cfg.options)
+    sets = plugins.call("dataset", cfg.name, seed=seed, **cfg.options)
     source = plugins.REGISTRIES["dataset"].source(cfg.name)
     if not isinstance(sets, dict) or "train" not in sets or "test" not in sets:
         raise ConfigError(f"the plugin dataset '{cfg.name}' ({source}) must return a dict with "
                           f"'train' and 'test' datasets (and optionally 'valid', "
                           f"'num_classes'); it returned {type(sets).__name__}.")
+    for split in ("train", "valid", "test"):
+        _check_split(sets.get(split), f"the plugin dataset '{cfg.name}' ({source})", split)
     return sets
+
+
+def _check_split(dataset, what: str, split: str) -> None:
+    """A plugin's split must hold samples ``(features, ..., label)``: a bare ``(x, y)`` pair of
+    arrays has a length and items too, and would otherwise fail batches later, mid-run."""
+    if dataset is None and split == "valid":
+        return
+    if isinstance(dataset, cdata.FileDataset):  # samples come from its reader, read later
+        return
+    try:
+        count = len(dataset)
+        sample = dataset[0] if count else None
+    except Exception as exc:  # noqa: BLE001 - any object that is not a dataset ends up here
+        found = f"{type(dataset).__name__} ({type(exc).__name__}: {exc})"
+    else:
+        if count and isinstance(sample, (tuple, list)) and len(sample) >= 2:
+            return
+        found = (f"{type(dataset).__name__} of {count} items" if not count else
+                 f"{type(dataset).__name__} whose item 0 is {_describe(sample)}")
+    raise ConfigError(f"{what} returned a {split} split that is not a dataset of samples: "
+                      f"got a {found}. Each split must have a len() and give (features, ..., "
+                      "label) tuples by index, e.g. core.io.TensorDataset([x, y]) for arrays "
+                      "x [N, ...] and integer labels y [N]; 'valid' may be None.")
+
+
+def _describe(value) -> str:
+    shape = getattr(value, "shape", None)
+    return f"{type(value).__name__} of shape {tuple(shape)}" if shape is not None \
+        else type(value).__name__
 
 
 def _count(dataset) -> int:

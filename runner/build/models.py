@@ -83,7 +83,7 @@ def _plugin(cfg: schema.PluginModelConfig, input_shape, num_classes: int, vocab_
     options = dict(cfg.options)
     if "vocab_size" in inspect.signature(builder).parameters:
         options["vocab_size"] = vocab_size
-    model = builder(tuple(input_shape), num_classes, **options)
+    model = plugins.call("model", cfg.name, tuple(input_shape), num_classes, **options)
     if not isinstance(model, nn.Layer):
         source = plugins.REGISTRIES["model"].source(cfg.name)
         raise ConfigError(f"the plugin model '{cfg.name}' ({source}) returned "

@@ -112,13 +112,36 @@ def save(body: dict, path) -> None:
                     "body": body}, path)
 
 
+def _earlier(path: str) -> str:
+    """The way on from an unreadable checkpoint: keep_last keeps older ones beside it, and
+    trainer.resume=true always picks the newest, so name the one before (a file is not
+    deleted for the user: it may be the only copy of a run's progress)."""
+    older = [p for p in list_checkpoints(os.path.dirname(path))
+             if os.path.basename(p) < os.path.basename(path)]
+    good = next((p for p in reversed(older) if _readable(p)), None)
+    if good is None:
+        return " No readable earlier checkpoint is kept beside it."
+    return (f" The newest readable one before it is {os.path.basename(good)}: resume from it "
+            f"with trainer.resume={good} (and the same overrides).")
+
+
+def _readable(path: str) -> bool:
+    try:
+        outer = serialize.load(path, return_numpy=True)
+    except (OSError, serialize.SerializationError):
+        return False
+    return isinstance(outer, dict) and outer.get("format") == FORMAT \
+        and digest(outer.get("body")) == outer.get("sha256")
+
+
 def load(path, fingerprint: dict | None = None) -> dict:
     """The body of the checkpoint at ``path``, verified; ``fingerprint`` must match if given."""
     path = os.fspath(path)
     try:
         outer = serialize.load(path, return_numpy=True)
     except (FileNotFoundError, serialize.SerializationError) as exc:
-        raise CheckpointError(f"cannot resume from checkpoint '{path}': {exc}.") from None
+        raise CheckpointError(f"cannot resume from checkpoint '{path}': {exc}."
+                              f"{_earlier(path)}") from None
     if not isinstance(outer, dict) or outer.get("format") != FORMAT:
         raise CheckpointError(f"'{path}' is a tomlrun state file but not a training checkpoint "
                               "(a model file, perhaps): resume needs a ckpt-step*.ckpt file.")
@@ -128,7 +151,7 @@ def load(path, fingerprint: dict | None = None) -> dict:
     body = outer["body"]
     if digest(body) != outer.get("sha256"):
         raise CheckpointError(f"checkpoint '{path}' is corrupt: its content does not match its "
-                              "SHA-256 checksum. Delete it to resume from the one before.")
+                              f"SHA-256 checksum.{_earlier(path)}")
     if fingerprint is not None:
         check_fingerprint(path, body.get("fingerprint", {}), fingerprint)
     return body

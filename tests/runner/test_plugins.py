@@ -116,3 +116,58 @@ def test_plugins_given_as_one_name_load_that_module(site, tmp_path):
     done = _run(site, tmp_path, *TINY, "plugins=tomlrun_example", "model=probe", "data=blobs",
                 "trainer.epochs=1", "tracking.enabled=false")
     assert done.returncode == 0, done.stderr[-3000:]  # not split into 't', 'o', ...
+
+
+FAILING_PLUGIN = '''
+from core import nn
+from runner import plugins
+
+
+@plugins.model("broken")
+def broken(input_shape, num_classes):
+    raise ValueError("my builder failed")
+
+
+@plugins.layer()
+class Boom(nn.Layer):
+    def __init__(self, factor: float = 1.0):
+        super().__init__()
+        raise RuntimeError("Boom cannot be built")
+
+
+@plugins.dataset("failing")
+def failing(seed):
+    raise KeyError("no such table")
+
+
+@plugins.dataset("pairs")
+def pairs(seed):
+    import numpy as np
+    x, y = np.zeros((20, 4), np.float32), np.zeros(20, np.int64)
+    return {"train": (x, y), "valid": None, "test": (x, y)}  # arrays, not datasets
+'''
+
+
+@pytest.mark.parametrize("args, message", [
+    (["model=broken"], "the model plugin 'broken' (module failing_plugin) failed at "
+                       "{file}:8: ValueError: my builder failed"),
+    (["+model.layers.boom={type: Boom, inputs: [flatten]}", "+model.layers.fc.inputs=[boom]"],
+     "the layer plugin 'Boom' (module failing_plugin) failed at {file}:15: RuntimeError: "
+     "Boom cannot be built"),
+    (["data=failing"], "the dataset plugin 'failing' (module failing_plugin) failed at "
+                       "{file}:20: KeyError: 'no such table'"),
+    (["data=pairs", "model=mlp"], "the plugin dataset 'pairs' (module failing_plugin) returned "
+                                  "a train split that is not a dataset of samples: got a tuple "
+                                  "whose item 0 is ndarray of shape (20, 4)"),
+])
+def test_a_failing_plugin_is_one_paragraph_naming_it_and_its_line(tmp_path, args, message):
+    """The user's own builder or layer raising (or handing back bare arrays) used to end in a
+    traceback through tomlrun, and the arrays only failed at the first batch."""
+    (tmp_path / "failing_plugin.py").write_text(FAILING_PLUGIN)
+    done = subprocess.run([sys.executable, "-m", "runner", *TINY, "plugins=[failing_plugin]",
+                           *args], cwd=tmp_path, env=runner_env(), text=True,
+                          capture_output=True, timeout=600)
+    assert done.returncode == 2, done.stderr[-3000:]
+    assert message.format(file=tmp_path / "failing_plugin.py") in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not {"outputs", "mlflow.db", "mlruns"} & {p.name for p in tmp_path.iterdir()}

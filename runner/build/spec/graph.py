@@ -18,6 +18,7 @@ import numpy as np
 import core
 from core import nn
 from core.nn import fusion
+from runner import plugins
 from runner.build.spec.layer_types import arguments, takes_lengths
 from runner.build.spec.parse import INPUT, Node
 from runner.config.validation import show
@@ -289,6 +290,10 @@ def _make(node: Node, args: dict) -> nn.Layer:
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"{node.where} ({node.type}) cannot be made with {show(args)}: "
                           f"{exc}") from None
+    except Exception as exc:
+        if node.type not in plugins.REGISTRIES["layer"]:
+            raise  # a core.nn layer failing otherwise is tomlrun's bug: its traceback helps
+        raise plugins.failure("layer", node.type, exc) from exc
 
 
 def _check_input_count(node: Node, layer: nn.Layer) -> None:

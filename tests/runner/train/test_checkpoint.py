@@ -140,6 +140,31 @@ def test_a_corrupt_checkpoint_is_refused(tmp_path):
         checkpoint.load(path)
 
 
+def test_an_unreadable_checkpoint_names_the_newest_readable_one_before_it(tmp_path):
+    """keep_last keeps older checkpoints for exactly this: the error says which one to resume
+    from (a broken archive used to name none; a bad checksum said to delete the file)."""
+    trainer, train, _, _ = _parts()
+    keeper = checkpoint.Checkpointer(tmp_path, 1, 3)
+    paths = []
+    for step in range(3):
+        trainer.state.step = step
+        paths.append(keeper.save(trainer, train, 0, step, None))
+    raw = bytearray(open(paths[2], "rb").read())
+    raw[len(raw) // 2] ^= 0xFF  # a broken archive
+    open(paths[2], "wb").write(bytes(raw))
+    with open(paths[1], "r+b") as handle:  # a truncated one: not the one to suggest
+        handle.truncate(100)
+    with pytest.raises(checkpoint.CheckpointError) as caught:
+        checkpoint.load(paths[2])
+    assert f"The newest readable one before it is ckpt-step00000000.ckpt: resume from it " \
+           f"with trainer.resume={paths[0]}" in str(caught.value)
+    assert all(os.path.exists(path) for path in paths)  # nothing deleted
+    with open(paths[0], "r+b") as handle:
+        handle.truncate(100)
+    with pytest.raises(checkpoint.CheckpointError, match="No readable earlier checkpoint"):
+        checkpoint.load(paths[2])
+
+
 def test_a_tampered_body_fails_the_checksum(tmp_path):
     trainer, train, _, _ = _parts()
     body = checkpoint.capture(trainer, train, 0, 0)
