@@ -47,8 +47,10 @@ from core.creation import (
                              ones,
                              ones_like,
                              rand,
+                             rand_like,
                              randint,
                              randn,
+                             randn_like,
                              randperm,
                              uniform,
                              zeros,
@@ -192,7 +194,8 @@ __all__ = [
     "argsort", "index_select", "masked_select", "nonzero", "sort", "topk", "unique", "where",
     # creation
     "arange", "eye", "full", "full_like", "linspace", "ones", "ones_like", "rand", "randint",
-    "randn", "zeros", "zeros_like", "meshgrid", "normal", "randperm", "uniform",
+    "randn", "zeros", "zeros_like", "meshgrid", "normal", "randperm", "uniform", "rand_like",
+    "randn_like",
     # comparisons and logic (no gradient)
     "all", "any", "equal", "greater_equal", "greater_than", "isfinite", "isinf", "isnan",
     "less_equal", "less_than", "logical_and", "logical_not", "logical_or", "not_equal",
@@ -281,7 +284,13 @@ from core.framework import (  # noqa: E402
     set_default_dtype,
 )
 from core.linalg.products import addmm, tensordot  # noqa: E402
-from core.logic import logical_xor  # noqa: E402
+from core.logic import (  # noqa: E402
+    bitwise_and,
+    bitwise_not,
+    bitwise_or,
+    bitwise_xor,
+    logical_xor,
+)
 from core.manipulation import rank, shape, unstack  # noqa: E402
 from core.search import bucketize, index_sample, kthvalue, searchsorted  # noqa: E402
 from core.tensor import enable_grad, grad, set_grad_enabled  # noqa: E402
@@ -291,5 +300,5 @@ __all__ += [
     "enable_static", "is_compiled_with_cuda", "get_default_dtype", "set_default_dtype",
     "scale", "empty", "empty_like", "bernoulli", "multinomial", "addmm", "tensordot",
     "logical_xor", "rank", "shape", "unstack", "bucketize", "index_sample", "kthvalue",
-    "searchsorted",
+    "searchsorted", "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor",
 ]

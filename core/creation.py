@@ -16,7 +16,8 @@ from core.tensor import Tensor, apply
 
 __all__ = ["arange", "assign", "bernoulli", "clone", "empty", "empty_like", "eye", "full",
            "full_like", "linspace", "meshgrid", "multinomial", "normal", "ones", "ones_like",
-           "rand", "randint", "randn", "randperm", "uniform", "zeros", "zeros_like"]
+           "rand", "rand_like", "randint", "randn", "randn_like", "randperm", "uniform", "zeros",
+           "zeros_like"]
 
 
 def _dtype(dtype, default: str, fn: str, kinds: str = "biuf") -> np.dtype:
@@ -137,6 +138,38 @@ def randn(shape, dtype=None) -> Tensor:
     dtype = _dtype(dtype, get_default_dtype(), "randn", "f")
     samples = backend.rng().standard_normal(_shape(shape, "randn"))
     return Tensor(backend.asarray(samples, dtype=dtype))
+
+
+def _random_like(x, dtype, draw, fn: str) -> Tensor:
+    """``draw(shape)``'s host samples with x's shape, in x's float dtype unless ``dtype`` says,
+    on x's device."""
+    x = _like(x, fn)
+    dtype = _dtype(dtype, x.dtype, fn, "f")
+    samples = draw(x.data.shape).astype(dtype)
+    return Tensor(backend.array_module(x.data).asarray(samples))
+
+
+def randn_like(x, dtype=None, name: str | None = None) -> Tensor:
+    """Paddle's ``randn_like(x, dtype=None, name=None)``: standard normal samples with x's
+    shape, in x's dtype unless ``dtype`` says (float types only), on x's device; drawn from
+    core.seed's generator, without gradient (``stop_gradient=True``)."""
+    del name
+    return _random_like(x, dtype, backend.rng().standard_normal, "randn_like")
+
+
+def rand_like(input, name: str | None = None, *, dtype=None, device=None,  # noqa: A002 - Paddle's name
+              requires_grad: bool = False) -> Tensor:
+    """Paddle's ``rand_like(input, name=None, *, dtype=None, device=None,
+    requires_grad=False)``: samples uniform in [0, 1) with input's shape, in its dtype unless
+    ``dtype`` says (float types only), on its device unless ``device`` names another
+    ('cpu', 'gpu:0'); drawn from core.seed's generator. ``requires_grad=True`` returns a leaf
+    with ``stop_gradient=False``."""
+    del name
+    out = _random_like(input, dtype, backend.rng().random, "rand_like")
+    if device is not None:
+        out = out.to(device)
+    out.stop_gradient = not requires_grad
+    return out
 
 
 def randint(low=0, high=None, shape=(1,), dtype=None) -> Tensor:

@@ -5,9 +5,10 @@ from core import backend
 from core.ops import as_input, normalize_axes
 from core.tensor import Tensor
 
-__all__ = ["all", "allclose", "any", "equal", "equal_all", "greater_equal", "greater_than",
-           "isclose", "isfinite", "isinf", "isnan", "less_equal", "less_than", "logical_and",
-           "logical_not", "logical_or", "logical_xor", "not_equal"]
+__all__ = ["all", "allclose", "any", "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor",
+           "equal", "equal_all", "greater_equal", "greater_than", "isclose", "isfinite", "isinf",
+           "isnan", "less_equal", "less_than", "logical_and", "logical_not", "logical_or",
+           "logical_xor", "not_equal"]
 
 
 def _raw(value):
@@ -50,6 +51,56 @@ logical_not = _test("logical_not")
 isfinite = _test("isfinite")
 isnan = _test("isnan")
 isinf = _test("isinf")
+
+
+def _bits(value, fn: str, arg: str):
+    """The raw array of a bool or integer Tensor (a Python bool or int for ``y``)."""
+    if arg == "y" and isinstance(value, (bool, int)):
+        return value
+    data = as_input(value, fn, arg).data
+    if data.dtype.kind not in "biu":
+        raise TypeError(f"{fn}: {arg} must be a bool or integer tensor, got dtype {data.dtype}; "
+                        "compare floats first (x > 0) or cast them")
+    return data
+
+
+def _no_out(out, fn: str) -> None:
+    if out is not None:
+        raise TypeError(f"{fn}: out= is not supported (got {type(out).__name__}); use the "
+                        "returned tensor")
+
+
+def _bitwise(fn: str, op):
+    def bitwise(x, y, out=None, name: str | None = None) -> Tensor:
+        del name
+        _no_out(out, fn)
+        a, b = _bits(x, fn, "x"), _bits(y, fn, "y")
+        try:
+            result = op(a, b)
+        except ValueError:
+            raise ValueError(f"{fn}: shapes {list(a.shape)} and {list(b.shape)} do not "
+                             "broadcast") from None
+        return Tensor(backend.array_module(a).asarray(result))
+
+    bitwise.__name__ = bitwise.__qualname__ = fn
+    bitwise.__doc__ = (f"Paddle's ``{fn}(x, y, out=None, name=None)``: element-wise, of bool "
+                       "or integer tensors (broadcast; ``y`` may be a Python bool or int); "
+                       "logical for bools. No gradient. ``out=`` is not supported.")
+    return bitwise
+
+
+bitwise_and = _bitwise("bitwise_and", lambda a, b: a & b)
+bitwise_or = _bitwise("bitwise_or", lambda a, b: a | b)
+bitwise_xor = _bitwise("bitwise_xor", lambda a, b: a ^ b)
+
+
+def bitwise_not(x, out=None, name: str | None = None) -> Tensor:
+    """Paddle's ``bitwise_not(x, out=None, name=None)``: ``~x`` element-wise, of a bool
+    (logical not) or integer tensor. No gradient. ``out=`` is not supported."""
+    del name
+    _no_out(out, "bitwise_not")
+    data = _bits(x, "bitwise_not", "x")
+    return Tensor(backend.array_module(data).asarray(~data))
 
 
 def _reduce_bool(x, axis, keepdim: bool, fn: str) -> Tensor:
@@ -113,6 +164,14 @@ def equal_all(x, y, name: str | None = None) -> Tensor:
 
 for _fn in (equal, not_equal, less_than, less_equal, greater_than, greater_equal, logical_and,
             logical_or, logical_xor, logical_not, isfinite, isnan, isinf, all, any, isclose,
-            allclose, equal_all):
+            allclose, equal_all, bitwise_and, bitwise_or, bitwise_xor, bitwise_not):
     setattr(Tensor, _fn.__name__, _fn)  # see the note on Tensor methods at the end of core/ops.py
 del _fn
+# Paddle's operators: & | ^ ~ are the bitwise ops (logical on bool tensors: mask & other_mask).
+Tensor.__and__ = bitwise_and
+Tensor.__or__ = bitwise_or
+Tensor.__xor__ = bitwise_xor
+Tensor.__rand__ = lambda self, other: bitwise_and(self, other)
+Tensor.__ror__ = lambda self, other: bitwise_or(self, other)
+Tensor.__rxor__ = lambda self, other: bitwise_xor(self, other)
+Tensor.__invert__ = bitwise_not

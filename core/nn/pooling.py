@@ -9,15 +9,19 @@ from core.tensor import Tensor
 
 
 class MaxPool2D(Layer):
-    """The maximum of each window; the gradient goes to the first maximum of each window."""
+    """The maximum of each window, Paddle's ``MaxPool2D(kernel_size, stride=None, padding=0,
+    return_mask=False, ceil_mode=False, data_format='NCHW', name=None)``; the gradient goes to
+    the first maximum of each window. With ``return_mask`` the layer returns ``(out, mask)``
+    (int32 indices in each channel's flattened H * W plane, what ``MaxUnPool2D`` takes)."""
 
     def __init__(self, kernel_size, stride=None, padding=0, return_mask: bool = False,
                  ceil_mode: bool = False, data_format: str = "NCHW", name: str | None = None):
         super().__init__(name)
+        F.check_mask_format("MaxPool2D", return_mask, data_format)  # here, not at the first call
         self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
         self.return_mask, self.ceil_mode, self.data_format = return_mask, ceil_mode, data_format
 
-    def forward(self, x: Tensor) -> Tensor:
+    def forward(self, x: Tensor):
         return F.max_pool2d(x, self.kernel_size, self.stride, self.padding, self.return_mask,
                             self.ceil_mode, self.data_format)
 
@@ -47,7 +51,8 @@ class AvgPool2D(Layer):
 
 class MaxPool1D(Layer):
     """Max pooling of [N, C, L] inputs, Paddle's ``MaxPool1D(kernel_size, stride=None,
-    padding=0, return_mask=False, ceil_mode=False, name=None)``."""
+    padding=0, return_mask=False, ceil_mode=False, name=None)``; with ``return_mask`` the layer
+    returns ``(out, mask)`` (int32 indices along L, what ``MaxUnPool1D`` takes)."""
 
     def __init__(self, kernel_size, stride=None, padding=0, return_mask: bool = False,
                  ceil_mode: bool = False, name: str | None = None):
@@ -55,7 +60,7 @@ class MaxPool1D(Layer):
         self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
         self.return_mask, self.ceil_mode = return_mask, ceil_mode
 
-    def forward(self, x: Tensor) -> Tensor:
+    def forward(self, x: Tensor):
         return F.max_pool1d(x, self.kernel_size, self.stride, self.padding, self.return_mask,
                             self.ceil_mode)
 
@@ -155,6 +160,7 @@ class MaxPool3D(Layer):
                  ceil_mode: bool = False, data_format: str = "NCDHW", name: str | None = None):
         super().__init__(name)
         V.triple(kernel_size, "kernel_size", "MaxPool3D")  # fails here, not at the first call
+        F.check_mask_format("MaxPool3D", return_mask, data_format, "NCDHW")
         self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
         self.return_mask, self.ceil_mode, self.data_format = return_mask, ceil_mode, data_format
 

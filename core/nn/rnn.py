@@ -164,7 +164,7 @@ class _RNN(Layer):
     def _outputs(self, carried: Tensor, lens) -> Tensor:
         if lens is None:
             return carried
-        mask = S.sequence_mask(lens, carried.shape[1], carried.dtype)[:, :, None]
+        mask = S.length_mask(lens, carried.shape[1], carried.dtype)[:, :, None]
         return carried * Tensor(mask)
 
     def _run(self, inputs: Tensor, lens, scan):

@@ -454,10 +454,10 @@ def _run(owner: str, cell, inputs, initial_states, sequence_length, time_major: 
     if isinstance(cell, _FusedCell) and cell._fusable() and not kwargs:
         outputs, states = cell._scan(x, states, lens)
     else:
-        mask = None if lens is None else S.sequence_mask(lens, steps, "bool")
+        mask = None if lens is None else S.length_mask(lens, steps, "bool")
         outputs, states = _step_by_step(cell, x, states, mask, kwargs)
     if lens is not None:
-        mask = S.sequence_mask(lens, steps, "bool")
+        mask = S.length_mask(lens, steps, "bool")
         outputs = _map(lambda o: _zero_padding(o, mask), outputs)
     if is_reverse:
         outputs = _map(lambda o: _reverse(o, lens), outputs)

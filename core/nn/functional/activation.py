@@ -2,6 +2,10 @@
 
 Every backward reuses the forward output instead of recomputing from the input: ReLU needs only
 the sign of its output, sigmoid and tanh their output, softmax its probabilities.
+
+Integer (and bool) input follows Paddle per function: sigmoid and tanh compute it in float32
+(Paddle 3 autocasts it); every other activation raises a TypeError naming itself and the dtype,
+as Paddle's float-only kernels fail (softmax and log_softmax take ``dtype=`` to cast first).
 """
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ from core.tensor import Tensor, apply, unbroadcast
 def relu(x: Tensor, name: str | None = None) -> Tensor:
     """max(x, 0); the gradient passes where the output is positive (one mask multiply)."""
     del name
+    _floating(x, "relu")
     out = backend.kernels(x.data).relu(x.data, recycled_like(x.data))
 
     def backward(g):
@@ -59,21 +64,46 @@ def mark_relu_masked(grad) -> None:
     _premasked[id(grad)] = grad
 
 
+def _floating(x: Tensor, fn: str) -> None:
+    """A TypeError naming ``fn`` for an integer or bool tensor: Paddle registers these
+    activations' kernels for floating types only (float32/float64 on CPU), so Paddle fails on
+    such input too, and numpy would otherwise compute in float64 (or fail half-way with a
+    casting error). Non-tensors pass through to the op's own "use core.to_tensor" error."""
+    if isinstance(x, Tensor) and x.data.dtype.kind in "iub":
+        raise TypeError(f"{fn}: 'x' must be a floating tensor (float32 or float64, as Paddle's "
+                        f"{fn} kernel), got dtype {x.data.dtype}; cast it first, e.g. "
+                        "x.astype('float32')")
+
+
+def _autocast(x: Tensor):
+    """The array of ``x``, integers and bools as float32: Paddle 3's sigmoid and tanh
+    autocast integer input to float32 (numpy would give float64, which then spreads through
+    a float32 model), as core's element-wise math does (core.ops._unary)."""
+    a = x.data
+    if isinstance(x, Tensor) and a.dtype.kind in "iub":
+        return a.astype("float32")
+    return a
+
+
 def sigmoid(x: Tensor, name: str | None = None) -> Tensor:
-    """1 / (1 + exp(-x)), computed as (tanh(x/2) + 1) / 2, which never overflows."""
+    """1 / (1 + exp(-x)), computed as (tanh(x/2) + 1) / 2, which never overflows. Integer
+    input gives float32, as in Paddle 3."""
     del name
-    xp = backend.array_module(x.data)
-    out = xp.tanh(x.data * 0.5)
+    a = _autocast(x)
+    xp = backend.array_module(a)
+    out = xp.tanh(a * 0.5)
     out += 1
     out *= 0.5
     return apply(out, (x,), lambda g: (g * out * (1 - out),), "sigmoid")
 
 
 def tanh(x: Tensor, name: str | None = None) -> Tensor:
-    """Hyperbolic tangent; d/dx = 1 - tanh(x)^2."""
+    """Hyperbolic tangent; d/dx = 1 - tanh(x)^2. Integer input gives float32, as in
+    Paddle 3."""
     del name
-    xp = backend.array_module(x.data)
-    out = xp.tanh(x.data)
+    a = _autocast(x)
+    xp = backend.array_module(a)
+    out = xp.tanh(a)
     return apply(out, (x,), lambda g: (g * (1 - out * out),), "tanh")
 
 
@@ -95,6 +125,7 @@ def softmax(x: Tensor, axis: int = -1, dtype=None, name: str | None = None) -> T
     (core.row_blocks)."""
     del name
     x = _cast(x, dtype)
+    _floating(x, "softmax")
     axis = _check_axis(x, axis, "softmax")
     xp, data = backend.array_module(x.data), x.data
     last = axis == data.ndim - 1
@@ -152,6 +183,7 @@ def log_softmax(x: Tensor, axis: int = -1, dtype=None, name: str | None = None) 
     """x - logsumexp(x) along ``axis``, with the max-subtraction trick."""
     del name
     x = _cast(x, dtype)
+    _floating(x, "log_softmax")
     axis = _check_axis(x, axis, "log_softmax")
     xp = backend.array_module(x.data)
     shifted = x.data - x.data.max(axis=axis, keepdims=True)
@@ -183,6 +215,7 @@ def gelu(x: Tensor, approximate: bool = False, name: str | None = None) -> Tenso
     tanh form's forward on [2048, 512]: 2.0 -> 0.9 ms on 2 cores).
     """
     del name
+    _floating(x, "gelu")
     xp, a = backend.array_module(x.data), x.data
     rows = as_rows(a)
     kept, out = xp.empty_like(rows), xp.empty_like(rows)  # the tanh (or Phi), the output
@@ -252,6 +285,7 @@ def _gelu_erf_derivative(xp, a, cdf, d) -> None:
 def leaky_relu(x: Tensor, negative_slope: float = 0.01, name: str | None = None) -> Tensor:
     """``x`` where x > 0, ``negative_slope * x`` elsewhere (Paddle's ``leaky_relu``)."""
     del name
+    _floating(x, "leaky_relu")
     return _elementwise(x, "leaky_relu",
                         lambda xp, a: xp.where(a > 0, a, a * negative_slope),
                         lambda xp, a, out: xp.where(a > 0, 1.0, negative_slope).astype(a.dtype))
@@ -260,6 +294,7 @@ def leaky_relu(x: Tensor, negative_slope: float = 0.01, name: str | None = None)
 def silu(x: Tensor, name: str | None = None) -> Tensor:
     """``x * sigmoid(x)`` (Paddle's ``silu``); the sigmoid is the overflow-free tanh form."""
     del name
+    _floating(x, "silu")
 
     def sig(xp, a):
         return 0.5 * (xp.tanh(0.5 * a) + 1.0)
@@ -271,6 +306,7 @@ def silu(x: Tensor, name: str | None = None) -> Tensor:
 def elu(x: Tensor, alpha: float = 1.0, name: str | None = None) -> Tensor:
     """``x`` where x > 0, ``alpha * (exp(x) - 1)`` elsewhere (Paddle's ``elu``)."""
     del name
+    _floating(x, "elu")
     return _elementwise(x, "elu",
                         lambda xp, a: xp.where(a > 0, a, alpha * xp.expm1(xp.minimum(a, 0))),
                         lambda xp, a, out: xp.where(a > 0, 1.0, out + alpha).astype(a.dtype))
@@ -279,6 +315,7 @@ def elu(x: Tensor, alpha: float = 1.0, name: str | None = None) -> Tensor:
 def relu6(x: Tensor, name: str | None = None) -> Tensor:
     """``min(max(x, 0), 6)`` (Paddle's ``relu6``); the gradient passes where 0 < x < 6."""
     del name
+    _floating(x, "relu6")
     return _elementwise(x, "relu6", lambda xp, a: xp.clip(a, 0, 6),
                         lambda xp, a, out: ((a > 0) & (a < 6)).astype(a.dtype))
 
@@ -286,6 +323,7 @@ def relu6(x: Tensor, name: str | None = None) -> Tensor:
 def hardswish(x: Tensor, name: str | None = None) -> Tensor:
     """``x * relu6(x + 3) / 6`` (Paddle's ``hardswish``): 0 below -3, x above 3."""
     del name
+    _floating(x, "hardswish")
     return _elementwise(x, "hardswish", lambda xp, a: a * xp.clip(a + 3, 0, 6) / 6,
                         lambda xp, a, out: xp.where(a < -3, 0.0, xp.where(
                             a > 3, 1.0, (2 * a + 3) / 6)).astype(a.dtype))
@@ -295,6 +333,7 @@ def swish(x: Tensor, name: str | None = None) -> Tensor:
     """``x * sigmoid(x)`` (Paddle's ``swish``, the same function as ``silu``); the backward
     reuses the forward's sigmoid: d/dx = s + out (1 - s)."""
     del name
+    _floating(x, "swish")
     xp, a = backend.array_module(x.data), x.data
     s = xp.tanh(a * 0.5)
     s += 1.0
@@ -342,6 +381,7 @@ def softplus(x: Tensor, beta: float = 1, threshold: float = 20, name: str | None
     (``z = beta x``), which never overflows; the derivative ``sigmoid(z)`` is read back from the
     output as ``1 - exp(-beta out)``."""
     del name
+    _floating(x, "softplus")
     xp, a = backend.array_module(x.data), x.data
     z = a * beta
     linear = z > threshold
@@ -366,6 +406,7 @@ def mish(x: Tensor, name: str | None = None) -> Tensor:
     Paddle's kernel). The forward keeps ``t = tanh(softplus(x))`` and ``softplus(x)`` for the
     backward: d/dx = t + x (1 - t^2) sigmoid(x), with sigmoid(x) = 1 - exp(-softplus(x))."""
     del name
+    _floating(x, "mish")
     xp, a = backend.array_module(x.data), x.data
     sp = _log1p_exp_neg_abs(a, xp)
     sp += xp.maximum(a, 0)
@@ -392,6 +433,7 @@ def hardsigmoid(x: Tensor, slope: float = 0.1666667, offset: float = 0.5,
     """``clip(slope x + offset, 0, 1)`` (Paddle's ``hardsigmoid(x, slope=0.1666667,
     offset=0.5, name=None)``); the gradient ``slope`` passes where the output is in (0, 1)."""
     del name
+    _floating(x, "hardsigmoid")
     xp = backend.array_module(x.data)
     out = x.data * slope
     out += offset
@@ -405,6 +447,7 @@ def hardtanh(x: Tensor, min: float = -1.0, max: float = 1.0,  # noqa: A002 - Pad
     """``clip(x, min, max)`` (Paddle's ``hardtanh(x, min=-1.0, max=1.0, name=None)``); the
     gradient passes where min < x < max (read from the output)."""
     del name
+    _floating(x, "hardtanh")
     lo, hi = min, max
     xp = backend.array_module(x.data)
     out = xp.clip(x.data, lo, hi)
@@ -415,6 +458,7 @@ def hardtanh(x: Tensor, min: float = -1.0, max: float = 1.0,  # noqa: A002 - Pad
 def softsign(x: Tensor, name: str | None = None) -> Tensor:
     """``x / (1 + |x|)`` (Paddle's ``softsign``); d/dx = 1 / (1 + |x|)^2 = (1 - |out|)^2."""
     del name
+    _floating(x, "softsign")
     xp, a = backend.array_module(x.data), x.data
     out = xp.abs(a)
     out += 1.0
@@ -433,6 +477,7 @@ def softsign(x: Tensor, name: str | None = None) -> Tensor:
 def tanhshrink(x: Tensor, name: str | None = None) -> Tensor:
     """``x - tanh(x)`` (Paddle's ``tanhshrink``); d/dx = tanh(x)^2, from the kept tanh."""
     del name
+    _floating(x, "tanhshrink")
     xp, a = backend.array_module(x.data), x.data
     th = xp.tanh(a)
     out = a - th
@@ -449,6 +494,7 @@ def prelu(x: Tensor, weight: Tensor, data_format: str = "NCHW", name: str | None
     "NCHW", "NCDHW") and the last for channels-last ("NLC", "NHWC", "NDHWC"). Both ``x`` and
     ``weight`` get gradients."""
     del name
+    _floating(x, "prelu")
     xp, a = backend.array_module(x.data), x.data
     if not isinstance(weight, Tensor):
         raise backend.NotATensorError(f"prelu: weight: {backend.NOT_A_TENSOR}")
@@ -521,6 +567,7 @@ def selu(x: Tensor, scale: float = _SELU_SCALE, alpha: float = _SELU_ALPHA,
     output as ``out + scale * alpha`` where x <= 0 (``scale`` elsewhere).
     """
     del name
+    _floating(x, "selu")
     scale, alpha = _selu_arguments(scale, alpha)
     xp, a = backend.array_module(x.data), x.data
     positive = a > 0
@@ -558,6 +605,7 @@ def celu(x: Tensor, alpha: float = 1.0, name: str | None = None) -> Tensor:
     from the output as ``out / alpha + 1`` where x <= 0.
     """
     del name
+    _floating(x, "celu")
     alpha = _celu_alpha(alpha)
     xp, a = backend.array_module(x.data), x.data
     positive = a > 0
@@ -587,6 +635,7 @@ def log_sigmoid(x: Tensor, name: str | None = None) -> Tensor:
     accurate where it is tiny (large x) as where it is near 1.
     """
     del name
+    _floating(x, "log_sigmoid")
     xp, a = backend.array_module(x.data), x.data
     out = _log1p_exp_neg_abs(a, xp)
     xp.subtract(xp.minimum(a, 0), out, out=out)
@@ -616,6 +665,7 @@ def softshrink(x: Tensor, threshold: float = 0.5, name: str | None = None) -> Te
     (1 outside the band) is read from the output, which is non-zero exactly there.
     """
     del name
+    _floating(x, "softshrink")
     t = _softshrink_threshold(threshold)
     xp, a = backend.array_module(x.data), x.data
     out = a - xp.clip(a, -t, t)
@@ -626,6 +676,7 @@ def hardshrink(x: Tensor, threshold: float = 0.5, name: str | None = None) -> Te
     """``x`` where x > threshold or x < -threshold, 0 elsewhere (Paddle's ``hardshrink(x,
     threshold=0.5, name=None)``); the gradient passes where the input does."""
     del name
+    _floating(x, "hardshrink")
     t = _real("hardshrink", "threshold", threshold)
     xp, a = backend.array_module(x.data), x.data
     keep = (a > t) | (a < -t)
@@ -639,6 +690,7 @@ def thresholded_relu(x: Tensor, threshold: float = 1.0, value: float = 0.0,
     threshold=1.0, value=0.0, name=None)``; Paddle 2.x had no ``value``, i.e. 0). The gradient
     passes where x > threshold."""
     del name
+    _floating(x, "thresholded_relu")
     t = _real("thresholded_relu", "threshold", threshold)
     v = _real("thresholded_relu", "value", value)
     xp, a = backend.array_module(x.data), x.data
@@ -664,6 +716,7 @@ def maxout(x: Tensor, groups: int, axis: int = 1, name: str | None = None) -> Te
     gradient goes to the first maximum of each group when several tie.
     """
     del name
+    _floating(x, "maxout")
     groups = _maxout_groups(groups)
     axis = _check_axis(x, axis, "maxout")
     xp, a = backend.array_module(x.data), x.data
@@ -693,6 +746,7 @@ def glu(x: Tensor, axis: int = -1, name: str | None = None) -> Tensor:
     both halves' gradients, ``g * s`` and ``g * s * a * (1 - s)``, into one array.
     """
     del name
+    _floating(x, "glu")
     axis = _check_axis(x, axis, "glu")
     xp, data = backend.array_module(x.data), x.data
     if data.shape[axis] % 2:
@@ -739,6 +793,7 @@ def rrelu(x: Tensor, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0, trainin
     ``training=True`` (torch's is False); ``nn.RReLU`` passes the layer's mode.
     """
     del name
+    _floating(x, "rrelu")
     lower, upper = _rrelu_bounds(lower, upper)
     xp, a = backend.array_module(x.data), x.data
     if training:
@@ -768,6 +823,7 @@ def gumbel_softmax(x: Tensor, temperature: float = 1.0, hard: bool = False, axis
     the one-hot output, which is 0 everywhere (docs/paddle.md).
     """
     del name
+    _floating(x, "gumbel_softmax")
     temperature = _real("gumbel_softmax", "temperature", temperature)
     if temperature <= 0:
         raise ValueError(f"gumbel_softmax: temperature={temperature!r} must be > 0.")

@@ -12,6 +12,10 @@ gradient, a quarter of the size for 2x2 windows, and the ReLU's backward then pa
 Max-pool ties go to the FIRST maximum of each window in row-major order, as in Paddle and
 PyTorch. Ties are common (zeros after a ReLU); a plain ``x == max`` mask would send the
 gradient to every tied element and inflate the gradients of everything upstream.
+
+``return_mask=True`` (max_pool2d / max_pool1d) also returns each window's first maximum as an
+int32 index into its channel's H * W plane, Paddle's mask and PyTorch's ``return_indices``, what
+``max_unpool2d`` takes. It is computed apart from the pool, from the same views, only when asked.
 """
 from __future__ import annotations
 
@@ -28,11 +32,17 @@ from core.threads import host_workers, run_split
 
 def max_pool2d(x: Tensor, kernel_size, stride=None, padding=0, return_mask: bool = False,
                ceil_mode: bool = False, data_format: str = "NCHW", name=None) -> Tensor:
-    """The maximum of each ``kernel_size`` window; padding never wins (it is -inf)."""
+    """The maximum of each ``kernel_size`` window, Paddle's ``max_pool2d(x, kernel_size,
+    stride=None, padding=0, return_mask=False, ceil_mode=False, data_format='NCHW', name=None)``:
+    out[n, c, h, w] = max over (i, j) of x_pad[n, c, h*sh + i, w*sw + j]; padding never wins (it
+    is -inf). The gradient goes to the FIRST maximum of each window in row-major order.
+
+    ``return_mask=True`` returns ``(out, mask)``: mask[n, c, h, w] is the int32 index ``row * W
+    + col`` of that first maximum in its channel's unpadded H * W plane (Paddle's mask, PyTorch's
+    ``return_indices``), what ``max_unpool2d`` takes. As in Paddle, the mask needs NCHW data.
+    """
     del name
-    if return_mask:
-        raise ValueError("max_pool2d: return_mask=True is not supported; the gradient is "
-                         "handled by autograd (first maximum of each window)")
+    check_mask_format("max_pool2d", return_mask, data_format)
     pool = _Pool("max_pool2d", x, kernel_size, stride, padding, ceil_mode, data_format)
     xp = pool.xp
     src = pool.padded(-xp.inf)
@@ -76,7 +86,85 @@ def max_pool2d(x: Tensor, kernel_size, stride=None, padding=0, return_mask: bool
             mark_relu_masked(dx)
         return (dx,)
 
-    return apply(pool.public(out), (x,), backward, "max_pool2d")
+    result = apply(pool.public(out), (x,), backward, "max_pool2d")
+    if not return_mask:
+        return result
+    return result, Tensor(_first_max_index(pool, views, out))
+
+
+def check_mask_format(op: str, return_mask, data_format, channels_first: str = "NCHW") -> None:
+    """Paddle's rule: a mask only for channels-first data (its Python API raises for NHWC and
+    NDHWC)."""
+    if return_mask and data_format != channels_first:
+        raise ValueError(f"{op}: return_mask=True needs data_format='{channels_first}' (as in "
+                         f"Paddle), got data_format={data_format!r}")
+
+
+def _first_max_index(pool: _Pool, views: list, out):
+    """The int32 [N, C, Ho, Wo] index ``row * W + col`` of each window's first maximum in the
+    unpadded input plane: what ``return_mask`` returns.
+
+    Only computed when asked, from the forward's own views, so the plain pool pays nothing.
+    Offsets are visited in row-major order as in the backward: ``free`` marks the windows no
+    earlier offset has claimed, so ties go to the first maximum; the last offset takes what
+    is still free without a comparison. Each offset (i, j) adds the constant ``i * W + j`` to
+    the windows it claims, and the windows' top-left corners are added at the end. Padding
+    offsets are kept out (an all -inf window would otherwise point into the padding), and a NaN
+    counts as the maximum, as in the output (``maximum`` propagates NaN) and PyTorch's kernel.
+    """
+    xp = pool.xp
+    rows, cols = pool.rows, pool.cols
+    shifts = [xp.int32(i * cols.size + j) for i in range(rows.kernel) for j in range(cols.kernel)]
+    inside = None
+    if rows.before or rows.after or cols.before or cols.after:
+        r, c = _inside(xp, rows), _inside(xp, cols)  # [kernel, out] bools per axis
+        inside = [r[i][None, :, None, None] & c[j][None, None, :, None]
+                  for i in range(rows.kernel) for j in range(cols.kernel)]
+    nan = bool(xp.isnan(out).any())  # one pass; spares a NaN test per offset when there is none
+    found = xp.zeros(out.shape, dtype="int32")  # channels-last, like out and the views
+    last = len(views) - 1
+
+    def find(start, stop):
+        """Images start..stop-1: the sum of the claiming offsets' shifts."""
+        part, acc, free = out[start:stop], found[start:stop], None
+        for index, view in enumerate(views):
+            if index == last and free is not None:
+                hit = free  # no earlier offset holds the maximum: this one does
+            else:
+                v = view[start:stop]
+                hit = v == part
+                if nan:
+                    hit |= v != v
+                if inside is not None:
+                    hit &= inside[index]
+                if free is None:
+                    free = ~hit
+                else:
+                    hit &= free
+                    free ^= hit  # free and not hit (hit is within free)
+            if index:  # offset (0, 0) adds nothing
+                acc += hit * shifts[index]
+
+    # a few images at a time, as the backward: the blocks' output and masks stay in cache
+    run_split(out.shape[0], host_workers(out, out.shape[0], passes=4 * out.size * len(views)),
+              _in_blocks(out, xp, find))
+    # add each window's top-left corner in the unpadded plane while going to NCHW (the only
+    # layout with a mask, check_mask_format): one pass
+    top = xp.arange(rows.out, dtype="int32") * rows.stride - rows.before
+    left = xp.arange(cols.out, dtype="int32") * cols.stride - cols.before
+    corner = (top[:, None] * cols.size + left[None, :]).astype("int32", copy=False)
+    n, ho, wo, c = found.shape
+    mask = xp.empty((n, c, ho, wo), dtype="int32")
+    xp.add(found.transpose(0, 3, 1, 2), corner, out=mask)
+    return mask
+
+
+def _inside(xp, axis: Window):
+    """[kernel, out] bools: whether kernel offset k of output position o reads a real (not
+    padding) element along ``axis``."""
+    start = xp.arange(axis.out)[None, :] * axis.stride - axis.before
+    at = start + xp.arange(axis.kernel)[:, None]
+    return (at >= 0) & (at < axis.size)
 
 
 def avg_pool2d(x: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
@@ -260,14 +348,18 @@ def max_pool1d(x: Tensor, kernel_size, stride=None, padding=0, return_mask: bool
                ceil_mode: bool = False, name=None) -> Tensor:
     """Max pooling of [N, C, L] inputs, Paddle's ``max_pool1d(x, kernel_size, stride=None,
     padding=0, return_mask=False, ceil_mode=False, name=None)``: ``max_pool2d`` over a height
-    of 1, so ties also send the gradient to the first maximum."""
+    of 1, so ties also send the gradient to the first maximum. ``return_mask=True`` returns
+    ``(out, mask)`` with the int32 index along L of each window's first maximum."""
     del name
     check_tensor(x, "x", "max_pool1d", ndim=3)
     kernel = _single(kernel_size)
     stride = kernel if stride is None else _single(stride)
     out = max_pool2d(core.unsqueeze(x, 2), (1, kernel), (1, stride), _pads_1d(padding),
                      return_mask, ceil_mode)
-    return core.squeeze(out, 2)
+    if not return_mask:
+        return core.squeeze(out, 2)
+    out, mask = out
+    return core.squeeze(out, 2), Tensor(mask.data[:, :, 0])  # the plane is 1 x L: index in L
 
 
 def avg_pool1d(x: Tensor, kernel_size, stride=None, padding=0, exclusive: bool = True,

@@ -5,6 +5,8 @@ row's real steps; the padded steps never contribute to a pooled value or a gradi
 """
 from __future__ import annotations
 
+import numpy as np
+
 from core import backend
 from core.sparse import RowSparseGrad
 from core.tensor import Tensor, apply
@@ -77,12 +79,34 @@ def _renorm_rows(table, ids, max_norm: float, norm_type: float, xp) -> None:
     table[rows[over]] *= scale[:, None].astype(table.dtype)
 
 
-def sequence_mask(lengths, maxlen: int | None = None, dtype="bool"):
-    """``mask[b, t] = t < lengths[b]`` as a raw array of ``dtype`` (Paddle's sequence_mask)."""
+def length_mask(lengths, maxlen: int | None = None, dtype="bool"):
+    """``mask[b, t] = t < lengths[b]`` as a raw backend array of ``dtype`` ([batch, maxlen];
+    ``maxlen`` defaults to the longest length): the padding mask core's sequence ops use."""
     data = _raw_ints(lengths, "sequence_mask", "lengths").reshape(-1)
     xp = backend.array_module(data)
     maxlen = int(data.max(initial=0)) if maxlen is None else int(maxlen)
     return (xp.arange(maxlen)[None, :] < data[:, None]).astype(dtype)
+
+
+def sequence_mask(x, maxlen=None, dtype="int64", name: str | None = None) -> Tensor:
+    """Paddle's ``sequence_mask(x, maxlen=None, dtype='int64', name=None)``: for integer
+    lengths ``x`` (any shape), a Tensor of shape ``x.shape + [maxlen]`` whose entry
+    ``[..., t]`` is 1 (True) where ``t < x[...]``, else 0, in ``dtype``. ``maxlen`` (an int
+    or a one-element Tensor) defaults to the largest length. No gradient."""
+    del name
+    if isinstance(maxlen, Tensor):
+        maxlen = maxlen.item()
+    if maxlen is not None and (isinstance(maxlen, bool) or int(maxlen) != maxlen
+                               or maxlen < 0):
+        raise ValueError(f"sequence_mask: maxlen must be None or an int >= 0, got {maxlen!r}")
+    try:
+        dtype = np.dtype(dtype)
+    except TypeError:
+        raise TypeError(f"sequence_mask: dtype {dtype!r} is not a known dtype; use e.g. "
+                        "'int64', 'int32', 'float32', 'float64' or 'bool'") from None
+    data = _raw_ints(x, "sequence_mask", "x")
+    mask = length_mask(data, maxlen, dtype)
+    return Tensor(mask.reshape(tuple(data.shape) + (mask.shape[1],)))
 
 
 def _check_lengths(x: Tensor, lengths, fn: str):
@@ -110,7 +134,7 @@ def sequence_pool(x: Tensor, lengths, pool_type: str = "sum") -> Tensor:
     xp = backend.array_module(data)
     extra = (1,) * (data.ndim - 2)
     mask_shape = (data.shape[0], data.shape[1]) + extra
-    mask = sequence_mask(lens, data.shape[1], data.dtype).reshape(mask_shape)
+    mask = length_mask(lens, data.shape[1], data.dtype).reshape(mask_shape)
     if pool_type == "max":
         filled = xp.where(mask > 0, data, xp.asarray(-xp.inf, dtype=data.dtype))
         arg = filled.argmax(axis=1)

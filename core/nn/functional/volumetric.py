@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from core import backend
 from core.nn.functional._spatial import Window, _is_int, _same, check_tensor
-from core.nn.functional.pooling import _ceil
+from core.nn.functional.pooling import _ceil, check_mask_format
 from core.tensor import Tensor, apply
 
 _FORMATS = ("NCDHW", "NDHWC")
@@ -425,6 +425,7 @@ def max_pool3d(x: Tensor, kernel_size, stride=None, padding=0, return_mask: bool
     flattened D * H * W volume of its input channel (Paddle's and PyTorch's convention).
     """
     del name
+    check_mask_format("max_pool3d", return_mask, data_format, "NCDHW")
     pool = _Pool3D("max_pool3d", x, kernel_size, stride, padding, ceil_mode, data_format)
     xp = pool.xp
     src, cols = pool.windows(-xp.inf)

@@ -156,7 +156,7 @@ def test_pool_layers():
 @pytest.mark.parametrize("call, message", [
     (lambda x: max_pool2d(x, 2, padding=2), "half the kernel"),
     (lambda x: max_pool2d(x, 0), "kernel_size"),
-    (lambda x: max_pool2d(x, 2, return_mask=True), "return_mask"),
+    (lambda x: max_pool2d(x, 2, return_mask=True, data_format="NHWC"), "return_mask"),
     (lambda x: avg_pool2d(x, 9), "does not fit"),
     (lambda x: avg_pool2d(x, 2, divisor_override=0), "divisor_override"),
     (lambda x: avg_pool2d(x, 2, data_format="NCWH"), "data_format"),

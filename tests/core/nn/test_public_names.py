@@ -35,7 +35,7 @@ NO_GRADIENT = {
     "ClipGradByValue": "a gradient clip (changes gradients, has none): tests/core/test_clipping.py",
     "ClipGradByNorm": "a gradient clip", "ClipGradByGlobalNorm": "a gradient clip",
     "Identity": "returns its input",
-    "sequence_mask": "returns a bool mask of lengths (integers)",
+    "sequence_mask": "returns a 0/1 mask of lengths (integers)",
     "one_hot": "a function of integer labels",
 }
 # Layers whose functional form is not their name in snake case.
