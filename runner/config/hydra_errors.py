@@ -15,6 +15,7 @@ import os
 import re
 import sys
 from dataclasses import fields
+from pathlib import Path
 
 try:
     import tomllib
@@ -22,6 +23,8 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 from hydra.errors import CompactHydraException, MissingConfigException
+from omegaconf import grammar_parser
+from omegaconf.errors import GrammarParseError
 
 from runner.config.paths import config_dirs
 from runner.config.validation import GROUPS, SECTIONS, TOP_LEVEL
@@ -98,7 +101,90 @@ def message(exc: CompactHydraException) -> str:
         return unknown_override(found.group(1))
     if isinstance(exc, MissingConfigException) and exc.options:
         return _missing_option(exc)
+    syntax = _TOML_SYNTAX.match(" ".join(text.split()))
+    if syntax:
+        return _toml_syntax(syntax)
+    if not text.strip() and isinstance(exc.__cause__, GrammarParseError):
+        return _bad_interpolation(exc.__cause__, sys.argv[1:])
+    if not text.strip() and exc.__cause__ is not None:  # Hydra wraps OmegaConf's without a word
+        return " ".join(str(exc.__cause__).split())
     return " ".join(text.split())
+
+
+_TOML_SYNTAX = re.compile(r"^TOML syntax error in (?P<file>.+?) at line (?P<line>\d+), "
+                          r"column (?P<col>\d+): (?P<msg>.*?)\.?$")
+_BARE_WORD = re.compile(r"=\s*(?P<word>[A-Za-z_][\w.-]*)\s*(#.*)?$")
+
+
+def _toml_syntax(found: re.Match) -> str:
+    """The TOML parser's message (file, line, column) with the line itself and, for the
+    common slips, what TOML wants instead."""
+    message = found.group(0).rstrip(".") + "."
+    try:
+        lines = Path(found.group("file")).read_text(encoding="utf-8").splitlines()
+        line = lines[int(found.group("line")) - 1].strip()
+    except (OSError, UnicodeDecodeError, IndexError):
+        return message
+    msg, hint = found.group("msg"), ""
+    bare = _BARE_WORD.search(line)
+    if msg == "Invalid value" and bare and bare.group("word") in ("True", "False"):
+        hint = f" TOML's booleans are lowercase: {bare.group('word').lower()}."
+    elif msg == "Invalid value" and bare:
+        hint = f" A string is quoted in TOML: \"{bare.group('word')}\"."
+    elif msg == "Cannot overwrite a value":
+        hint = " A key is given twice in one table: keep one of them."
+    elif msg.startswith("Cannot declare"):
+        hint = (" A table is declared twice ([NAME] twice, or after NAME = {...}): give each "
+                "table once.")
+    elif msg.startswith("Illegal character '\\n'") or msg.startswith("Unterminated string"):
+        hint = " A string is not closed on its line: end it with its quote."
+    elif msg.startswith("Expected '=' after a key") and ":" in line:
+        hint = " TOML joins a key and its value with '=', not ':'."
+    return f"{message} Line {found.group('line')} is `{line}`.{hint}"
+
+
+def _bad_interpolation(cause: GrammarParseError, argv) -> str:
+    """A TOML value that OmegaConf cannot parse as an interpolation (``"${model.width"``):
+    Hydra reports an empty message, and the file that holds it is found by the key."""
+    key = str(getattr(cause, "full_key", "") or "")
+    reason = str(cause).splitlines()[0]
+    files = [path for path in _toml_files(argv) if _unparsable(_value_at(path, key))]
+    where = f" in {files[0]}" if len(files) == 1 else ""
+    value = _value_at(files[0], key) if files else None
+    shown = f" = '{value}'" if isinstance(value, str) else ""
+    return (f"{key}{shown}{where} is not a valid interpolation ({reason}): an interpolation "
+            "is ${KEY} with its closing brace, e.g. '${model.width}'; for a literal '${' in "
+            "a string, write '\\${'.")
+
+
+def _toml_files(argv) -> list[Path]:
+    """tomlrun's shipped TOML files and those of the ``toml://`` search path in ``argv``."""
+    folders = list(config_dirs())
+    for entry in _searchpath_entries(argv):
+        scheme, _, path = entry.partition("://")
+        if scheme == "toml" and path:
+            folders.append(Path(path.partition("?")[0]).resolve())
+    return [path for folder in folders if folder.is_dir() for path in folder.rglob("*.toml")]
+
+
+def _value_at(path: Path, key: str):
+    try:
+        tree = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    for part in key.split(".") if key else []:
+        tree = tree.get(part) if isinstance(tree, dict) else None
+    return tree
+
+
+def _unparsable(value) -> bool:
+    if not isinstance(value, str) or "${" not in value:
+        return False
+    try:
+        grammar_parser.parse(value)
+    except GrammarParseError:
+        return True
+    return False
 
 
 def unknown_override(key: str) -> str:

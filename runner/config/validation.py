@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import inspect
 import math
+import re
 import typing
 
 try:
@@ -26,7 +27,7 @@ from omegaconf.errors import OmegaConfBaseException
 
 from core.backend import DeviceError, parse_device
 from runner import plugins
-from runner.config import schema
+from runner.config import schema, sources
 from runner.config.paths import config_dirs
 from runner.errors import ConfigError
 
@@ -110,7 +111,15 @@ RULES: dict[str, dict[str, Rule]] = {
 
 
 def validate(cfg: DictConfig | Mapping) -> schema.RunConfig:
-    """The ``RunConfig`` of a composed config; raises ``ConfigError`` on anything out of schema."""
+    """The ``RunConfig`` of a composed config; raises ``ConfigError`` on anything out of schema,
+    saying (under Hydra) which file or override set the key it names."""
+    try:
+        return _validate(cfg)
+    except ConfigError as exc:
+        raise sources.located(exc) from None
+
+
+def _validate(cfg: DictConfig | Mapping) -> schema.RunConfig:
     tree = _plain(cfg)
     tree.pop("hydra", None)  # Hydra's own settings, present only when composed with them
     for key in tree:
@@ -173,9 +182,68 @@ def _plain(cfg: DictConfig | Mapping) -> dict:
         return OmegaConf.to_container(cfg, resolve=True, throw_on_missing=True)
     except OmegaConfBaseException as exc:
         key = getattr(exc, "full_key", None) or "the config"
+        missing = _MISSING_INTERPOLATION.search(str(exc))
+        if missing:
+            raise ConfigError(_missing_interpolation(cfg, key, missing.group(1))) from None
+        scalar = _NOT_A_TABLE.search(str(exc))
+        if scalar:
+            raise ConfigError(_not_a_table(cfg, key, scalar.group(1), scalar.group(2))) from None
         reason = str(exc).splitlines()[0]
         raise ConfigError(f"{key} could not be read: {reason}. Give it a value on the command "
                           f"line ({key}=VALUE) or in a TOML file.") from None
+
+
+_MISSING_INTERPOLATION = re.compile(r"Interpolation key '([^']+)' not found")
+_NOT_A_TABLE = re.compile(r"access (\S+): node `([^`]+)` is not a container")
+
+
+def _missing_interpolation(cfg: DictConfig, key: str, missing: str) -> str:
+    """``${model.widht}``: the key that holds it, the missing key and the closest existing one
+    (the first part of the path that is not there, matched among its siblings)."""
+    tree = OmegaConf.to_container(cfg, resolve=False)
+    raw = _raw(tree, key)
+    parts = missing.split(".")
+    for body in re.findall(r"\$\{(\.+[^}:]*)\}", raw if isinstance(raw, str) else ""):
+        if body.lstrip(".") == missing:  # ${.width}: relative to the key's own table
+            dots = len(body) - len(body.lstrip("."))
+            parts = [*re.split(r"[.\[\]]+", key.strip("."))[:-dots], *parts]
+    table, found = tree, []
+    for part in parts:
+        if not isinstance(table, dict) or part not in table:
+            break
+        table, found = table[part], [*found, part]
+    parent = ".".join(found) or "the top level"
+    absolute = ".".join(parts)
+    if not isinstance(table, dict):
+        return (f"{key} = {show(raw)} refers to {absolute}, which is not a key of the config: "
+                f"{parent} is {show(table)}, not a table.")
+    wrong = parts[len(found)]
+    names = sorted(str(name) for name in table)
+    close = difflib.get_close_matches(wrong, names, n=1)
+    guess = ".".join([*found, close[0], *parts[len(found) + 1:]]) if close else ""
+    hint = f" (did you mean ${{{guess}}}?)" if guess else ""
+    shown = ", ".join(names) if len(names) <= 30 else ", ".join(names[:30]) + ", ..."
+    return (f"{key} = {show(raw)} refers to {absolute}, which is not a key of the config: "
+            f"{parent} has no key '{wrong}'{hint}; the keys of {parent} are "
+            f"{shown or '(none)'}.")
+
+
+def _not_a_table(cfg: DictConfig, key: str, wanted: str, scalar: str) -> str:
+    """``trainer = 5`` (a preset replacing a table by a value) read as ``${trainer.objective}``."""
+    tree = OmegaConf.to_container(cfg, resolve=False)
+    return (f"{scalar} = {show(_raw(tree, scalar))} is not a table, so {key} = "
+            f"{show(_raw(tree, key))} cannot read {wanted}: give {scalar} as a table of keys "
+            f"([{scalar}] in a TOML file, {scalar}.KEY=VALUE on the command line).")
+
+
+def _raw(tree: Any, key: str) -> Any:
+    """The value at ``key`` (``model.layers.fc.out_features``, ``a.b[0]``) as written."""
+    for part in filter(None, re.split(r"[.\[\]]", key)):
+        if isinstance(tree, dict):
+            tree = tree.get(part)
+        elif isinstance(tree, list) and part.isdigit() and int(part) < len(tree):
+            tree = tree[int(part)]
+    return tree
 
 
 def group_option(group: str, node: Any) -> Any:

@@ -21,6 +21,7 @@ from core.nn import fusion
 from runner import plugins
 from runner.build.spec.layer_types import arguments, takes_lengths
 from runner.build.spec.parse import INPUT, Node
+from runner.config.sources import located
 from runner.config.validation import show
 from runner.errors import ConfigError
 
@@ -133,7 +134,17 @@ def build_graph(nodes: list[Node], output: str, input_shape, num_classes: int,
                 vocab_size: int = 0, variable_length: bool = False,
                 input_dtype: str = "float32", aliases: dict | None = None) -> GraphNet:
     """The ``GraphNet`` of ``nodes`` for samples of ``input_shape`` (``aliases``: block entry
-    and copy names -> their output nodes, from ``parse``); ConfigError on a misfit."""
+    and copy names -> their output nodes, from ``parse``); ConfigError on a misfit, naming
+    (under Hydra) the file or override that set the layer."""
+    try:
+        return _build_graph(nodes, output, input_shape, num_classes, vocab_size,
+                            variable_length, input_dtype, aliases)
+    except ConfigError as exc:
+        raise located(exc, fallback="model") from None
+
+
+def _build_graph(nodes, output, input_shape, num_classes, vocab_size, variable_length,
+                 input_dtype, aliases) -> GraphNet:
     sample = tuple(input_shape)
     lengths = None
     if variable_length:  # (padded, lengths) batches: a few steps of the per-step shape

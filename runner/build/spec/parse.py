@@ -13,6 +13,7 @@ import difflib
 from dataclasses import dataclass, field
 
 from runner.build.spec.layer_types import arguments, layer_types, value_problem
+from runner.config import sources
 from runner.errors import ConfigError
 
 INPUT = "input"
@@ -44,7 +45,15 @@ class _Scope:
 
 def parse(spec) -> tuple[list[Node], str, dict[str, str]]:
     """(nodes in dependency order, the output node's name, {block entry or copy name: the node
-    giving its output}) of a ``SpecConfig``."""
+    giving its output}) of a ``SpecConfig``; a mistake is a ``ConfigError`` that names the key
+    and (under Hydra) the file or override that set it."""
+    try:
+        return _parse(spec)
+    except ConfigError as exc:
+        raise sources.located(exc, fallback="model") from None
+
+
+def _parse(spec) -> tuple[list[Node], str, dict[str, str]]:
     types = layer_types()
     nodes: dict[str, Node] = {}
     aliases: dict[str, str] = {}  # a block entry's name -> its last copy's output node
@@ -194,8 +203,12 @@ def _substitute(table: dict, scope: _Scope, where: str) -> dict:
         if isinstance(value, str) and value.startswith("$"):
             key = value[1:]
             if key not in scope.values:
-                raise ConfigError(f"{where} uses ${key}, but no value was given for it: pass "
-                                  f"it with with = {{{key} = ...}} or each = {{{key} = [...]}} "
+                close = difflib.get_close_matches(key, list(scope.values), n=1)
+                hint = f" (did you mean ${close[0]}, which it is given?)" if close else ""
+                given = ", ".join(sorted(scope.values)) or "none"
+                raise ConfigError(f"{where} uses ${key}, but no value was given for it{hint}: "
+                                  f"the block's arguments given here are {given}; pass it "
+                                  f"with with = {{{key} = ...}} or each = {{{key} = [...]}} "
                                   "where the block is used.")
             return scope.values[key]
         if isinstance(value, list):
@@ -207,22 +220,31 @@ def _substitute(table: dict, scope: _Scope, where: str) -> dict:
 
 
 def _check_placeholders(body: dict, values: dict, block: str, where: str) -> None:
-    used = set()
+    """Every value passed to a block is used by it as ``$name``; a misspelling on either side
+    names both spellings and where the block uses its own."""
+    used: dict[str, str] = {}  # $name -> the first key of the block that uses it
 
-    def walk(value):
+    def walk(value, key):
         if isinstance(value, str) and value.startswith("$"):
-            used.add(value[1:])
+            used.setdefault(value[1:], key)
         elif isinstance(value, list):
             for item in value:
-                walk(item)
+                walk(item, key)
         elif isinstance(value, dict):
-            for item in value.values():
-                walk(item)
-    walk(body)
-    unused = sorted(set(values) - used)
+            for name, item in value.items():
+                walk(item, f"{key}.{name}")
+    walk(body, f"model.blocks.{block}")
+    unused = sorted(set(values) - set(used))
     if unused:
+        wrong = unused[0]
+        ungiven = sorted(set(used) - set(values))
+        close = difflib.get_close_matches(wrong, ungiven, n=1) or \
+            (ungiven if len(unused) == len(ungiven) == 1 else [])
+        hint = (f", but it uses ${close[0]} (at {used[close[0]]}), which is given no value: "
+                f"'{wrong}' and '{close[0]}' are two spellings of one argument; make them "
+                "the same. The block's arguments are" if close else ": its arguments are")
         raise ConfigError(f"{where} passes {', '.join(unused)} to block '{block}', which does "
-                          f"not use it: its arguments are "
+                          f"not use it{hint} "
                           f"{', '.join('$' + u for u in sorted(used)) or '(none)'}.")
 
 
