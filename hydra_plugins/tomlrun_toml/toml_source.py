@@ -54,6 +54,21 @@ def split_mount(path: str) -> tuple[str, str]:
     return match.group("root"), match.group("group").strip("/")
 
 
+def read_text(path: str) -> str:
+    """The file's text; TOML is UTF-8 by definition, so other bytes (a file saved as UTF-16 or
+    Latin-1 by an editor) are a ``TomlSyntaxError`` naming the file and the first bad byte."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    try:
+        return data.decode("utf-8-sig")  # a byte order mark some editors write is dropped
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise TomlSyntaxError(
+            f"{path} is not UTF-8 text (byte 0x{data[exc.start]:02x} at line {line}, offset "
+            f"{exc.start}), and TOML files must be UTF-8; save it as UTF-8 in your editor.") \
+            from None
+
+
 def parse_toml(text: str, filename: str) -> dict:
     """Parse TOML text; a syntax error becomes a ``TomlSyntaxError`` naming file, line, column."""
     try:
@@ -166,8 +181,7 @@ class TomlConfigSource(ConfigSource):
         if full_path is None or not os.path.isfile(full_path):
             shown = full_path or f"{config_path} (outside the group '{self.mount}')"
             raise ConfigLoadError(f"Config not found : {shown}")
-        with open(full_path, encoding="utf-8") as handle:
-            text = handle.read()
+        text = read_text(full_path)
         try:
             header = self._get_header_dict(text)
         except ValueError as exc:

@@ -32,6 +32,8 @@ def _user_folder(base: Path) -> Path:
     (base / "model" / "tiny.toml").write_text(TINY)
     (base / "model" / "broken.toml").write_text(BROKEN)
     (base / "model" / "mlp.toml").write_text(TINY)  # named like a shipped option: hidden by it
+    (base / "model" / "notepad.toml").write_text(TINY, encoding="utf-16")  # not UTF-8
+    (base / "model" / "bom.toml").write_text(TINY, encoding="utf-8-sig")  # UTF-8, with a BOM
     return base
 
 
@@ -42,6 +44,8 @@ def _cases(user: Path) -> dict[str, list[str]]:
         "cfg": ["--cfg", "job", "+experiment=mnist_cnn"],
         "searchpath": ["--cfg", "job", "model=tiny", searchpath],
         "syntax": ["model=broken", searchpath],
+        "not_utf8": ["model=notepad", searchpath],
+        "bom": ["--cfg", "job", "model=bom", searchpath],
         "unknown_key": ["+optim.lrr=0.1"],
         "wrong_type": ["trainer.epochs=ten"],
         "negative_lr": ["optim.lr=-0.5"],
@@ -92,6 +96,12 @@ def test_cfg_job_prints_the_composed_experiment(cli):
     assert cfg["data"]["name"] == "mnist" and cfg["trainer"]["batch_size"] == 100
 
 
+def test_a_utf8_file_with_a_byte_order_mark_is_read(cli):
+    code, out, err, _ = cli["bom"]  # some Windows editors write one before the first key
+    assert code == 0, err
+    assert yaml.safe_load(out)["model"] == {"name": "mlp", "hidden": [8]}
+
+
 def test_user_searchpath_adds_a_toml_option_and_parses_lazily(cli):
     code, out, err, _ = cli["searchpath"]  # broken.toml lies beside tiny.toml, unread
     assert code == 0, err
@@ -118,6 +128,8 @@ def test_user_searchpath_adds_a_toml_option_and_parses_lazily(cli):
                          "only", "[toml://"]),
     ("misspelt_option", ["model=cnnn is not an option of 'model' (did you mean 'model=cnn'?)"]),
     ("syntax", ["TOML syntax error in ", str(Path("model") / "broken.toml"), "line 3, column 1"]),
+    ("not_utf8", [str(Path("model") / "notepad.toml"), "is not UTF-8 text (byte 0xff at line 1",
+                  "save it as UTF-8"]),
     ("bad_override", ["no viable alternative at input '['"]),
     # Checked once the model is built, still before any run is opened:
     ("unknown_layer", ["inspect.layer_outputs: layer 'conv9' is not a layer of this model"]),
