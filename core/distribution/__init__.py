@@ -1,0 +1,24 @@
+"""core.distribution: Paddle's ``paddle.distribution`` — probability distributions with
+``sample`` / ``rsample`` / ``log_prob`` / ``prob`` / ``entropy`` / ``mean`` / ``variance``,
+``Independent``, and ``kl_divergence`` with ``register_kl``.
+
+Parameters may be Python floats, lists, numpy arrays or Tensors; they broadcast together and
+are float32 (``core.get_default_dtype()``) unless one is float64. Samples come from
+``core.seed``'s generator. Imported on first use of ``core.distribution`` (not by
+``import core``).
+"""
+from core.distribution.bernoulli import Bernoulli
+from core.distribution.categorical import Categorical
+from core.distribution.dirichlet import Beta, Dirichlet
+from core.distribution.distribution import Distribution
+from core.distribution.gamma import Exponential, Gamma
+from core.distribution.gumbel import Gumbel
+from core.distribution.independent import Independent
+from core.distribution.kl import kl_divergence, register_kl
+from core.distribution.laplace import Laplace
+from core.distribution.normal import LogNormal, Normal
+from core.distribution.uniform import Uniform
+
+__all__ = ["Bernoulli", "Beta", "Categorical", "Dirichlet", "Distribution", "Exponential",
+           "Gamma", "Gumbel", "Independent", "Laplace", "LogNormal", "Normal", "Uniform",
+           "kl_divergence", "register_kl"]
