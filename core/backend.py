@@ -48,8 +48,13 @@ class Device:
 _current = Device("cpu")
 
 
-def parse_device(spec: str) -> Device:
-    """Parse ``cpu``, ``gpu`` or ``gpu:N`` (N counts the GPUs visible to this process)."""
+def parse_device(spec) -> Device:
+    """Parse ``cpu``, ``gpu`` or ``gpu:N`` (N counts the GPUs visible to this process), or take
+    the device of a place (``CPUPlace()``, ``CUDAPlace(N)``; ``CUDAPinnedPlace()`` is the host)."""
+    if isinstance(spec, Place):
+        return spec.device
+    if isinstance(spec, Device):
+        return spec
     match = _DEVICE_RE.match(str(spec).strip().lower())
     if not match:
         raise DeviceError(
@@ -61,6 +66,124 @@ def parse_device(spec: str) -> Device:
         raise DeviceError(f"device '{spec}' is not valid: the CPU has no index (core uses all of "
                           "its cores; runtime.threads sets how many): use 'cpu'.")
     return Device(kind, index)
+
+
+# ----- Paddle's places: the objects Paddle code passes where core takes a device string -------
+class Place:
+    """Paddle's ``Place``: where a tensor lives, printed ``Place(cpu)``, ``Place(gpu:0)`` or
+    ``Place(gpu_pinned)`` (``Tensor.place``; ``CPUPlace``, ``CUDAPlace`` and ``CUDAPinnedPlace``
+    are its kinds). It also equals its device string (``x.place == "cpu"``, ``"gpu:0"``), so code
+    written when ``Tensor.place`` was a string keeps working; hash follows that string."""
+
+    __slots__ = ("_key",)
+
+    def __init__(self):
+        raise TypeError("Place: make a place with core.CPUPlace(), core.CUDAPlace(id) or "
+                        "core.CUDAPinnedPlace() (or read Tensor.place)")
+
+    @classmethod
+    def _of(cls, key: str) -> Place:
+        """A place for ``key`` ("cpu", "gpu:N", "gpu_pinned") without the checks of the public
+        constructors (a tensor's GPU exists: no need to count the GPUs again)."""
+        place = object.__new__(_PLACE_TYPES[key.split(":")[0]])
+        place._key = key
+        return place
+
+    @property
+    def device(self) -> Device:
+        """The device core computes on for this place (pinned host memory is the host)."""
+        if self._key.startswith("gpu:"):
+            return Device("gpu", int(self._key[4:]))
+        return Device("cpu")
+
+    def is_cpu_place(self) -> bool:
+        return self._key == "cpu"
+
+    def is_gpu_place(self) -> bool:
+        return self._key.startswith("gpu:")
+
+    def is_cuda_pinned_place(self) -> bool:
+        return self._key == "gpu_pinned"
+
+    def gpu_device_id(self) -> int:
+        """The GPU's index (Paddle's ``Place.gpu_device_id()``); only for a GPU place."""
+        if not self.is_gpu_place():
+            raise ValueError(f"gpu_device_id: {self!r} is not a GPU place (is_gpu_place() is "
+                             "False); only CUDAPlace(id) has a GPU index")
+        return self.device.index
+
+    get_device_id = gpu_device_id  # CUDAPlace's name in Paddle
+
+    def __repr__(self) -> str:
+        return f"Place({self._key})"
+
+    __str__ = __repr__
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Place):
+            return self._key == other._key
+        if isinstance(other, str):
+            return self._key == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __reduce__(self):  # pickles (and deep copies) as the same place
+        return (Place._of, (self._key,))
+
+
+class CPUPlace(Place):
+    """Paddle's ``paddle.CPUPlace()``: the host."""
+
+    __slots__ = ()
+
+    def __init__(self):
+        self._key = "cpu"
+
+
+class CUDAPlace(Place):
+    """Paddle's ``paddle.CUDAPlace(id)``: GPU ``id`` (counted among the GPUs visible to this
+    process). As Paddle's, it refuses an id outside the visible GPUs, and on a machine where no
+    GPU is visible (Paddle: a CPU-only build) it refuses every id."""
+
+    __slots__ = ()
+
+    def __init__(self, id: int):  # noqa: A002 - Paddle's argument name
+        if isinstance(id, bool) or not isinstance(id, (int, np.integer)):
+            raise TypeError(f"CUDAPlace: id must be an int (a GPU index), got {id!r}")
+        count = gpu_count()
+        if not 0 <= id < count:
+            visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+            note = f" (CUDA_VISIBLE_DEVICES={visible})" if visible is not None else ""
+            raise DeviceError(
+                f"CUDAPlace({id}): this machine has {count} GPU(s) visible to cupy{note}; "
+                f"id must be in 0..{count - 1}" if count else
+                f"CUDAPlace({id}): no GPU is visible to cupy{note} (cupy missing or no NVIDIA "
+                "driver): use CPUPlace(), or install cupy and check the driver.")
+        self._key = f"gpu:{int(id)}"
+
+
+class CUDAPinnedPlace(Place):
+    """Paddle's ``paddle.CUDAPinnedPlace()``: page-locked host memory. core keeps such tensors
+    as ordinary host arrays (its loaders stage GPU uploads through pinned buffers themselves),
+    so as a device it is the CPU."""
+
+    __slots__ = ()
+
+    def __init__(self):
+        self._key = "gpu_pinned"
+
+
+_PLACE_TYPES = {"cpu": CPUPlace, "gpu": CUDAPlace, "gpu_pinned": CUDAPinnedPlace}
+
+
+def place_of(array) -> Place:
+    """The place of ``array``: ``Place(cpu)`` for host arrays, ``Place(gpu:N)`` for cupy's."""
+    if isinstance(array, np.ndarray):
+        return Place._of("cpu")
+    device = getattr(array, "device", None)  # a cupy array knows its GPU
+    return Place._of(f"gpu:{device.id}" if hasattr(device, "id") else get_device())
 
 
 def _cupy():

@@ -15,7 +15,7 @@ import numpy as np
 from core import backend
 
 __all__ = ["disable_static", "enable_static", "get_default_dtype", "in_dynamic_mode",
-           "is_compiled_with_cuda", "set_default_dtype"]
+           "is_compiled_with_cuda", "seed", "set_default_dtype"]
 
 # Paddle allows bfloat16 too; numpy (hence core) has no bfloat16.
 _FLOAT_DTYPES = ("float16", "float32", "float64")
@@ -70,3 +70,11 @@ def set_default_dtype(d) -> None:
                         + (" (numpy, hence core, has no bfloat16)" if "bfloat16" in str(d)
                            else ""))
     _default_dtype = name
+
+
+def seed(seed: int) -> None:
+    """Paddle's ``paddle.framework.seed(seed)`` (the same as ``core.seed``): seed every random
+    generator core draws from (initialisers, dropout, shuffling; cupy's on a GPU)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed: seed must be an int, got {seed!r}")
+    backend.seed(int(seed))

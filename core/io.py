@@ -695,6 +695,8 @@ def _places_device(places, device):
             raise ValueError(f"DataLoader: places={places!r} must name one device (dynamic "
                              "graphs load onto one place, as in Paddle).")
         places = places[0]
+    if isinstance(places, backend.Place):  # CPUPlace(), CUDAPlace(n); CUDAPinnedPlace: host
+        return str(places.device)
     spec = str(places).strip()
     if spec.startswith("Place(") and spec.endswith(")"):  # str() of a Paddle place
         spec = spec[len("Place("):-1]

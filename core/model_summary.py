@@ -194,3 +194,146 @@ def _si(value: int) -> str:
         if value >= scale:
             return f"{value / scale:.2f}{unit}"
     return str(value)
+
+
+# ----- paddle.flops: Paddle's own counting rules (hapi/dynamic_flops.py) ----------------------
+# Paddle counts differently from the summary above: a multiply-add is ONE operation, a bias add
+# one more per output of a convolution but none for Linear, and only the layer types below count
+# (others, ReLU and MaxPool2D included, are zero). ``flops`` follows Paddle so that its numbers
+# match those printed by Paddle for the same network.
+def _count_conv(layer, inputs, output) -> None:
+    kernel = math.prod(layer.weight.shape[2:])
+    per_output = inputs[0].shape[1] / layer.groups * kernel + (layer.bias is not None)
+    layer.total_ops += abs(int(output.size * per_output))
+
+
+def _count_elements(layer, inputs, output) -> None:  # LeakyReLU: one per input value
+    layer.total_ops += int(inputs[0].size)
+
+
+def _count_batch_norm(layer, inputs, output) -> None:  # eval mode: scale and shift
+    layer.total_ops += 2 * int(inputs[0].size)
+
+
+def _count_linear(layer, inputs, output) -> None:  # in_features multiply-adds per output
+    layer.total_ops += int(layer.weight.shape[0]) * int(output.size)
+
+
+def _count_avg_pool(layer, inputs, output) -> None:
+    layer.total_ops += int(output.size)
+
+
+def _count_adaptive_avg_pool(layer, inputs, output) -> None:  # the window's adds and a divide
+    window = np.array(inputs[0].shape[2:]) // np.array(output.shape[2:])
+    layer.total_ops += (int(np.prod(window)) + 1) * int(output.size)
+
+
+def _count_zero(layer, inputs, output) -> None:
+    del layer, inputs, output
+
+
+def _paddle_counters() -> dict:
+    """Paddle's ``register_hooks``: exact layer type -> counting function."""
+    conv = ("Conv1D", "Conv2D", "Conv3D", "Conv1DTranspose", "Conv2DTranspose",
+            "Conv3DTranspose")
+    table = {getattr(nn, name): _count_conv for name in conv}
+    table.update({nn.BatchNorm2D: _count_batch_norm, nn.BatchNorm: _count_batch_norm,
+                  nn.ReLU: _count_zero, nn.ReLU6: _count_zero, nn.Dropout: _count_zero,
+                  nn.LeakyReLU: _count_elements, nn.Linear: _count_linear})
+    table.update({getattr(nn, f"AvgPool{d}D"): _count_avg_pool for d in (1, 2, 3)})
+    table.update({getattr(nn, f"AdaptiveAvgPool{d}D"): _count_adaptive_avg_pool
+                  for d in (1, 2, 3)})
+    return table
+
+
+def flops(net: nn.Layer, input_size, custom_ops: dict | None = None,
+          print_detail: bool = False) -> int:
+    """Paddle's ``paddle.flops(net, input_size, custom_ops=None, print_detail=False)``: the
+    operations of one forward pass of ``net`` on random input of ``input_size`` (batch axis
+    first), counted per leaf layer by Paddle's rules (a multiply-add is one operation; see the
+    counters above; other layer types count zero). ``custom_ops`` maps a layer type to
+    ``fn(layer, inputs, output)`` that adds to ``layer.total_ops``, as in Paddle. Prints which
+    types were counted and the total; ``print_detail`` also prints the per-layer table. The
+    net runs in eval mode without a gradient, and its mode is restored."""
+    if not isinstance(net, nn.Layer):
+        raise TypeError(f"flops: net must be a core.nn.Layer, got {type(net).__name__} (core "
+                        "has no static Program)")
+    if not _is_shape(input_size) or not input_size or any(
+            n is None or n < 1 for n in input_size):
+        raise ValueError(f"flops: input_size={input_size!r} must be the input's shape, batch "
+                         "axis first, e.g. [1, 1, 28, 28]")
+    if custom_ops is not None and not (isinstance(custom_ops, dict) and all(
+            isinstance(k, type) and callable(v) for k, v in custom_ops.items())):
+        raise TypeError(f"flops: custom_ops must be a dict {{Layer type: fn(layer, inputs, "
+                        f"output)}}, got {custom_ops!r}")
+    leaves = _leaves(net)
+    records = _count(net, leaves, list(input_size), custom_ops or {})
+    total_ops = sum(ops for _, _, _, _, ops in records.values())
+    total_params = sum(params for _, _, _, params, _ in records.values())
+    if print_detail:
+        print(_box_table(["Layer Name", "Input Shape", "Output Shape", "Params", "Flops"],
+                         [list(records[name]) for name, _ in leaves if name in records]))
+    print(f"Total Flops: {total_ops}     Total Params: {total_params}")
+    return total_ops
+
+
+def _leaves(net: nn.Layer) -> list[tuple[str, nn.Layer]]:
+    """(name, layer) of the layers that compute: those without sublayers. A net that is one
+    layer counts itself (Paddle counts only sublayers, so it would report 0)."""
+    if not net._sub_layers:
+        return [(type(net).__name__.lower(), net)]
+    return [(name, layer) for name, layer in net.named_sublayers() if not layer._sub_layers]
+
+
+def _count(net, leaves, input_size, custom_ops) -> dict:
+    """{name: (name, input shape, output shape, params, operations)} of the leaves that ran."""
+    counters = _paddle_counters()
+    records, hooks, announced = {}, [], set()
+    for name, layer in leaves:
+        kind = type(layer)
+        counter = custom_ops.get(kind) or counters.get(kind)
+        if kind not in announced:  # Paddle's messages: which types count and how
+            announced.add(kind)
+            print(f"Customize Function has been applied to {kind}" if kind in custom_ops else
+                  f"{kind}'s flops has been counted" if kind in counters else
+                  f"Cannot find suitable count function for {kind}. Treat it as zero FLOPs.")
+        layer.total_ops = 0
+
+        def record(layer, inputs, output, name=name, counter=counter):
+            out = output[0] if isinstance(output, (tuple, list)) else output
+            if counter is not None:
+                counter(layer, inputs, out)
+            params = sum(int(p.size) for p in layer.parameters())
+            shape = list(getattr(inputs[0], "shape", ())) if inputs else []
+            records[name] = (name, shape, list(out.shape), params,
+                             _as_int(layer.total_ops))
+        hooks.append(layer.register_forward_post_hook(record))
+    was_training = net.training
+    try:
+        net.eval()
+        with core.no_grad():
+            net(core.randn(input_size))
+    finally:
+        if was_training:
+            net.train()
+        for hook in hooks:
+            hook.remove()
+        for _, layer in leaves:
+            del layer.total_ops
+    return records
+
+
+def _as_int(value) -> int:
+    """``total_ops`` as an int: custom counters may leave a Python number or a Tensor."""
+    return abs(int(np.asarray(value.numpy() if hasattr(value, "numpy") else value).sum()))
+
+
+def _box_table(header: list, rows: list) -> str:
+    """Paddle's flops table: centred cells between +---+ rules."""
+    cells = [[str(c) for c in row] for row in [header, *rows]]
+    widths = [max(len(row[i]) for row in cells) + 2 for i in range(len(header))]
+    rule = "+" + "+".join("-" * w for w in widths) + "+"
+
+    def line(row):
+        return "|" + "|".join(c.center(w) for c, w in zip(row, widths)) + "|"
+    return "\n".join([rule, line(cells[0]), rule, *map(line, cells[1:]), rule])

@@ -141,11 +141,10 @@ class Tensor:
         return int(self.data.size)
 
     @property
-    def place(self) -> str:
-        if isinstance(self.data, np.ndarray):
-            return "cpu"
-        device = getattr(self.data, "device", None)  # a cupy array knows its GPU
-        return f"gpu:{device.id}" if hasattr(device, "id") else backend.get_device()
+    def place(self) -> backend.Place:
+        """Paddle's ``Tensor.place``: ``Place(cpu)`` or ``Place(gpu:N)`` (``is_gpu_place()``,
+        ``gpu_device_id()``); it also equals the device string, ``x.place == "cpu"``."""
+        return backend.place_of(self.data)
 
     @property
     def is_leaf(self) -> bool:
@@ -352,7 +351,8 @@ def _to_arguments(args: tuple, kwargs: dict) -> tuple:
             other = arg
         elif isinstance(arg, bool) or arg is None:
             continue  # blocking
-        elif isinstance(arg, str) and arg.split(":")[0] in ("cpu", "gpu", "cuda"):
+        elif isinstance(arg, backend.Place) or (
+                isinstance(arg, str) and arg.split(":")[0] in ("cpu", "gpu", "cuda")):
             device = arg
         else:
             dtype = arg
@@ -486,8 +486,10 @@ class Parameter(Tensor):
 
 def to_tensor(data, dtype=None, place=None, stop_gradient: bool = True) -> Tensor:
     """Paddle's ``to_tensor``: Python floats become the default float dtype (float32 unless
-    ``core.set_default_dtype`` changed it), ints int64; arrays keep their dtype."""
-    del place  # tensors live on the device chosen by core.device.set_device
+    ``core.set_default_dtype`` changed it), ints int64; arrays keep their dtype. ``place`` (a
+    place, ``"cpu"``, ``"gpu:N"``; None: the current device, see ``core.device.set_device``)
+    is where the tensor is made; ``CUDAPinnedPlace()`` is the host."""
+    target = None if place is None else backend.parse_device(place)
     if isinstance(data, Tensor):
         data = data.data
     if dtype is None and not hasattr(data, "dtype"):
@@ -497,12 +499,20 @@ def to_tensor(data, dtype=None, place=None, stop_gradient: bool = True) -> Tenso
         elif probe.dtype.kind in "iu":
             dtype = "int64"
     value_range = _host_int_range(data, dtype)
-    array = backend.asarray(data, dtype=dtype)
+    array = _placed(data, dtype, target)
     if array is data:
         array = array.copy()  # Paddle copies: later edits of the source must not leak in
     out = Tensor(array, stop_gradient=stop_gradient)
     out._value_range = value_range
     return out
+
+
+def _placed(data, dtype, target: backend.Device | None):
+    """``data`` as an array of ``target`` (None: the current device): to_tensor's ``place``."""
+    if target is None or target == backend.current_device():
+        return backend.asarray(data, dtype=dtype)
+    host = np.asarray(backend.to_numpy(data), dtype=dtype)
+    return host if target.kind == "cpu" else _on_gpu(host, target.index, "to_tensor")
 
 
 def arrays_to_tensors(*values) -> tuple:
