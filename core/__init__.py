@@ -302,3 +302,208 @@ __all__ += [
     "logical_xor", "rank", "shape", "unstack", "bucketize", "index_sample", "kthvalue",
     "searchsorted", "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor",
 ]
+
+# Paddle's places (paddle.CPUPlace / CUDAPlace / CUDAPinnedPlace) and paddle.flops.
+from core.backend import CPUPlace, CUDAPinnedPlace, CUDAPlace, Place  # noqa: E402
+from core.model_summary import flops  # noqa: E402
+
+__all__ += ["CPUPlace", "CUDAPinnedPlace", "CUDAPlace", "Place", "flops"]
+
+# paddle.distribution: core.distribution is imported on first use (``core.distribution.Normal``),
+# as core.vision is, so ``import core`` does not pay for it. The module __getattr__ above stays
+# in charge of every other name.
+_getattr_without_distribution = __getattr__
+
+
+def __getattr__(name: str):  # noqa: F811 - extends the __getattr__ above with one more name
+    if name == "distribution":
+        import importlib  # noqa: PLC0415
+
+        return importlib.import_module("core.distribution")  # also binds core.distribution
+    return _getattr_without_distribution(name)
+
+# Paddle 3.x tensor functions (the Tensor methods are attached by their modules): shapes and
+# splits, fills and scatters along indices, running extremes and NaN-ignoring order
+# statistics, element-wise math (signs, the gamma and Bessel families, gcd / lcm, ...), tests.
+from core.elementwise import (  # noqa: E402
+    copysign,
+    deg2rad,
+    digamma,
+    fmax,
+    fmin,
+    frexp,
+    gammaln,
+    gcd,
+    hypot,
+    i0,
+    i0e,
+    i1,
+    i1e,
+    lcm,
+    ldexp,
+    lgamma,
+    logaddexp,
+    multigammaln,
+    nan_to_num,
+    neg,
+    negative,
+    nextafter,
+    polygamma,
+    positive,
+    rad2deg,
+    sgn,
+    signbit,
+    sinc,
+    stanh,
+    vander,
+)
+from core.indexing import (  # noqa: E402
+    diagonal_scatter,
+    index_add,
+    index_fill,
+    index_put,
+    masked_scatter,
+    scatter_nd,
+    select_scatter,
+    slice_scatter,
+    take,
+    tril_indices,
+    triu_indices,
+)
+from core.linalg.norms import dist  # noqa: E402
+from core.linalg.products import mv  # noqa: E402
+from core.logic import (  # noqa: E402
+    is_complex,
+    is_empty,
+    is_floating_point,
+    is_integer,
+    isin,
+    isneginf,
+    isposinf,
+    isreal,
+    less,
+)
+from core.manipulation import (  # noqa: E402
+    as_strided,
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    block_diag,
+    broadcast_shape,
+    broadcast_tensors,
+    column_stack,
+    diag_embed,
+    diagflat,
+    dsplit,
+    dstack,
+    hsplit,
+    hstack,
+    rot90,
+    row_stack,
+    tensor_split,
+    unflatten,
+    unfold,
+    view,
+    view_as,
+    vsplit,
+    vstack,
+)
+from core.manipulation import flip as reverse  # noqa: E402 - paddle.reverse
+from core.search import mode, unique_consecutive  # noqa: E402
+from core.statistics import cummax, cummin, logcumsumexp, nanmedian, nanquantile  # noqa: E402
+
+__all__ += [
+    "copysign", "deg2rad", "digamma", "fmax", "fmin", "frexp", "gammaln", "gcd", "hypot", "i0",
+    "i0e", "i1", "i1e", "lcm", "ldexp", "lgamma", "logaddexp", "multigammaln", "nan_to_num",
+    "neg", "negative", "nextafter", "polygamma", "positive", "rad2deg", "sgn", "signbit", "sinc",
+    "stanh", "vander",
+    "diagonal_scatter", "index_add", "index_fill", "index_put", "masked_scatter", "scatter_nd",
+    "select_scatter", "slice_scatter", "take", "tril_indices", "triu_indices",
+    "dist", "mv",
+    "is_complex", "is_empty", "is_floating_point", "is_integer", "isin", "isneginf", "isposinf",
+    "isreal", "less",
+    "as_strided", "atleast_1d", "atleast_2d", "atleast_3d", "block_diag", "broadcast_shape",
+    "broadcast_tensors", "column_stack", "diag_embed", "diagflat", "dsplit", "dstack", "hsplit",
+    "hstack", "reverse", "rot90", "row_stack", "tensor_split", "unflatten", "unfold", "view",
+    "view_as", "vsplit", "vstack",
+    "mode", "unique_consecutive", "cummax", "cummin", "logcumsumexp", "nanmedian",
+    "nanquantile",
+]
+
+# Paddle's top-level in-place functions (paddle.reshape_(x, shape), ...): core.inplace's
+# methods, which take the tensor first; and paddle.floor_mod, remainder's alias.
+from core.arithmetic import remainder as floor_mod  # noqa: E402
+from core.inplace import (  # noqa: E402
+    abs_,
+    acos_,
+    acosh_,
+    asin_,
+    asinh_,
+    atan_,
+    atanh_,
+    cast_,
+    copysign_,
+    cos_,
+    cosh_,
+    cumprod_,
+    cumsum_,
+    digamma_,
+    divide_,
+    erf_,
+    expm1_,
+    flatten_,
+    floor_divide_,
+    floor_mod_,
+    frac_,
+    gammaln_,
+    gcd_,
+    hypot_,
+    i0_,
+    index_add_,
+    index_fill_,
+    index_put_,
+    lcm_,
+    ldexp_,
+    lgamma_,
+    log1p_,
+    log2_,
+    log10_,
+    log_,
+    logit_,
+    masked_fill_,
+    masked_scatter_,
+    mod_,
+    multigammaln_,
+    multiply_,
+    nan_to_num_,
+    neg_,
+    polygamma_,
+    pow_,
+    remainder_,
+    reshape_,
+    scatter_,
+    sin_,
+    sinc_,
+    sinh_,
+    square_,
+    squeeze_,
+    t_,
+    tan_,
+    tanh_,
+    transpose_,
+    tril_,
+    triu_,
+    trunc_,
+    unsqueeze_,
+)
+
+__all__ += [
+    "floor_mod", "abs_", "acos_", "acosh_", "asin_", "asinh_", "atan_", "atanh_", "cast_",
+    "copysign_", "cos_", "cosh_", "cumprod_", "cumsum_", "digamma_", "divide_", "erf_",
+    "expm1_", "flatten_", "floor_divide_", "floor_mod_", "frac_", "gammaln_", "gcd_", "hypot_",
+    "i0_", "index_add_", "index_fill_", "index_put_", "lcm_", "ldexp_", "lgamma_", "log1p_",
+    "log2_", "log10_", "log_", "logit_", "masked_fill_", "masked_scatter_", "mod_",
+    "multigammaln_", "multiply_", "nan_to_num_", "neg_", "polygamma_", "pow_", "remainder_",
+    "reshape_", "scatter_", "sin_", "sinc_", "sinh_", "square_", "squeeze_", "t_", "tan_",
+    "tanh_", "transpose_", "tril_", "triu_", "trunc_", "unsqueeze_",
+]

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from core import backend
-from core.arithmetic import add, multiply, subtract
+from core.arithmetic import add, multiply, remainder, subtract
 from core.ops import _stepwise, _unary, _xp, _xp_of, as_input
 from core.tensor import Tensor, apply, unbroadcast
 
@@ -220,6 +222,451 @@ for _name, _fn in {
     "asinh": asinh, "acosh": acosh, "atanh": atanh, "erf": erf, "erfinv": erfinv,
     "expm1": expm1, "log2": log2, "log10": log10, "trunc": trunc, "frac": frac,
     "logit": logit, "atan2": atan2, "lerp": lerp, "heaviside": heaviside,
+}.items():
+    setattr(Tensor, _name, _fn)  # see the note on Tensor methods at the end of core/ops.py
+del _name, _fn
+
+
+# ----- Paddle 3.x element-wise functions: signs, angles, NaN replacement, sinc, stanh, sigmoid,
+# two-input hypot / logaddexp / copysign / fmax / fmin / ldexp / nextafter / gcd / lcm, the gamma
+# family (lgamma, digamma, polygamma, multigammaln) and the Bessel functions i0 / i0e / i1 / i1e,
+# and vander.
+
+def neg(x, name: str | None = None) -> Tensor:
+    """Paddle's ``neg(x)`` (alias ``negative``): -x, element-wise; d/dx = -1."""
+    del name
+    x = as_input(x, "neg")
+    return apply(-x.data, (x,), lambda g: (-g,), "neg")
+
+
+def negative(x, name: str | None = None) -> Tensor:
+    """Paddle's ``negative(x)``: ``neg``."""
+    del name
+    return neg(as_input(x, "negative"))
+
+
+def positive(x, name: str | None = None) -> Tensor:
+    """Paddle's ``positive(x)``: x itself (+x); bool tensors are refused, as Paddle."""
+    del name
+    x = as_input(x, "positive")
+    if x.data.dtype.kind == "b":
+        raise TypeError("positive: x must be a numeric tensor, got dtype bool (use "
+                        "logical_not / bitwise_not for bool tensors)")
+    return x
+
+
+def sgn(x, name: str | None = None) -> Tensor:
+    """Paddle's ``sgn(x)``: the sign (-1, 0, 1) of a real tensor, x / |x| of a complex one;
+    zero gradient, as ``sign``."""
+    del name
+    x = as_input(x, "sgn")
+    if x.data.dtype.kind == "c":
+        a = x.data
+        mag = _xp(x).abs(a)
+        return Tensor(_xp(x).where(mag == 0, 0, a / _xp(x).where(mag == 0, 1, mag)))
+    return _stepwise(x, "sgn", lambda xp, a: xp.sign(a))
+
+
+def signbit(x, name: str | None = None) -> Tensor:
+    """Paddle's ``signbit(x)``: whether the sign bit is set (true for -0.0 and negatives); a
+    bool tensor."""
+    del name
+    a = as_input(x, "signbit").data
+    if a.dtype.kind == "b":
+        raise TypeError("signbit: x must be a numeric tensor, got dtype bool")
+    return Tensor(_xp(x).asarray(_xp(x).signbit(a)))
+
+
+def deg2rad(x, name: str | None = None) -> Tensor:
+    """Paddle's ``deg2rad(x)``: degrees to radians (x * pi / 180); integers give float32."""
+    del name
+    return _unary(x, "deg2rad", lambda xp, a: a * (math.pi / 180),
+                  lambda a, out: math.pi / 180)
+
+
+def rad2deg(x, name: str | None = None) -> Tensor:
+    """Paddle's ``rad2deg(x)``: radians to degrees (x * 180 / pi); integers give float32."""
+    del name
+    return _unary(x, "rad2deg", lambda xp, a: a * (180 / math.pi),
+                  lambda a, out: 180 / math.pi)
+
+
+def nan_to_num(x, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None,
+               name: str | None = None) -> Tensor:
+    """Paddle's ``nan_to_num(x, nan=0.0, posinf=None, neginf=None)``: NaN, +inf and -inf
+    replaced by ``nan``, ``posinf`` and ``neginf`` (None: the dtype's largest / lowest
+    finite value). The gradient passes where x is finite and is zero where a value was
+    replaced."""
+    del name
+    x = as_input(x, "nan_to_num")
+    a = x.data
+    xp = _xp(x)
+    for arg, v in (("nan", nan), ("posinf", posinf), ("neginf", neginf)):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
+            raise TypeError(f"nan_to_num: {arg} must be a number or None, got {v!r}")
+    if a.dtype.kind != "f":
+        return apply(a.copy(), (x,), lambda g: (g,), "nan_to_num")
+    out = xp.nan_to_num(a, nan=nan, posinf=posinf, neginf=neginf)
+    finite = xp.isfinite(a)
+    return apply(out, (x,), lambda g: (g * finite,), "nan_to_num")
+
+
+def sinc(x, name: str | None = None) -> Tensor:
+    """Paddle's ``sinc(x)``: sin(pi x) / (pi x), 1 at 0; d/dx = (cos(pi x) - sinc(x)) / x
+    (0 at 0)."""
+    del name
+
+    def derivative(a, out):
+        xp = _xp_of(a)
+        safe = xp.where(a == 0, 1, a)
+        return xp.where(a == 0, 0, (xp.cos(math.pi * a) - out) / safe)
+
+    return _unary(x, "sinc", lambda xp, a: xp.sinc(a), derivative)
+
+
+def stanh(x, scale_a: float = 0.67, scale_b: float = 1.7159, name: str | None = None) -> Tensor:
+    """Paddle's ``stanh(x, scale_a=0.67, scale_b=1.7159)``: scale_b * tanh(scale_a * x);
+    d/dx = scale_a * scale_b * (1 - tanh(scale_a x)^2)."""
+    del name
+    a_, b_ = float(scale_a), float(scale_b)
+    return _unary(x, "stanh", lambda xp, a: b_ * xp.tanh(a_ * a),
+                  lambda a, out: a_ * b_ * (1 - (out / b_) ** 2) if b_ else 0 * a)
+
+
+def sigmoid(x, name: str | None = None) -> Tensor:
+    """Paddle's ``Tensor.sigmoid()`` (``nn.functional.sigmoid``): 1 / (1 + exp(-x)), computed
+    without overflow; d/dx = out (1 - out)."""
+    del name
+
+    def forward(xp, a):
+        e = xp.exp(-xp.abs(a))  # never overflows
+        return xp.where(a >= 0, 1 / (1 + e), e / (1 + e))
+
+    return _unary(x, "sigmoid", forward, lambda a, out: out * (1 - out))
+
+
+def _pair(x, y, fn: str) -> tuple[Tensor, Tensor]:
+    x = as_input(x, fn)
+    if not isinstance(y, Tensor):
+        if isinstance(y, bool) or not isinstance(y, (int, float)):
+            raise TypeError(f"{fn}: 'y' must be a Tensor or a number, got {y!r}")
+        y = Tensor(_xp(x).asarray(y, dtype=x.dtype))
+    return x, y
+
+
+def _binary_op(x, y, fn: str, forward, grads=None) -> Tensor:
+    """An element-wise op of two broadcast inputs; ``grads(a, b, out, g)`` gives the two
+    gradients before unbroadcasting (None: no gradient)."""
+    x, y = _pair(x, y, fn)
+    a, b = x.data, y.data
+    try:
+        out = forward(_xp(x), a, b)
+    except ValueError:
+        raise ValueError(f"{fn}: shapes {x.shape} and {y.shape} do not broadcast") from None
+    if grads is None:
+        return Tensor(_xp(x).asarray(out))
+
+    def backward(g):
+        gx, gy = grads(a, b, out, g)
+        return (None if x.stop_gradient else unbroadcast(gx, a.shape).astype(a.dtype, copy=False),
+                None if y.stop_gradient else unbroadcast(gy, b.shape).astype(b.dtype, copy=False))
+
+    return apply(out, (x, y), backward, fn)
+
+
+def hypot(x, y, name: str | None = None) -> Tensor:
+    """Paddle's ``hypot(x, y)``: sqrt(x^2 + y^2) without overflow, broadcast;
+    d/dx = x / out, d/dy = y / out."""
+    del name
+
+    def grads(a, b, out, g):
+        safe = _xp_of(out).where(out == 0, 1, out)
+        return g * a / safe, g * b / safe
+
+    return _binary_op(x, y, "hypot", lambda xp, a, b: xp.hypot(a, b), grads)
+
+
+def logaddexp(x, y, name: str | None = None) -> Tensor:
+    """Paddle's ``logaddexp(x, y)``: log(exp(x) + exp(y)) computed stably, broadcast;
+    d/dx = exp(x - out), d/dy = exp(y - out)."""
+    del name
+
+    def grads(a, b, out, g):
+        xp = _xp_of(a)
+        return g * xp.exp(a - out), g * xp.exp(b - out)
+
+    return _binary_op(x, y, "logaddexp", lambda xp, a, b: xp.logaddexp(a, b), grads)
+
+
+def copysign(x, y, name: str | None = None) -> Tensor:
+    """Paddle's ``copysign(x, y)``: |x| with the sign of y (its sign bit: -0.0 counts as
+    negative), broadcast. d/dx = sign(x) * sign(out) (0 where x is 0); y gets no gradient."""
+    del name
+
+    def grads(a, b, out, g):
+        xp = _xp_of(a)
+        return g * xp.where(a == 0, 0, xp.sign(a) * xp.copysign(1, out)), xp.zeros_like(b)
+
+    return _binary_op(x, y, "copysign", lambda xp, a, b: xp.copysign(a, b), grads)
+
+
+def fmax(x, y, name: str | None = None) -> Tensor:
+    """Paddle's ``fmax(x, y)``: the element-wise maximum, where a NaN loses to a number
+    (NaN only where both are NaN); the gradient goes to the input chosen (x on ties)."""
+    del name
+
+    def grads(a, b, out, g):
+        xp = _xp_of(a)
+        pick_x = (a >= b) | xp.isnan(b)
+        return g * pick_x, g * ~pick_x
+
+    return _binary_op(x, y, "fmax", lambda xp, a, b: xp.fmax(a, b), grads)
+
+
+def fmin(x, y, name: str | None = None) -> Tensor:
+    """Paddle's ``fmin(x, y)``: the element-wise minimum, NaN losing to a number, as
+    ``fmax``."""
+    del name
+
+    def grads(a, b, out, g):
+        xp = _xp_of(a)
+        pick_x = (a <= b) | xp.isnan(b)
+        return g * pick_x, g * ~pick_x
+
+    return _binary_op(x, y, "fmin", lambda xp, a, b: xp.fmin(a, b), grads)
+
+
+def ldexp(x, y, name: str | None = None) -> Tensor:
+    """Paddle's ``ldexp(x, y)``: x * 2**y for an integer ``y`` (broadcast); an integer x gives
+    float32. d/dx = 2**y."""
+    del name
+    x = as_input(x, "ldexp")
+    y = y if isinstance(y, Tensor) else Tensor(_xp(x).asarray(y))
+    if y.data.dtype.kind not in "iu":
+        raise TypeError(f"ldexp: y must be an integer tensor, got dtype {y.data.dtype}")
+    if x.data.dtype.kind != "f":
+        x = x.astype("float32")
+    return _binary_op(x, y, "ldexp",
+                      lambda xp, a, b: (a * xp.exp2(b.astype(a.dtype))).astype(a.dtype),
+                      lambda a, b, out, g: (g * _xp_of(a).exp2(b.astype(a.dtype)),
+                                            _xp_of(b).zeros_like(b)))
+
+
+def nextafter(x, y, name: str | None = None) -> Tensor:
+    """Paddle's ``nextafter(x, y)``: the next representable float after x towards y
+    (broadcast); no gradient."""
+    del name
+    return _binary_op(x, y, "nextafter", lambda xp, a, b: xp.nextafter(a, b))
+
+
+def _integers(x, y, fn: str) -> tuple[Tensor, Tensor]:
+    x, y = _pair(x, y, fn)
+    for arg, t in (("x", x), ("y", y)):
+        if t.data.dtype.kind not in "iu":
+            raise TypeError(f"{fn}: {arg} must be an integer tensor, got dtype {t.data.dtype}")
+    return x, y
+
+
+def gcd(x, y, name: str | None = None) -> Tensor:
+    """Paddle's ``gcd(x, y)``: the greatest common divisor of integer tensors (broadcast;
+    gcd(0, 0) = 0, always non-negative)."""
+    del name
+    x, y = _integers(x, y, "gcd")
+    return _binary_op(x, y, "gcd", lambda xp, a, b: xp.gcd(a, b))
+
+
+def lcm(x, y, name: str | None = None) -> Tensor:
+    """Paddle's ``lcm(x, y)``: the least common multiple of integer tensors (broadcast; 0 when
+    either is 0, always non-negative)."""
+    del name
+    x, y = _integers(x, y, "lcm")
+    return _binary_op(x, y, "lcm", lambda xp, a, b: xp.lcm(a, b))
+
+
+def frexp(x, name: str | None = None) -> tuple[Tensor, Tensor]:
+    """Paddle's ``frexp(x)``: (mantissa, exponent) with x = mantissa * 2**exponent and
+    |mantissa| in [0.5, 1); both of x's float dtype, as Paddle. No gradient."""
+    del name
+    a = as_input(x, "frexp").data
+    if a.dtype.kind != "f":
+        raise TypeError(f"frexp: x must be a floating tensor, got dtype {a.dtype}")
+    mantissa, exponent = _xp(x).frexp(a)
+    return Tensor(mantissa), Tensor(exponent.astype(a.dtype))
+
+
+# The gamma and Bessel functions: scipy.special's (cupyx.scipy.special's on a GPU); without scipy
+# on the host, lgamma, digamma and i0 still work (math.lgamma per element, a series, numpy's i0).
+
+def _special(name: str, a):
+    if backend.array_module(a) is not np:
+        import cupyx.scipy.special  # noqa: PLC0415 - ships with cupy
+
+        return getattr(cupyx.scipy.special, name)
+    try:
+        import scipy.special  # noqa: PLC0415 - optional, heavy import
+    except ImportError:
+        fallback = _HOST_FALLBACKS.get(name)
+        if fallback is None:
+            raise ImportError(f"core.{name} needs scipy on the CPU: pip install scipy") from None
+        return fallback
+    return getattr(scipy.special, name)
+
+
+def _digamma_series(a):
+    """digamma by recurrence up to x >= 6, then the asymptotic series (reflection below 0.5)."""
+    xp = _xp_of(a)
+    a = a.astype("float64")
+    reflect = a < 0.5
+    z = xp.where(reflect, 1 - a, a)
+    shift = xp.zeros_like(z)
+    for _ in range(6):
+        small = z < 6
+        shift = shift - xp.where(small, 1 / z, 0)
+        z = xp.where(small, z + 1, z)
+    inv = 1 / (z * z)
+    series = xp.log(z) - 0.5 / z - inv * (1 / 12 - inv * (1 / 120 - inv * (1 / 252 - inv * (
+        1 / 240 - inv / 132))))
+    out = series + shift
+    return xp.where(reflect, out - math.pi / xp.tan(math.pi * a), out)
+
+
+_HOST_FALLBACKS = {
+    "gammaln": np.vectorize(math.lgamma, otypes=["float64"]),
+    "digamma": _digamma_series,
+    "i0": np.i0,
+}
+
+
+def _special_unary(x, fn: str, name: str, derivative) -> Tensor:
+    return _unary(x, fn, lambda xp, a: _special(name, a)(a).astype(a.dtype, copy=False),
+                  derivative)
+
+
+def lgamma(x, name: str | None = None) -> Tensor:
+    """Paddle's ``lgamma(x)`` (alias ``gammaln``): log|Gamma(x)|; d/dx = digamma(x)."""
+    del name
+    return _special_unary(x, "lgamma", "gammaln",
+                          lambda a, out: _special("digamma", a)(a).astype(a.dtype))
+
+
+def gammaln(x, name: str | None = None) -> Tensor:
+    """Paddle's ``gammaln(x)``: ``lgamma``."""
+    del name
+    return lgamma(x)
+
+
+def digamma(x, name: str | None = None) -> Tensor:
+    """Paddle's ``digamma(x)``: d/dx log Gamma(x); its derivative is polygamma(1, x)."""
+    del name
+    return _special_unary(x, "digamma", "digamma",
+                          lambda a, out: _special("polygamma", a)(1, a).astype(a.dtype))
+
+
+def polygamma(x, n: int, name: str | None = None) -> Tensor:
+    """Paddle's ``polygamma(x, n)``: the n-th derivative of digamma (n = 0: digamma);
+    d/dx = polygamma(x, n + 1)."""
+    del name
+    if isinstance(n, bool) or not hasattr(n, "__index__") or n < 0:
+        raise ValueError(f"polygamma: n must be a non-negative int, got {n!r}")
+    n = int(n)
+    if n == 0:
+        return digamma(x)
+    return _unary(x, "polygamma",
+                  lambda xp, a: _special("polygamma", a)(n, a).astype(a.dtype, copy=False),
+                  lambda a, out: _special("polygamma", a)(n + 1, a).astype(a.dtype))
+
+
+def multigammaln(x, p: int, name: str | None = None) -> Tensor:
+    """Paddle's ``multigammaln(x, p)``: the log of the multivariate gamma function,
+    p (p - 1) / 4 log(pi) + sum_{j<p} lgamma(x - j / 2) (built from lgamma and add)."""
+    del name
+    x = as_input(x, "multigammaln")
+    if isinstance(p, bool) or not hasattr(p, "__index__") or p < 1:
+        raise ValueError(f"multigammaln: p must be a positive int, got {p!r}")
+    out = lgamma(x)
+    for j in range(1, int(p)):
+        out = add(out, lgamma(subtract(x, j / 2)))
+    return add(out, p * (p - 1) / 4 * math.log(math.pi))
+
+
+def i0(x, name: str | None = None) -> Tensor:
+    """Paddle's ``i0(x)``: the modified Bessel function of order 0; d/dx = i1(x)."""
+    del name
+    return _special_unary(x, "i0", "i0", lambda a, out: _special("i1", a)(a).astype(a.dtype))
+
+
+def i0e(x, name: str | None = None) -> Tensor:
+    """Paddle's ``i0e(x)``: exp(-|x|) i0(x); d/dx = i1e(x) - sign(x) i0e(x)."""
+    del name
+    return _special_unary(x, "i0e", "i0e", lambda a, out: (
+        _special("i1e", a)(a) - _xp_of(a).sign(a) * out).astype(a.dtype))
+
+
+def i1(x, name: str | None = None) -> Tensor:
+    """Paddle's ``i1(x)``: the modified Bessel function of order 1; d/dx = i0(x) - i1(x) / x
+    (1/2 at 0)."""
+    del name
+
+    def derivative(a, out):
+        xp = _xp_of(a)
+        return xp.where(a == 0, 0.5, _special("i0", a)(a) - out / xp.where(a == 0, 1, a))
+
+    return _special_unary(x, "i1", "i1", derivative)
+
+
+def i1e(x, name: str | None = None) -> Tensor:
+    """Paddle's ``i1e(x)``: exp(-|x|) i1(x); d/dx = i0e(x) - i1e(x) (sign(x) + 1 / x) (1/2
+    at 0)."""
+    del name
+
+    def derivative(a, out):
+        xp = _xp_of(a)
+        safe = xp.where(a == 0, 1, a)
+        return xp.where(a == 0, 0.5, _special("i0e", a)(a) - out * (xp.sign(a) + 1 / safe))
+
+    return _special_unary(x, "i1e", "i1e", derivative)
+
+
+def vander(x, n: int | None = None, increasing: bool = False, name: str | None = None) -> Tensor:
+    """Paddle's ``vander(x, n=None, increasing=False)``: the Vandermonde matrix of the 1-D
+    ``x``: column j is x**(n - 1 - j) (``increasing``: x**j); n defaults to len(x).
+    Differentiable in x."""
+    del name
+    x = as_input(x, "vander")
+    if x.ndim != 1:
+        raise ValueError(f"vander: x must be 1-D, got shape {x.shape}")
+    count = x.shape[0] if n is None else n
+    if isinstance(count, bool) or not hasattr(count, "__index__") or count < 0:
+        raise ValueError(f"vander: n must be a non-negative int or None, got {n!r}")
+    xp = _xp(x)
+    a = x.data
+    powers = xp.arange(int(count))
+    if not increasing:
+        powers = powers[::-1]
+    out = a[:, None] ** powers[None, :].astype(a.dtype)
+    if a.dtype.kind != "f":
+        return Tensor(out)
+
+    def backward(g):
+        lower = a[:, None] ** xp.maximum(powers - 1, 0)[None, :].astype(a.dtype)
+        return ((g * powers[None, :] * lower).sum(axis=1),)
+
+    return apply(out, (x,), backward, "vander")
+
+
+__all__ += ["copysign", "deg2rad", "digamma", "fmax", "fmin", "frexp", "gammaln", "gcd",
+            "hypot", "i0", "i0e", "i1", "i1e", "lcm", "ldexp", "lgamma", "logaddexp",
+            "multigammaln", "nan_to_num", "neg", "negative", "nextafter", "polygamma",
+            "positive", "rad2deg", "sgn", "signbit", "sinc", "stanh", "vander"]
+
+for _name, _fn in {
+    "neg": neg, "sgn": sgn, "signbit": signbit, "deg2rad": deg2rad, "rad2deg": rad2deg,
+    "nan_to_num": nan_to_num, "sinc": sinc, "stanh": stanh, "sigmoid": sigmoid,
+    "hypot": hypot, "logaddexp": logaddexp, "copysign": copysign, "fmax": fmax, "fmin": fmin,
+    "ldexp": ldexp, "nextafter": nextafter, "gcd": gcd, "lcm": lcm, "frexp": frexp,
+    "lgamma": lgamma, "gammaln": gammaln, "digamma": digamma, "polygamma": polygamma,
+    "multigammaln": multigammaln, "i0": i0, "i0e": i0e, "i1": i1, "i1e": i1e, "vander": vander,
+    "floor_mod": remainder,  # Paddle's alias of remainder / mod
 }.items():
     setattr(Tensor, _name, _fn)  # see the note on Tensor methods at the end of core/ops.py
 del _name, _fn

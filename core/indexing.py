@@ -14,6 +14,8 @@ wins deterministically, on a GPU too (``_last_writers``). ``gather``, ``index_se
 """
 from __future__ import annotations
 
+import numpy as np
+
 from core import backend
 from core.arithmetic import getitem
 from core.manipulation import _ints, broadcast_to
@@ -490,6 +492,307 @@ for _name, _fn in {
     "take_along_axis": take_along_axis, "put_along_axis": put_along_axis, "scatter": scatter,
     "gather_nd": gather_nd, "scatter_nd_add": scatter_nd_add,
     "repeat_interleave": repeat_interleave, "strided_slice": strided_slice,
+}.items():
+    setattr(Tensor, _name, _fn)  # see the note on Tensor methods at the end of core/ops.py
+del _name, _fn
+
+
+# ----- Paddle 3.x fills and scatters: index_fill, index_add, index_put, masked_scatter, take,
+# select_scatter, slice_scatter, diagonal_scatter, scatter_nd; tril_indices / triu_indices.
+
+def _value_tensor(value, x: Tensor, fn: str, arg: str = "value") -> Tensor:
+    """``value`` (a number or a Tensor) as a Tensor of x's dtype and device."""
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (list, tuple)) or not hasattr(value, "__float__"):
+        raise TypeError(f"{fn}: '{arg}' must be a number or a Tensor, got {value!r}")
+    return Tensor(backend.array_module(x.data).asarray(value, dtype=x.dtype))
+
+
+def _assign_region(x: Tensor, where, value: Tensor, fn: str) -> Tensor:
+    """A copy of ``x`` with ``value`` (broadcast, cast to x's dtype) written at ``where`` (an
+    index of distinct positions). x's gradient is zero there; value gets the gradient of the
+    positions it filled, summed over its broadcast."""
+    xp = backend.array_module(x.data)
+    out = x.data.copy()
+    try:
+        out[where] = value.data.astype(x.dtype, copy=False)
+    except ValueError:
+        region = list(x.data[where].shape)
+        raise ValueError(f"{fn}: value of shape {value.shape} does not broadcast to the "
+                         f"region {region} it is written to") from None
+    vshape, vdtype = value.data.shape, value.dtype
+
+    def backward(g):
+        gx = g.copy()
+        gx[where] = 0
+        gv = None if value.stop_gradient else unbroadcast(g[where], vshape).astype(
+            vdtype, copy=False).reshape(vshape)
+        return gx, gv
+
+    return apply(xp.asarray(out), (x, value), backward, fn)
+
+
+def _axis_index(x: Tensor, index, axis, fn: str):
+    """index_fill / index_add's checked 1-D ``index`` (negatives wrapped) and ``axis``."""
+    axis = normalize_axis(axis, x.ndim, fn)
+    idx = _index_array(index, fn).reshape(-1)
+    size = x.data.shape[axis]
+    idx = _in_range(idx, size, fn, "index", f"axis {axis} of x of shape {x.shape}",
+                    negative=True)
+    return idx, axis
+
+
+def index_fill(x, index, axis: int, value, name: str | None = None) -> Tensor:
+    """Paddle's ``index_fill(x, index, axis, value)``: a copy of ``x`` with the slices at the
+    1-D integer ``index`` along ``axis`` set to ``value`` (a number or a 0-D Tensor, which gets
+    the summed gradient of the filled positions)."""
+    del name
+    x = as_input(x, "index_fill")
+    idx, axis = _axis_index(x, index, axis, "index_fill")
+    value = _value_tensor(value, x, "index_fill")
+    if value.size != 1:
+        raise ValueError(f"index_fill: value must be a number or a one-element Tensor, got "
+                         f"shape {value.shape}")
+    return _assign_region(x, (slice(None),) * axis + (idx,), _reshaped_value(value),
+                          "index_fill")
+
+
+def _reshaped_value(value: Tensor) -> Tensor:
+    if value.ndim == 0:
+        return value
+    shape = value.data.shape
+    return apply(value.data.reshape(()), (value,), lambda g: (g.reshape(shape),), "reshape")
+
+
+def index_add(x, index, axis: int, value, name: str | None = None) -> Tensor:
+    """Paddle's ``index_add(x, index, axis, value)``: a copy of ``x`` with ``value`` (shape of x
+    with ``len(index)`` along ``axis``) added to the slices at ``index`` (repeats add up)."""
+    del name
+    x = as_input(x, "index_add")
+    value = as_input(value, "index_add", "value")
+    idx, axis = _axis_index(x, index, axis, "index_add")
+    want = x.data.shape[:axis] + (idx.shape[0],) + x.data.shape[axis + 1:]
+    if tuple(value.data.shape) != want:
+        raise ValueError(f"index_add: value must have shape {list(want)} (x's shape with "
+                         f"len(index) along axis {axis}), got {value.shape}")
+    xp = backend.array_module(x.data)
+    where = (slice(None),) * axis + (idx,)
+    out = x.data.copy()
+    xp.add.at(out, where, value.data.astype(x.dtype, copy=False))
+    return apply(out, (x, value), lambda g: (g, g[where].astype(value.dtype, copy=False)),
+                 "index_add")
+
+
+def index_put(x, indices, value, accumulate: bool = False, name: str | None = None) -> Tensor:
+    """Paddle's ``index_put(x, indices, value, accumulate=False)``: a copy of ``x`` with
+    ``x[indices] = value`` (``indices`` a tuple/list of integer or bool Tensors, as advanced
+    indexing; ``value`` broadcast), or ``+= value`` with ``accumulate=True`` (repeated
+    positions add up)."""
+    del name
+    x = as_input(x, "index_put")
+    if isinstance(indices, Tensor) or not isinstance(indices, (list, tuple)) or not indices:
+        raise TypeError("index_put: indices must be a non-empty tuple or list of Tensors")
+    where = tuple(_put_index(t, i) for i, t in enumerate(indices))
+    if len(where) > x.ndim:
+        raise ValueError(f"index_put: {len(where)} index tensors for x of {x.ndim} dimensions")
+    value = _value_tensor(value, x, "index_put")
+    if not accumulate:
+        return _assign_region(x, where, value, "index_put")
+    xp = backend.array_module(x.data)
+    region = x.data[where].shape
+    try:
+        v = xp.broadcast_to(value.data.astype(x.dtype, copy=False), region)
+    except ValueError:
+        raise ValueError(f"index_put: value of shape {value.shape} does not broadcast to the "
+                         f"indexed region {list(region)}") from None
+    out = x.data.copy()
+    xp.add.at(out, where, v)
+    vshape = value.data.shape
+    return apply(out, (x, value), lambda g: (g, unbroadcast(g[where], vshape).reshape(vshape)
+                                             .astype(value.dtype, copy=False)), "index_put")
+
+
+def _put_index(t, i: int):
+    data = t.data if isinstance(t, Tensor) else backend.asarray(t)
+    if data.dtype.kind not in "iub":
+        raise TypeError(f"index_put: indices[{i}] must be an integer or bool Tensor, got "
+                        f"dtype {data.dtype}")
+    return data
+
+
+def masked_scatter(x, mask, value, name: str | None = None) -> Tensor:
+    """Paddle's ``masked_scatter(x, mask, value)``: a copy of ``x`` (broadcast with the bool
+    ``mask``) whose masked positions, in row-major order, take the first elements of
+    ``value`` (flattened; it needs at least as many as the mask has true entries)."""
+    del name
+    x = as_input(x, "masked_scatter")
+    value = as_input(value, "masked_scatter", "value")
+    m = as_input(mask, "masked_scatter", "mask").data
+    if m.dtype.kind != "b":
+        raise TypeError(f"masked_scatter: mask must be a bool tensor, got dtype {m.dtype}")
+    xp = backend.array_module(x.data)
+    try:
+        shape = np.broadcast_shapes(x.data.shape, m.shape)  # host tuples, any backend
+    except ValueError:
+        raise ValueError(f"masked_scatter: mask of shape {list(m.shape)} does not broadcast "
+                         f"with x of shape {x.shape}") from None
+    m = xp.broadcast_to(m, shape)
+    count = int(m.sum())
+    if count > value.size:
+        raise ValueError(f"masked_scatter: the mask selects {count} positions but value has "
+                         f"only {value.size} elements")
+    out = xp.broadcast_to(x.data, shape).copy()
+    out[m] = value.data.reshape(-1)[:count].astype(x.dtype, copy=False)
+    xshape, vshape = x.data.shape, value.data.shape
+
+    def backward(g):
+        gx = unbroadcast(xp.where(m, xp.zeros((), dtype=g.dtype), g), xshape)
+        gv = xp.zeros(value.size, dtype=value.dtype)
+        gv[:count] = g[m]
+        return gx, gv.reshape(vshape)
+
+    return apply(out, (x, value), backward, "masked_scatter")
+
+
+def take(x, index, mode: str = "raise", name: str | None = None) -> Tensor:
+    """Paddle's ``take(x, index, mode='raise')``: the elements of ``x`` viewed as 1-D at the
+    integer ``index`` (the output has index's shape). ``raise``: index in [-numel, numel),
+    negatives count from the end; ``wrap``: taken modulo numel; ``clip``: clipped to
+    [0, numel - 1] (negatives become 0). Repeated positions add up in backward."""
+    del name
+    x = as_input(x, "take")
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"take: mode must be 'raise', 'wrap' or 'clip', got {mode!r}")
+    idx = _index_array(index, "take")
+    n = x.size
+    xp = backend.array_module(x.data)
+    if mode == "raise":
+        idx = _in_range(idx, n, "take", "index", f"x has {n} elements", negative=True)
+    elif n == 0 and idx.size:
+        raise IndexError("take: cannot take from an empty x")
+    elif mode == "wrap":
+        idx = idx % n
+    else:
+        idx = xp.clip(idx, 0, n - 1)
+    shape = x.data.shape
+
+    def backward(g):
+        full = xp.zeros(n, dtype=g.dtype)
+        xp.add.at(full, idx.reshape(-1), g.reshape(-1))
+        return (full.reshape(shape),)
+
+    return apply(x.data.reshape(-1)[idx], (x,), backward, "take")
+
+
+def select_scatter(x, values, axis: int, index: int, name: str | None = None) -> Tensor:
+    """Paddle's ``select_scatter(x, values, axis, index)``: a copy of ``x`` whose slice
+    ``index`` along ``axis`` is replaced by ``values`` (x's shape without that axis)."""
+    del name
+    x = as_input(x, "select_scatter")
+    values = as_input(values, "select_scatter", "values")
+    axis = normalize_axis(axis, x.ndim, "select_scatter")
+    size = x.data.shape[axis]
+    if isinstance(index, bool) or not hasattr(index, "__index__") or not -size <= index < size:
+        raise IndexError(f"select_scatter: index must be an int in {-size}..{size - 1} (axis "
+                         f"{axis} of shape {x.shape}), got {index!r}")
+    want = x.data.shape[:axis] + x.data.shape[axis + 1:]
+    if tuple(values.data.shape) != want:
+        raise ValueError(f"select_scatter: values must have shape {list(want)}, got "
+                         f"{values.shape}")
+    return _assign_region(x, (slice(None),) * axis + (int(index),), values, "select_scatter")
+
+
+def slice_scatter(x, value, axes, starts, ends, strides, name: str | None = None) -> Tensor:
+    """Paddle's ``slice_scatter(x, value, axes, starts, ends, strides)``: a copy of ``x`` with
+    the strided slice (as ``strided_slice``) replaced by ``value`` (broadcast to it)."""
+    del name
+    x = as_input(x, "slice_scatter")
+    value = as_input(value, "slice_scatter", "value")
+    where = _slices(x, axes, starts, ends, strides, "slice_scatter")
+    return _assign_region(x, where, value, "slice_scatter")
+
+
+def diagonal_scatter(x, y, offset: int = 0, axis1: int = 0, axis2: int = 1,
+                     name: str | None = None) -> Tensor:
+    """Paddle's ``diagonal_scatter(x, y, offset=0, axis1=0, axis2=1)``: a copy of ``x`` whose
+    ``offset`` diagonal over ``axis1`` and ``axis2`` (as ``diagonal`` reads it) is ``y``."""
+    del name
+    x = as_input(x, "diagonal_scatter")
+    y = as_input(y, "diagonal_scatter", "y")
+    if x.ndim < 2:
+        raise ValueError(f"diagonal_scatter: x must have at least 2 dimensions, got shape "
+                         f"{x.shape}")
+    if isinstance(offset, bool) or not hasattr(offset, "__index__"):
+        raise TypeError(f"diagonal_scatter: offset must be an int, got {offset!r}")
+    a1 = normalize_axis(axis1, x.ndim, "diagonal_scatter")
+    a2 = normalize_axis(axis2, x.ndim, "diagonal_scatter")
+    if a1 == a2:
+        raise ValueError(f"diagonal_scatter: axis1 and axis2 must differ, both are {a1}")
+    xp = backend.array_module(x.data)
+    k = int(offset)
+    n = xp.diagonal(x.data, k, a1, a2).shape[-1]
+    want = tuple(s for i, s in enumerate(x.data.shape) if i not in (a1, a2)) + (n,)
+    if tuple(y.data.shape) != want:
+        raise ValueError(f"diagonal_scatter: y must have the diagonal's shape {list(want)}, "
+                         f"got {y.shape}")
+    rows, cols = xp.arange(n) + max(-k, 0), xp.arange(n) + max(k, 0)
+    # the diagonal positions as one advanced index: the other axes broadcast over the front
+    rest = [i for i in range(x.ndim) if i not in (a1, a2)]
+    where: list = [None] * x.ndim
+    for j, d in enumerate(rest):
+        where[d] = xp.arange(x.data.shape[d]).reshape(
+            [-1 if i == j else 1 for i in range(len(rest))] + [1])
+    where[a1], where[a2] = rows, cols
+    return _assign_region(x, tuple(where), y, "diagonal_scatter")
+
+
+def scatter_nd(index, updates, shape, name: str | None = None) -> Tensor:
+    """Paddle's ``scatter_nd(index, updates, shape)``: zeros of ``shape`` with ``updates``
+    added at the points of ``index`` [..., k] (``scatter_nd_add`` on zeros)."""
+    del name
+    updates = as_input(updates, "scatter_nd", "updates")
+    dims = _ints(shape, "scatter_nd", "shape")
+    zeros = Tensor(backend.array_module(updates.data).zeros(tuple(dims), dtype=updates.dtype))
+    return scatter_nd_add(zeros, index, updates)
+
+
+def _triangle_indices(row, col, offset, dtype, fn: str, lower: bool) -> Tensor:
+    for arg, v in (("row", row), ("col", col), ("offset", offset)):
+        if isinstance(v, bool) or not hasattr(v, "__index__"):
+            raise TypeError(f"{fn}: {arg} must be an int, got {v!r}")
+    if row < 0 or col < 0:
+        raise ValueError(f"{fn}: row and col must be non-negative, got {row} and {col}")
+    if np.dtype(dtype) not in (np.dtype("int32"), np.dtype("int64")):
+        raise TypeError(f"{fn}: dtype must be int32 or int64, got {dtype!r}")
+    xp = backend.xp()
+    r, c = (xp.tril_indices if lower else xp.triu_indices)(int(row), int(offset), int(col))
+    return Tensor(xp.stack([r, c]).astype(dtype))
+
+
+def tril_indices(row: int, col: int, offset: int = 0, dtype="int64") -> Tensor:
+    """Paddle's ``tril_indices(row, col, offset=0, dtype='int64')``: the [2, N] row and column
+    indices of the lower triangle (on and below diagonal ``offset``) of a row x col matrix,
+    row by row."""
+    return _triangle_indices(row, col, offset, dtype, "tril_indices", lower=True)
+
+
+def triu_indices(row: int, col: int | None = None, offset: int = 0, dtype="int64") -> Tensor:
+    """Paddle's ``triu_indices(row, col=None, offset=0, dtype='int64')``: the [2, N] indices of
+    the upper triangle (on and above diagonal ``offset``); ``col`` defaults to ``row``."""
+    return _triangle_indices(row, row if col is None else col, offset, dtype, "triu_indices",
+                             lower=False)
+
+
+__all__ += ["diagonal_scatter", "index_add", "index_fill", "index_put", "masked_scatter",
+            "scatter_nd", "select_scatter", "slice_scatter", "take", "tril_indices",
+            "triu_indices"]
+
+for _name, _fn in {
+    "index_fill": index_fill, "index_add": index_add, "index_put": index_put,
+    "masked_scatter": masked_scatter, "take": take, "select_scatter": select_scatter,
+    "slice_scatter": slice_scatter, "diagonal_scatter": diagonal_scatter,
+    "scatter_nd": scatter_nd, "slice": _slice,
 }.items():
     setattr(Tensor, _name, _fn)  # see the note on Tensor methods at the end of core/ops.py
 del _name, _fn

@@ -12,7 +12,7 @@ Parameter's values.
 """
 from __future__ import annotations
 
-from core import arithmetic, backend, ops
+from core import arithmetic, backend, elementwise, indexing, manipulation, ops
 from core.creation import normal, uniform
 from core.tensor import Tensor, is_grad_enabled, no_grad
 
@@ -71,11 +71,11 @@ def _binary(op, fn: str):
     return method
 
 
-def _unary(op, fn: str):
+def _unary(op, fn: str, floats_only: bool = True):
     def method(self: Tensor, name: str | None = None) -> Tensor:
         del name
         _check(self, fn)
-        if self.data.dtype.kind != "f":
+        if floats_only and self.data.dtype.kind != "f":
             raise TypeError(f"Tensor.{fn}: the tensor has dtype {self.data.dtype}; in-place "
                             f"{fn[:-1]} needs a float tensor (cast it first)")
         with no_grad():
@@ -170,3 +170,94 @@ tanh_ = _unary(ops.tanh, "tanh_")
 for _method in (add_, subtract_, multiply_, divide_, exp_, sqrt_, tanh_, scale_, clip_, zero_,
                 fill_, uniform_, normal_):
     setattr(Tensor, _method.__name__, _method)
+
+
+# ----- more of Paddle's in-place variants: element-wise math, fills and scatters along
+# indices, triangles and cumulative sums (same shape and dtype, written through ``_write``),
+# and the shape changes reshape_ / flatten_ / squeeze_ / unsqueeze_ / transpose_ / t_ and
+# cast_, which give the tensor a new shape or dtype (the values stay; nothing to record).
+
+def _general(op, fn: str):
+    """``Tensor.fn(*args)``: ``op(x, *args)`` written into x; Tensor arguments must not need a
+    gradient (as the operands of the binary ops)."""
+    def method(self: Tensor, *args, **kwargs) -> Tensor:
+        _check(self, fn, *args, *kwargs.values())
+        with no_grad():
+            out = op(self, *args, **kwargs)
+        return _write(self, out.data, fn)
+
+    method.__name__ = method.__qualname__ = fn
+    method.__doc__ = (f"Paddle's ``Tensor.{fn}(...)``: ``core.{fn[:-1]}(x, ...)`` (same "
+                      "arguments) written into x, which is returned; the shape and dtype stay.")
+    return method
+
+
+def _reshaping(op, fn: str):
+    """``Tensor.fn(*args)``: x takes the shape ``op(x, *args)`` gives (the same values)."""
+    def method(self: Tensor, *args, **kwargs) -> Tensor:
+        _check(self, fn)
+        with no_grad():
+            out = op(self, *args, **kwargs)
+        self.data = out.data
+        return self
+
+    method.__name__ = method.__qualname__ = fn
+    method.__doc__ = (f"Paddle's ``Tensor.{fn}(...)``: x itself given the shape of "
+                      f"``core.{fn[:-1]}(x, ...)`` (same arguments); returns x.")
+    return method
+
+
+def cast_(x: Tensor, dtype) -> Tensor:
+    """Paddle's ``Tensor.cast_(dtype)``: x's values converted to ``dtype`` in place; returns
+    x."""
+    _check(x, "cast_", instead="core.cast(x, dtype)")
+    x.data = x.data.astype(dtype)
+    x._value_range = None
+    return x
+
+
+ceil_ = _unary(ops.ceil, "ceil_", floats_only=False)
+floor_ = _unary(ops.floor, "floor_", floats_only=False)
+round_ = _unary(ops.round, "round_", floats_only=False)
+abs_ = _unary(ops.abs, "abs_", floats_only=False)
+square_ = _unary(ops.square, "square_", floats_only=False)
+neg_ = _unary(elementwise.neg, "neg_", floats_only=False)
+trunc_ = _unary(elementwise.trunc, "trunc_", floats_only=False)
+_UNARY = [ceil_, floor_, round_, abs_, square_, neg_, trunc_] + [
+    _unary(op, name) for op, name in (
+        (ops.reciprocal, "reciprocal_"), (ops.rsqrt, "rsqrt_"), (ops.log, "log_"),
+        (ops.log1p, "log1p_"), (ops.sin, "sin_"), (ops.cos, "cos_"), (elementwise.tan, "tan_"),
+        (elementwise.asin, "asin_"), (elementwise.acos, "acos_"), (elementwise.atan, "atan_"),
+        (elementwise.sinh, "sinh_"), (elementwise.cosh, "cosh_"),
+        (elementwise.asinh, "asinh_"), (elementwise.acosh, "acosh_"),
+        (elementwise.atanh, "atanh_"), (elementwise.log2, "log2_"),
+        (elementwise.log10, "log10_"), (elementwise.expm1, "expm1_"), (elementwise.erf, "erf_"),
+        (elementwise.erfinv, "erfinv_"), (elementwise.frac, "frac_"),
+        (elementwise.sigmoid, "sigmoid_"), (elementwise.sinc, "sinc_"),
+        (elementwise.lgamma, "lgamma_"), (elementwise.gammaln, "gammaln_"),
+        (elementwise.digamma, "digamma_"), (elementwise.i0, "i0_"))]
+_BINARY = [_binary(op, name) for op, name in (
+    (arithmetic.pow, "pow_"), (arithmetic.remainder, "remainder_"),
+    (arithmetic.remainder, "mod_"), (arithmetic.remainder, "floor_mod_"),
+    (arithmetic.floor_divide, "floor_divide_"), (elementwise.copysign, "copysign_"),
+    (elementwise.hypot, "hypot_"), (elementwise.gcd, "gcd_"), (elementwise.lcm, "lcm_"),
+    (elementwise.ldexp, "ldexp_"))]
+_GENERAL = [_general(op, name) for op, name in (
+    (manipulation.masked_fill, "masked_fill_"), (indexing.index_fill, "index_fill_"),
+    (indexing.index_add, "index_add_"), (indexing.index_put, "index_put_"),
+    (indexing.masked_scatter, "masked_scatter_"),
+    (indexing.put_along_axis, "put_along_axis_"), (indexing.scatter, "scatter_"),
+    (manipulation.tril, "tril_"), (manipulation.triu, "triu_"), (ops.cumsum, "cumsum_"),
+    (ops.cumprod, "cumprod_"), (elementwise.lerp, "lerp_"), (elementwise.logit, "logit_"),
+    (elementwise.nan_to_num, "nan_to_num_"), (elementwise.polygamma, "polygamma_"),
+    (elementwise.multigammaln, "multigammaln_"))]
+_RESHAPING = [_reshaping(op, name) for op, name in (
+    (manipulation.reshape, "reshape_"), (manipulation.flatten, "flatten_"),
+    (manipulation.squeeze, "squeeze_"), (manipulation.unsqueeze, "unsqueeze_"),
+    (manipulation.transpose, "transpose_"), (manipulation.t, "t_"))]
+
+# Each is also a module-level function (``core.reshape_(x, shape)``), as Paddle exports them.
+for _method in _UNARY + _BINARY + _GENERAL + _RESHAPING + [cast_]:
+    setattr(Tensor, _method.__name__, _method)
+    globals()[_method.__name__] = _method
+del _method

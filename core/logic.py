@@ -175,3 +175,79 @@ Tensor.__rand__ = lambda self, other: bitwise_and(self, other)
 Tensor.__ror__ = lambda self, other: bitwise_or(self, other)
 Tensor.__rxor__ = lambda self, other: bitwise_xor(self, other)
 Tensor.__invert__ = bitwise_not
+
+
+# ----- Paddle 3.x tests: isin, isposinf / isneginf / isreal, is_empty, dtype predicates -------
+
+def isin(x, test_x, assume_unique: bool = False, invert: bool = False,
+         name: str | None = None) -> Tensor:
+    """Paddle's ``isin(x, test_x, assume_unique=False, invert=False)``: whether each element of
+    ``x`` occurs in ``test_x`` (any shape); ``invert=True`` gives the opposite. A bool tensor of
+    x's shape. ``assume_unique`` is accepted for Paddle's signature (a speed hint)."""
+    del name, assume_unique
+    a = as_input(x, "isin").data
+    b = as_input(test_x, "isin", "test_x").data
+    xp = backend.array_module(a)
+    return Tensor(xp.asarray(xp.isin(a, b, invert=bool(invert))))
+
+
+def _float_test(fn: str, op):
+    def test(x, name: str | None = None) -> Tensor:
+        del name
+        data = as_input(x, fn).data
+        xp = backend.array_module(data)
+        if data.dtype.kind != "f":
+            return Tensor(xp.zeros(data.shape, dtype=bool))  # integers are never infinite
+        return Tensor(xp.asarray(op(xp, data)))
+
+    test.__name__ = test.__qualname__ = fn
+    return test
+
+
+isposinf = _float_test("isposinf", lambda xp, a: a == xp.inf)
+isposinf.__doc__ = "Paddle's ``isposinf(x)``: where ``x`` is +inf; a bool tensor."
+isneginf = _float_test("isneginf", lambda xp, a: a == -xp.inf)
+isneginf.__doc__ = "Paddle's ``isneginf(x)``: where ``x`` is -inf; a bool tensor."
+
+
+def isreal(x, name: str | None = None) -> Tensor:
+    """Paddle's ``isreal(x)``: where ``x`` has no imaginary part; all true for real dtypes."""
+    del name
+    data = as_input(x, "isreal").data
+    xp = backend.array_module(data)
+    if data.dtype.kind == "c":
+        return Tensor(xp.asarray(data.imag == 0))
+    return Tensor(xp.ones(data.shape, dtype=bool))
+
+
+def is_empty(x, name: str | None = None) -> Tensor:
+    """Paddle's ``is_empty(x)``: whether ``x`` has no elements, as a 0-D bool tensor."""
+    del name
+    data = as_input(x, "is_empty").data
+    return Tensor(backend.array_module(data).asarray(data.size == 0))
+
+
+def is_floating_point(x) -> bool:
+    """Paddle's ``is_floating_point(x)``: whether x's dtype is a floating type (a Python bool)."""
+    return as_input(x, "is_floating_point").data.dtype.kind == "f"
+
+
+def is_integer(x) -> bool:
+    """Paddle's ``is_integer(x)``: whether x's dtype is an integer type (bool is not)."""
+    return as_input(x, "is_integer").data.dtype.kind in "iu"
+
+
+def is_complex(x) -> bool:
+    """Paddle's ``is_complex(x)``: whether x's dtype is complex (a Python bool)."""
+    return as_input(x, "is_complex").data.dtype.kind == "c"
+
+
+less = _compare("less", lambda a, b: a < b)  # Paddle 3's alias of less_than
+
+__all__ += ["is_complex", "is_empty", "is_floating_point", "is_integer", "isin", "isneginf",
+            "isposinf", "isreal", "less"]
+
+for _fn in (isin, isposinf, isneginf, isreal, is_empty, is_floating_point, is_integer,
+            is_complex, less):
+    setattr(Tensor, _fn.__name__, _fn)  # see the note on Tensor methods at the end of core/ops.py
+del _fn

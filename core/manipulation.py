@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from core import backend
 from core.arithmetic import getitem, subtract
 from core.ops import as_input, normalize_axes, normalize_axis
@@ -571,3 +573,411 @@ def rank(input) -> Tensor:  # noqa: A002 - Paddle's argument name
     """Paddle's ``rank(input)``: the number of dimensions as a 0-D int32 Tensor."""
     x = as_input(input, "rank", "input")
     return Tensor(backend.array_module(x.data).asarray(x.data.ndim, dtype="int32"))
+
+
+# ----- Paddle 3.x shape functions: rot90, atleast_nd, tensor_split and the h/v/d variants, the
+# stacks, view / view_as, unflatten, as_strided, unfold, diag_embed, diagflat, block_diag,
+# broadcast_tensors / broadcast_shape. Most are compositions of the ops above, which carry the
+# gradients; the rest record their own backward.
+
+def rot90(x, k: int = 1, axes=(0, 1), name: str | None = None) -> Tensor:
+    """Paddle's ``rot90(x, k=1, axes=[0, 1])``: ``x`` rotated by 90 degrees ``k`` times in the
+    plane of ``axes``, from the first axis towards the second (numpy's ``rot90``)."""
+    del name
+    x = as_input(x, "rot90")
+    k = _int_arg(k, "rot90", "k")
+    pair = _ints(axes, "rot90", "axes")
+    if len(pair) != 2:
+        raise ValueError(f"rot90: axes must name two axes, got {pair}")
+    if x.ndim < 2:
+        raise ValueError(f"rot90: x must have at least 2 dimensions, got shape {x.shape}")
+    a0, a1 = (normalize_axis(a, x.ndim, "rot90") for a in pair)
+    if a0 == a1:
+        raise ValueError(f"rot90: axes must be two different axes, got {pair}")
+    k %= 4
+    if k == 0:
+        return apply(x.data.copy(), (x,), lambda g: (g,), "rot90")
+    if k == 2:
+        return flip(x, [a0, a1])
+    perm = list(range(x.ndim))
+    perm[a0], perm[a1] = a1, a0
+    return transpose(flip(x, a1), perm) if k == 1 else flip(transpose(x, perm), a1)
+
+
+def _at_least(inputs: tuple, ndim: int, fn: str):
+    """atleast_1d/2d/3d: each input with size-1 dimensions added as numpy's atleast_nd does;
+    one Tensor for one input, else a list."""
+    if not inputs:
+        raise TypeError(f"{fn}: give at least one Tensor")
+    outs = []
+    for i, x in enumerate(inputs):
+        x = as_input(x, fn, f"inputs[{i}]")
+        shape = tuple(x.data.shape)
+        if len(shape) < ndim:
+            if ndim == 3 and len(shape) == 2:
+                shape = shape + (1,)
+            elif ndim == 3 and len(shape) == 1:
+                shape = (1,) + shape + (1,)
+            else:
+                shape = (1,) * (ndim - len(shape)) + shape
+            x = _reshaped(x, shape, fn)
+        outs.append(x)
+    return outs[0] if len(outs) == 1 else outs
+
+
+def atleast_1d(*inputs, name: str | None = None):
+    """Paddle's ``atleast_1d(*inputs)``: 0-D tensors become [1]; others are returned as they
+    are. One Tensor for one input, else a list."""
+    del name
+    return _at_least(inputs, 1, "atleast_1d")
+
+
+def atleast_2d(*inputs, name: str | None = None):
+    """Paddle's ``atleast_2d(*inputs)``: 0-D becomes [1, 1] and [n] becomes [1, n]."""
+    del name
+    return _at_least(inputs, 2, "atleast_2d")
+
+
+def atleast_3d(*inputs, name: str | None = None):
+    """Paddle's ``atleast_3d(*inputs)``: 0-D becomes [1, 1, 1], [n] becomes [1, n, 1] and
+    [m, n] becomes [m, n, 1] (numpy's rule)."""
+    del name
+    return _at_least(inputs, 3, "atleast_3d")
+
+
+def tensor_split(x, num_or_indices, axis: int = 0, name: str | None = None) -> list[Tensor]:
+    """Paddle's ``tensor_split(x, num_or_indices, axis=0)``: an int n gives n parts, the first
+    ``size % n`` of them one longer (numpy's ``array_split``); a list of indices splits before
+    each index (negative ones count from the end; parts may be empty)."""
+    del name
+    x = as_input(x, "tensor_split")
+    if x.ndim == 0:
+        raise ValueError("tensor_split: x must have at least one dimension, got a 0-D tensor")
+    axis = normalize_axis(axis, x.ndim, "tensor_split")
+    size = x.data.shape[axis]
+    if isinstance(num_or_indices, int) and not isinstance(num_or_indices, bool):
+        n = num_or_indices
+        if n <= 0:
+            raise ValueError(f"tensor_split: num_or_indices must be a positive int or a list of "
+                             f"indices, got {n}")
+        sizes = [size // n + 1] * (size % n) + [size // n] * (n - size % n)
+        bounds = [0]
+        for s in sizes:
+            bounds.append(bounds[-1] + s)
+    else:
+        if not isinstance(num_or_indices, (list, tuple)):
+            raise TypeError(f"tensor_split: num_or_indices must be an int or a list/tuple of "
+                            f"ints, got {num_or_indices!r}")
+        cuts = [i + size if i < 0 else i for i in _ints(num_or_indices, "tensor_split",
+                                                         "num_or_indices")]
+        bounds = [0] + [min(max(c, 0), size) for c in cuts] + [size]
+    lead = (slice(None),) * axis
+    return [getitem(x, lead + (slice(lo, max(lo, hi)),)) for lo, hi in zip(bounds, bounds[1:])]
+
+
+def hsplit(x, num_or_indices, name: str | None = None) -> list[Tensor]:
+    """Paddle's ``hsplit(x, num_or_indices)``: ``tensor_split`` along axis 1 (axis 0 for a
+    1-D x)."""
+    del name
+    x = as_input(x, "hsplit")
+    if x.ndim < 1:
+        raise ValueError("hsplit: x must have at least 1 dimension, got a 0-D tensor")
+    return tensor_split(x, num_or_indices, 1 if x.ndim > 1 else 0)
+
+
+def vsplit(x, num_or_indices, name: str | None = None) -> list[Tensor]:
+    """Paddle's ``vsplit(x, num_or_indices)``: ``tensor_split`` along axis 0 (x at least
+    2-D)."""
+    del name
+    x = as_input(x, "vsplit")
+    if x.ndim < 2:
+        raise ValueError(f"vsplit: x must have at least 2 dimensions, got shape {x.shape}")
+    return tensor_split(x, num_or_indices, 0)
+
+
+def dsplit(x, num_or_indices, name: str | None = None) -> list[Tensor]:
+    """Paddle's ``dsplit(x, num_or_indices)``: ``tensor_split`` along axis 2 (x at least
+    3-D)."""
+    del name
+    x = as_input(x, "dsplit")
+    if x.ndim < 3:
+        raise ValueError(f"dsplit: x must have at least 3 dimensions, got shape {x.shape}")
+    return tensor_split(x, num_or_indices, 2)
+
+
+def _as_list(x, fn: str) -> list:
+    if isinstance(x, Tensor) or not isinstance(x, (list, tuple)) or not x:
+        raise TypeError(f"{fn}: 'x' must be a non-empty list or tuple of Tensors")
+    return list(x)
+
+
+def hstack(x, name: str | None = None) -> Tensor:
+    """Paddle's ``hstack(x)``: the tensors (made at least 1-D) joined along axis 1, or along
+    axis 0 when they are 1-D."""
+    del name
+    xs = _at_least(tuple(_as_list(x, "hstack")), 1, "hstack")
+    xs = [xs] if isinstance(xs, Tensor) else xs
+    return concat(xs, 0 if xs[0].ndim == 1 else 1)
+
+
+def vstack(x, name: str | None = None) -> Tensor:
+    """Paddle's ``vstack(x)`` (alias ``row_stack``): the tensors (made at least 2-D, [n] as
+    [1, n]) joined along axis 0."""
+    del name
+    xs = _at_least(tuple(_as_list(x, "vstack")), 2, "vstack")
+    return concat([xs] if isinstance(xs, Tensor) else xs, 0)
+
+
+def dstack(x, name: str | None = None) -> Tensor:
+    """Paddle's ``dstack(x)``: the tensors (made at least 3-D as ``atleast_3d``) joined along
+    axis 2."""
+    del name
+    xs = _at_least(tuple(_as_list(x, "dstack")), 3, "dstack")
+    return concat([xs] if isinstance(xs, Tensor) else xs, 2)
+
+
+def column_stack(x, name: str | None = None) -> Tensor:
+    """Paddle's ``column_stack(x)``: 0-D and 1-D tensors become columns ([n] -> [n, 1]), the
+    rest stay; all are joined along axis 1."""
+    del name
+    cols = []
+    for i, t in enumerate(_as_list(x, "column_stack")):
+        t = as_input(t, "column_stack", f"x[{i}]")
+        cols.append(_reshaped(t, (t.size, 1), "column_stack") if t.ndim < 2 else t)
+    return concat(cols, 1)
+
+
+def row_stack(x, name: str | None = None) -> Tensor:
+    """Paddle's ``row_stack(x)``: ``vstack``."""
+    del name
+    return vstack(x)
+
+
+def view(x, shape_or_dtype, name: str | None = None) -> Tensor:
+    """Paddle's ``view(x, shape_or_dtype)``: with a shape (a list; 0 and -1 as ``reshape``),
+    ``x`` reshaped; with a dtype, the same bytes read as that dtype (the last dimension scales
+    by the ratio of the item sizes; no gradient, as a bit cast has none)."""
+    del name
+    x = as_input(x, "view")
+    if isinstance(shape_or_dtype, (list, tuple, Tensor)):
+        return reshape(x, shape_or_dtype)
+    try:
+        dtype = np.dtype(shape_or_dtype)
+    except TypeError:
+        raise TypeError(f"view: shape_or_dtype must be a list of ints or a dtype, got "
+                        f"{shape_or_dtype!r}") from None
+    a = x.data if x.data.flags.c_contiguous else x.data.copy()
+    try:
+        return Tensor(a.view(dtype))
+    except ValueError:
+        raise ValueError(f"view: cannot read x of shape {x.shape} and dtype {x.dtype} as "
+                         f"{dtype}: the last dimension's bytes must divide by its item "
+                         "size") from None
+
+
+def view_as(x, other, name: str | None = None) -> Tensor:
+    """Paddle's ``view_as(x, other)``: ``x`` reshaped to ``other``'s shape."""
+    del name
+    return reshape(as_input(x, "view_as"), as_input(other, "view_as", "other").shape)
+
+
+def unflatten(x, axis: int, shape, name: str | None = None) -> Tensor:
+    """Paddle's ``unflatten(x, axis, shape)``: dimension ``axis`` split into ``shape`` (its
+    product must be that dimension; one -1 is inferred)."""
+    del name
+    x = as_input(x, "unflatten")
+    if x.ndim == 0:
+        raise ValueError("unflatten: x must have at least one dimension, got a 0-D tensor")
+    axis = normalize_axis(axis, x.ndim, "unflatten")
+    dims = _ints(shape, "unflatten", "shape")
+    if not dims:
+        raise ValueError("unflatten: shape must not be empty")
+    size = x.data.shape[axis]
+    if dims.count(-1) > 1 or any(n < -1 for n in dims):
+        raise ValueError(f"unflatten: shape {dims} may hold one -1 and otherwise sizes >= 0")
+    known = math.prod(n for n in dims if n != -1)
+    if -1 in dims:
+        if known == 0 or size % known:
+            raise ValueError(f"unflatten: cannot infer -1 in {dims} for axis {axis} of size "
+                             f"{size}")
+        dims[dims.index(-1)] = size // known
+    elif known != size:
+        raise ValueError(f"unflatten: shape {dims} has {known} elements but axis {axis} of x "
+                         f"(shape {x.shape}) has {size}")
+    source = x.data.shape
+    return _reshaped(x, source[:axis] + tuple(dims) + source[axis + 1:], "unflatten")
+
+
+def _flat_take(x: Tensor, flat_idx, op: str) -> Tensor:
+    """The elements of x (as a flat array) at the integer array ``flat_idx``, which gives the
+    output's shape; repeated positions add up in backward."""
+    xp = backend.array_module(x.data)
+    shape = x.data.shape
+
+    def backward(g):
+        full = xp.zeros(math.prod(shape), dtype=g.dtype)
+        xp.add.at(full, flat_idx.reshape(-1), g.reshape(-1))
+        return (full.reshape(shape),)
+
+    return apply(x.data.reshape(-1)[flat_idx], (x,), backward, op)
+
+
+def as_strided(x, shape, stride, offset: int = 0, name: str | None = None) -> Tensor:
+    """Paddle's ``as_strided(x, shape, stride, offset=0)``: the elements of contiguous ``x`` at
+    ``offset + sum(i_k * stride[k])`` (strides in elements) for each index i of ``shape``.
+    A copy here, not a view (docs/paddle.md); positions read twice get both gradients."""
+    del name
+    x = as_input(x, "as_strided")
+    dims, steps = _ints(shape, "as_strided", "shape"), _ints(stride, "as_strided", "stride")
+    offset = _int_arg(offset, "as_strided", "offset")
+    if len(dims) != len(steps):
+        raise ValueError(f"as_strided: shape {dims} and stride {steps} must have the same length")
+    if any(n < 0 for n in dims) or any(s < 0 for s in steps) or offset < 0:
+        raise ValueError(f"as_strided: shape {dims}, stride {steps} and offset {offset} must be "
+                         "non-negative")
+    xp = backend.array_module(x.data)
+    flat = xp.full(tuple(dims), offset, dtype="int64")
+    for d, (n, s) in enumerate(zip(dims, steps)):
+        flat = flat + (xp.arange(n, dtype="int64") * s).reshape(
+            [-1 if i == d else 1 for i in range(len(dims))])
+    last = offset + sum((n - 1) * s for n, s in zip(dims, steps)) if all(dims) else -1
+    if last >= x.size:
+        raise ValueError(f"as_strided: shape {dims}, stride {steps} and offset {offset} reach "
+                         f"element {last}, but x has {x.size} elements")
+    return _flat_take(x, flat, "as_strided")
+
+
+def unfold(x, axis: int, size: int, step: int, name: str | None = None) -> Tensor:
+    """Paddle's ``unfold(x, axis, size, step)`` (``Tensor.unfold``; not
+    ``nn.functional.unfold``): the windows of ``size`` elements, ``step`` apart, along ``axis``.
+    That axis becomes the window count ``(n - size) // step + 1`` and a last axis of ``size``
+    is added."""
+    del name
+    x = as_input(x, "unfold")
+    size, step = _int_arg(size, "unfold", "size"), _int_arg(step, "unfold", "step")
+    if x.ndim == 0:
+        x = _reshaped(x, (1,), "unfold")
+    axis = normalize_axis(axis, x.ndim, "unfold")
+    n = x.data.shape[axis]
+    if not 0 <= size <= n:
+        raise ValueError(f"unfold: size must be in [0, {n}] (axis {axis} of shape {x.shape}), "
+                         f"got {size}")
+    if step <= 0:
+        raise ValueError(f"unfold: step must be positive, got {step}")
+    xp = backend.array_module(x.data)
+    count = (n - size) // step + 1
+    windows = xp.arange(count)[:, None] * step + xp.arange(size)[None, :]  # [count, size]
+    moved = moveaxis(x, axis, -1)  # [..., n]
+    lead = moved.data.shape[:-1]
+    rows = xp.arange(math.prod(lead)).reshape(lead + (1, 1)) * n
+    out = _flat_take(moved, rows + windows, "unfold")  # [..., count, size]
+    return moveaxis(out, -2, axis)
+
+
+def diag_embed(input, offset: int = 0, dim1: int = -2, dim2: int = -1,  # noqa: A002
+               name: str | None = None) -> Tensor:
+    """Paddle's ``diag_embed(input, offset=0, dim1=-2, dim2=-1)``: the last dimension of
+    ``input`` becomes the ``offset`` diagonal of new 2-D planes on output dimensions ``dim1``
+    and ``dim2`` (zeros elsewhere); the output has one dimension more than ``input``."""
+    del name
+    x = as_input(input, "diag_embed", "input")
+    if x.ndim == 0:
+        raise ValueError("diag_embed: input must have at least 1 dimension, got a 0-D tensor")
+    k = _int_arg(offset, "diag_embed", "offset")
+    d1 = normalize_axis(dim1, x.ndim + 1, "diag_embed")
+    d2 = normalize_axis(dim2, x.ndim + 1, "diag_embed")
+    if d1 == d2:
+        raise ValueError(f"diag_embed: dim1 and dim2 must differ, both are {d1}")
+    xp = backend.array_module(x.data)
+    a = x.data
+    n = a.shape[-1]
+    m = n + abs(k)
+    rows, cols = xp.arange(n) + max(-k, 0), xp.arange(n) + max(k, 0)
+    planes = xp.zeros(a.shape[:-1] + (m, m), dtype=a.dtype)
+    planes[..., rows, cols] = a
+    out = xp.moveaxis(planes, (-2, -1), (d1, d2))
+
+    def backward(g):
+        return (xp.moveaxis(g, (d1, d2), (-2, -1))[..., rows, cols],)
+
+    return apply(out, (x,), backward, "diag_embed")
+
+
+def diagflat(x, offset: int = 0, name: str | None = None) -> Tensor:
+    """Paddle's ``diagflat(x, offset=0)``: ``x`` flattened, as the ``offset`` diagonal of a
+    square matrix."""
+    del name
+    x = as_input(x, "diagflat")
+    return diag(_reshaped(x, (x.size,), "diagflat"), offset)
+
+
+def block_diag(inputs, name: str | None = None) -> Tensor:
+    """Paddle's ``block_diag(inputs)``: the 0-D, 1-D ([n] as [1, n]) or 2-D tensors as blocks
+    down the diagonal of one matrix, zeros elsewhere."""
+    del name
+    blocks = []
+    for i, t in enumerate(_as_list(inputs, "block_diag")):
+        t = as_input(t, "block_diag", f"inputs[{i}]")
+        if t.ndim > 2:
+            raise ValueError(f"block_diag: inputs[{i}] must be at most 2-D, got shape {t.shape}")
+        blocks.append(t)
+    shapes = [(1, 1) if b.ndim == 0 else (1, b.shape[0]) if b.ndim == 1 else tuple(b.shape)
+              for b in blocks]
+    xp = backend.array_module(blocks[0].data)
+    dtype = xp.result_type(*[b.data for b in blocks])
+    out = xp.zeros((sum(s[0] for s in shapes), sum(s[1] for s in shapes)), dtype=dtype)
+    places, r, c = [], 0, 0
+    for b, (h, w) in zip(blocks, shapes):
+        places.append((slice(r, r + h), slice(c, c + w)))
+        out[places[-1]] = b.data.reshape(h, w)
+        r, c = r + h, c + w
+
+    def backward(g):
+        return tuple(None if b.stop_gradient else g[p].reshape(b.data.shape).astype(b.dtype)
+                     for b, p in zip(blocks, places))
+
+    return apply(out, tuple(blocks), backward, "block_diag")
+
+
+def broadcast_shape(x_shape, y_shape) -> list[int]:
+    """Paddle's ``broadcast_shape(x_shape, y_shape)``: the shape two tensors of these shapes
+    broadcast to (numpy's rules), as a list."""
+    a, b = _ints(x_shape, "broadcast_shape", "x_shape"), _ints(y_shape, "broadcast_shape",
+                                                               "y_shape")
+    out = []
+    for i in range(1, max(len(a), len(b)) + 1):
+        m = a[-i] if i <= len(a) else 1
+        n = b[-i] if i <= len(b) else 1
+        if m != n and 1 not in (m, n):
+            raise ValueError(f"broadcast_shape: shapes {a} and {b} do not broadcast (dimension "
+                             f"{-i}: {m} vs {n})")
+        out.append(n if m == 1 else m)
+    return out[::-1]
+
+
+def broadcast_tensors(input, name: str | None = None) -> list[Tensor]:  # noqa: A002
+    """Paddle's ``broadcast_tensors(input)``: the tensors of the list, each broadcast to their
+    common shape."""
+    del name
+    xs = [as_input(t, "broadcast_tensors", f"input[{i}]")
+          for i, t in enumerate(_as_list(input, "broadcast_tensors"))]
+    target: list[int] = []
+    for t in xs:
+        target = broadcast_shape(target, t.shape)
+    return [t if t.shape == target else broadcast_to(t, target) for t in xs]
+
+
+__all__ += ["as_strided", "atleast_1d", "atleast_2d", "atleast_3d", "block_diag",
+            "broadcast_shape", "broadcast_tensors", "column_stack", "diag_embed", "diagflat",
+            "dsplit", "dstack", "hsplit", "hstack", "rot90", "row_stack", "tensor_split",
+            "unflatten", "unfold", "view", "view_as", "vsplit", "vstack"]
+
+for _name, _fn in {
+    "rot90": rot90, "atleast_1d": atleast_1d, "atleast_2d": atleast_2d, "atleast_3d": atleast_3d,
+    "tensor_split": tensor_split, "hsplit": hsplit, "vsplit": vsplit, "dsplit": dsplit,
+    "view": view, "view_as": view_as, "unflatten": unflatten, "as_strided": as_strided,
+    "unfold": unfold, "diag_embed": diag_embed, "diagflat": diagflat, "diag": diag,
+    "unstack": unstack, "reverse": flip, "rank": rank,
+}.items():
+    setattr(Tensor, _name, _fn)  # see the note on Tensor methods at the end of core/ops.py
+del _name, _fn

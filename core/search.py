@@ -274,3 +274,77 @@ def bucketize(x, sorted_sequence, out_int32: bool = False, right: bool = False,
     if seq.ndim != 1:
         raise ValueError(f"bucketize: sorted_sequence must be 1-D, got shape {seq.shape}")
     return searchsorted(seq, as_input(x, "bucketize"), out_int32, right)
+
+
+def mode(x, axis: int = -1, keepdim: bool = False, name: str | None = None):
+    """Paddle's ``mode(x, axis=-1, keepdim=False)``: the most frequent value along ``axis``
+    (the smallest of equally frequent ones) and the int64 index of its last occurrence, as
+    Paddle's kernel. The values are differentiable (the gradient goes to that index)."""
+    del name
+    x = as_input(x, "mode")
+    if x.ndim == 0:
+        raise ValueError("mode: x must have at least 1 dimension, got a 0-D tensor")
+    axis = normalize_axis(axis, x.ndim, "mode")
+    xp = backend.array_module(x.data)
+    moved = xp.moveaxis(x.data, axis, -1)
+    n = moved.shape[-1]
+    if n == 0:
+        raise ValueError(f"mode: axis {axis} of shape {x.shape} is empty")
+    order = xp.argsort(moved, axis=-1, kind="stable")
+    ranked = xp.take_along_axis(moved, order, axis=-1)
+    # run lengths in the sorted row: each element's position within its run of equal values
+    starts = xp.ones(ranked.shape, dtype=bool)
+    starts[..., 1:] = ranked[..., 1:] != ranked[..., :-1]
+    pos = xp.arange(n)
+    # where each element's run starts: the row's start positions, in order, at the run's number
+    start_positions = xp.sort(xp.where(starts, pos, n), axis=-1)
+    run_start = xp.take_along_axis(start_positions, xp.cumsum(starts, axis=-1) - 1, axis=-1)
+    length = pos - run_start + 1  # the count so far of this run, largest at its last element
+    best = xp.argmax(length, axis=-1)[..., None]  # the first longest run: the smallest value
+    # the stable sort keeps equal values in order, so a run's last element is the value's
+    # last occurrence in x
+    index = xp.take_along_axis(order, best, axis=-1)
+    index = xp.moveaxis(index, -1, axis)
+    values = _taken(x, index, axis, "mode")
+    index = index.astype("int64")
+    if keepdim:
+        return values, Tensor(index)
+    return squeeze(values, axis), Tensor(xp.squeeze(index, axis=axis))
+
+
+def unique_consecutive(x, return_inverse: bool = False, return_counts: bool = False, axis=None,
+                       dtype="int64", name: str | None = None):
+    """Paddle's ``unique_consecutive(x, return_inverse=False, return_counts=False, axis=None,
+    dtype='int64')``: ``x`` (flattened unless ``axis`` is given) with each run of equal
+    consecutive elements (or slices along ``axis``) kept once; as asked also the run each
+    element belongs to and the run lengths (``dtype``). No gradient."""
+    del name
+    a = as_input(x, "unique_consecutive").data
+    xp = backend.array_module(a)
+    if axis is None:
+        moved = a.reshape(-1, 1)
+    else:
+        axis = normalize_axis(axis, a.ndim, "unique_consecutive")
+        moved = xp.moveaxis(a, axis, 0).reshape(a.shape[axis], -1)
+    n = moved.shape[0]
+    new = xp.ones(n, dtype=bool)
+    if n > 1:
+        new[1:] = (moved[1:] != moved[:-1]).any(axis=1)
+    keep = xp.nonzero(new)[0]
+    if axis is None:
+        values = a.reshape(-1)[keep]
+    else:
+        values = xp.take(a, keep, axis=axis)
+    out = [Tensor(values)]
+    if return_inverse:
+        out.append(Tensor((xp.cumsum(new) - 1).astype(dtype)))
+    if return_counts:
+        out.append(Tensor(xp.diff(xp.concatenate([keep, xp.asarray([n])])).astype(dtype)))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+__all__ += ["mode", "unique_consecutive"]
+
+for _fn in (mode, unique_consecutive, where, kthvalue, bucketize, index_sample):
+    setattr(Tensor, _fn.__name__, _fn)  # see the note on Tensor methods at the end of core/ops.py
+del _fn

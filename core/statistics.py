@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from core import backend
-from core.ops import _dropped, _restore, _xp, _xp_of, as_input, normalize_axes
+from core.ops import _dropped, _restore, _xp, _xp_of, as_input, normalize_axes, normalize_axis
 from core.tensor import Tensor, apply
 
 __all__ = ["amax", "amin", "bincount", "count_nonzero", "histogram", "median", "nanmean",
@@ -309,6 +311,235 @@ for _name, _fn in {
     "amax": amax, "amin": amin, "median": median, "quantile": quantile, "nansum": nansum,
     "nanmean": nanmean, "count_nonzero": count_nonzero, "bincount": bincount,
     "histogram": histogram,
+}.items():
+    setattr(Tensor, _name, _fn)  # see the note on Tensor methods at the end of core/ops.py
+del _name, _fn
+
+
+# ----- running extremes and log-sum-exp along an axis: cummax, cummin, logcumsumexp ----------
+# Each is an inclusive scan, computed in log2(n) vectorised steps (Hillis-Steele): step s
+# combines every element with the one s places earlier. Only array slicing and element-wise
+# ops are used, so numpy and cupy run the same code (cupy has no ufunc.accumulate for these).
+
+def _scan(arrays: tuple, combine) -> tuple:
+    """Inclusive scan of ``arrays`` (equal shapes, scanned along the last axis) with
+    ``combine(earlier, later) -> combined``, each a tuple like ``arrays``; it must be
+    associative."""
+    n = arrays[0].shape[-1]
+    shift = 1
+    while shift < n:
+        earlier = tuple(a[..., :-shift] for a in arrays)
+        later = tuple(a[..., shift:] for a in arrays)
+        merged = combine(earlier, later)
+        arrays = tuple(_xp_of(a).concatenate([a[..., :shift], m], axis=-1)
+                       for a, m in zip(arrays, merged))
+        shift *= 2
+    return arrays
+
+
+def _scan_axis(x: Tensor, axis, fn: str):
+    """(the input moved so ``axis`` is last, the axis, the shape to restore); axis None
+    flattens x, as Paddle."""
+    a = x.data
+    if axis is None:
+        return a.reshape(1, -1), None
+    axis = normalize_axis(axis, max(a.ndim, 1), fn)
+    return _xp_of(a).moveaxis(a.reshape(a.shape or (1,)), axis, -1), axis
+
+
+def _unscan(y, axis, shape: tuple):
+    """The inverse of ``_scan_axis`` for an output of the moved shape."""
+    if axis is None:
+        return y.reshape(-1) if shape else y.reshape(())
+    return _xp_of(y).moveaxis(y, -1, axis).reshape(shape)
+
+
+def _cum_extreme(x, axis, dtype, fn: str, wins):
+    x = as_input(x, fn)
+    if np.dtype(dtype) not in (np.dtype("int32"), np.dtype("int64")):
+        raise ValueError(f"{fn}: dtype must be int32 or int64, got {dtype!r}")
+    moved, axis = _scan_axis(x, axis, fn)
+    xp = _xp(x)
+    isnan = xp.isnan if moved.dtype.kind == "f" else (lambda v: xp.zeros(v.shape, dtype=bool))
+
+    def combine(earlier, later):
+        (ev, ei), (lv, li) = earlier, later
+        # As Paddle's kernel: a NaN wins (the latest NaN), else the extreme, ties to the later.
+        keep = ~isnan(lv) & (isnan(ev) | wins(ev, lv))
+        return xp.where(keep, ev, lv), xp.where(keep, ei, li)
+
+    index = xp.broadcast_to(xp.arange(moved.shape[-1]), moved.shape)
+    values, index = _scan((moved, index), combine)
+    shape = x.data.shape
+    out_axis = -1 if axis is None else axis
+    flat_shape = moved.shape
+
+    def backward(g):
+        g = g.reshape(-1) if axis is None else xp.moveaxis(g.reshape(shape or (1,)), out_axis, -1)
+        full = xp.zeros(flat_shape, dtype=g.dtype)
+        rows = xp.indices(flat_shape)
+        xp.add.at(full, tuple(rows[:-1]) + (index,), g.reshape(flat_shape))
+        return (full.reshape(shape) if axis is None else _unscan(full, axis, shape),)
+
+    out = apply(_unscan(values, axis, shape), (x,), backward, fn)
+    return out, Tensor(_unscan(index, axis, shape).astype(dtype))
+
+
+def cummax(x, axis=None, dtype="int64", name: str | None = None) -> tuple[Tensor, Tensor]:
+    """Paddle's ``cummax(x, axis=None, dtype='int64')``: the running maximum along ``axis``
+    (None: of the flattened x) and the index where each was found (``dtype``). Among equal
+    values the later index is given; after a NaN the value stays NaN, indexed at the latest NaN
+    (Paddle's kernel). The
+    gradient of each output goes to the element it came from."""
+    del name
+    return _cum_extreme(x, axis, dtype, "cummax", lambda e, later: e > later)
+
+
+def cummin(x, axis=None, dtype="int64", name: str | None = None) -> tuple[Tensor, Tensor]:
+    """Paddle's ``cummin(x, axis=None, dtype='int64')``: the running minimum, as ``cummax``."""
+    del name
+    return _cum_extreme(x, axis, dtype, "cummin", lambda e, later: e < later)
+
+
+def logcumsumexp(x, axis=None, dtype=None, name: str | None = None) -> Tensor:
+    """Paddle's ``logcumsumexp(x, axis=None, dtype=None)``: log(cumsum(exp(x))) along ``axis``
+    (None: of the flattened x), computed stably (a scan of logaddexp, never exp(x) itself).
+    ``dtype`` casts x first. Float input only. The gradient of out_j with respect to x_i
+    (i <= j) is exp(x_i - out_j); it is summed in log space too."""
+    del name
+    x = as_input(x, "logcumsumexp")
+    if dtype is not None:
+        x = x.astype(dtype)
+    if x.data.dtype.kind != "f":
+        raise TypeError(f"logcumsumexp: x must be a floating tensor, got dtype {x.data.dtype} "
+                        "(pass dtype='float32')")
+    moved, axis = _scan_axis(x, axis, "logcumsumexp")
+    xp = _xp(x)
+    (out,) = _scan((moved,), lambda e, later: (xp.logaddexp(e[0], later[0]),))
+    shape = x.data.shape
+
+    def backward(g):
+        g = g.reshape(-1) if axis is None else xp.moveaxis(g.reshape(shape or (1,)), axis, -1)
+        g = g.reshape(moved.shape)
+        grad = xp.zeros(moved.shape, dtype=moved.dtype)
+        usable = xp.isfinite(out)
+        for sign in (1, -1):
+            part = (sign * g > 0) & usable
+            logs = xp.where(part, xp.log(xp.where(part, sign * g, 1)) - out, -xp.inf)
+            (rev,) = _scan((logs[..., ::-1],), lambda e, later: (xp.logaddexp(e[0], later[0]),))
+            grad = grad + sign * xp.exp(moved + rev[..., ::-1])
+        return (grad.reshape(shape) if axis is None else _unscan(grad, axis, shape),)
+
+    return apply(_unscan(out, axis, shape), (x,), backward, "logcumsumexp")
+
+
+# ----- NaN-ignoring order statistics: nanmedian, nanquantile -----------------------------------
+
+def _nan_order_stats(x: Tensor, axes: tuple, keepdim: bool, qs: list, method: str,
+                     stacked: bool, fn: str) -> Tensor:
+    """Quantiles ``qs`` of the non-NaN values along ``axes`` (each row has its own count, so the
+    picked positions differ per row); NaN where a row has none. The gradient of each pick goes
+    to the element that held it."""
+    a = x.data
+    xp = _xp(x)
+    flat, kept, ends = _to_last(a, axes)
+    rows = flat.reshape(-1, flat.shape[-1])
+    order = xp.argsort(rows, axis=-1, kind="stable")  # NaN sorts last in numpy and cupy
+    ranked = xp.take_along_axis(rows, order, axis=-1)
+    valid = (~xp.isnan(rows)).sum(axis=-1) if a.dtype.kind == "f" else xp.full(
+        rows.shape[0], rows.shape[-1])
+    dtype = _float_result(a.dtype)
+    r = xp.arange(rows.shape[0])
+    picks, outs = [], []
+    for q in qs:
+        pos = q * xp.maximum(valid - 1, 0).astype("float64")
+        lo = xp.floor(pos).astype("int64")
+        hi = xp.minimum(lo + 1, xp.maximum(valid - 1, 0))
+        frac_ = pos - lo
+        w_hi = {"linear": frac_, "lower": 0 * frac_, "higher": (frac_ > 0) * 1.0,
+                "midpoint": (frac_ > 0) * 0.5, "nearest": (frac_ >= 0.5) * 1.0}[method]
+        w_lo = 1.0 - w_hi
+        value = (w_lo * ranked[r, lo] + w_hi * ranked[r, hi]).astype(dtype)
+        outs.append(xp.where(valid > 0, value, xp.nan).astype(dtype))
+        picks.append((lo, hi, w_lo * (valid > 0), w_hi * (valid > 0)))
+    shape = tuple(1 if i in axes else n for i, n in enumerate(a.shape)) if keepdim else kept
+    out = xp.stack([o.reshape(shape) for o in outs]) if stacked else outs[0].reshape(shape)
+    source = a.shape
+
+    def backward(g):
+        g = g.reshape((len(qs), -1))
+        grad_sorted = xp.zeros(rows.shape, dtype=g.dtype)
+        for k, (lo, hi, w_lo, w_hi) in enumerate(picks):
+            xp.add.at(grad_sorted, (r, lo), (w_lo * g[k]).astype(g.dtype))
+            xp.add.at(grad_sorted, (r, hi), (w_hi * g[k]).astype(g.dtype))
+        grad = xp.zeros(rows.shape, dtype=g.dtype)
+        grad[r[:, None], order] = grad_sorted
+        return (_from_last(grad.reshape(flat.shape), source, axes, kept, ends)
+                .astype(a.dtype, copy=False),)
+
+    return apply(xp.asarray(out), (x,), backward, fn)
+
+
+def nanquantile(x, q, axis=None, keepdim: bool = False, interpolation: str = "linear",
+                name: str | None = None) -> Tensor:
+    """Paddle's ``nanquantile(x, q, axis=None, keepdim=False, interpolation='linear')``:
+    ``quantile`` of the non-NaN elements (NaN where all are NaN)."""
+    del name
+    x = as_input(x, "nanquantile")
+    if interpolation not in _QUANTILE_METHODS:
+        raise ValueError(f"nanquantile: interpolation must be one of "
+                         f"{list(_QUANTILE_METHODS)}, got {interpolation!r}")
+    qs = q.tolist() if isinstance(q, Tensor) else q
+    many = isinstance(qs, (list, tuple))
+    qs = list(qs) if many else [qs]
+    if not qs or any(isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 1
+                     for v in qs):
+        raise ValueError(f"nanquantile: q must be a number in [0, 1] or a non-empty list of "
+                         f"them, got {q!r}")
+    axes = normalize_axes(axis, x.ndim, "nanquantile")
+    if math.prod(x.data.shape[i] for i in axes) == 0:
+        raise ValueError(f"nanquantile: the reduced axes of shape {x.shape} are empty")
+    return _nan_order_stats(x, axes, keepdim, qs, interpolation, many, "nanquantile")
+
+
+def nanmedian(x, axis=None, keepdim: bool = False, mode: str = "avg",
+              name: str | None = None):
+    """Paddle's ``nanmedian(x, axis=None, keepdim=False, mode='avg')``: ``median`` of the
+    non-NaN elements (NaN where all are NaN). ``mode='avg'`` averages the two middle values
+    of an even count; ``mode='min'`` takes the lower one, and with ``axis`` given also returns
+    its int64 index, as ``median``."""
+    del name
+    x = as_input(x, "nanmedian")
+    if mode not in ("avg", "min"):
+        raise ValueError(f"nanmedian: mode must be 'avg' or 'min', got {mode!r}")
+    if isinstance(axis, (list, tuple)) and mode == "min":
+        raise TypeError(f"nanmedian: with mode='min', axis must be an int or None, got {axis!r}")
+    axes = normalize_axes(axis, x.ndim, "nanmedian")
+    if math.prod(x.data.shape[i] for i in axes) == 0:
+        raise ValueError(f"nanmedian: the reduced axes of shape {x.shape} are empty")
+    if mode == "avg":
+        return _nan_order_stats(x, axes, keepdim, [0.5], "linear", False, "nanmedian")
+    values = _nan_order_stats(x, axes, keepdim, [0.5], "lower", False, "nanmedian")
+    values = values.astype(x.dtype) if values.dtype != x.dtype else values
+    if axis is None:
+        return values
+    xp = _xp(x)
+    flat, _, _ = _to_last(x.data, axes)
+    order = xp.argsort(flat, axis=-1, kind="stable")
+    valid = (~xp.isnan(flat)).sum(axis=-1, keepdims=True) if flat.dtype.kind == "f" else \
+        xp.full(flat.shape[:-1] + (1,), flat.shape[-1])
+    lower = xp.maximum(valid - 1, 0) // 2
+    index = xp.take_along_axis(order, lower, axis=-1)[..., 0].astype("int64")
+    if keepdim:
+        index = xp.expand_dims(index, axes[0])
+    return values, Tensor(index)
+
+
+__all__ += ["cummax", "cummin", "logcumsumexp", "nanmedian", "nanquantile"]
+
+for _name, _fn in {
+    "cummax": cummax, "cummin": cummin, "logcumsumexp": logcumsumexp, "nanmedian": nanmedian,
+    "nanquantile": nanquantile,
 }.items():
     setattr(Tensor, _name, _fn)  # see the note on Tensor methods at the end of core/ops.py
 del _name, _fn

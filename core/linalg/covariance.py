@@ -64,3 +64,6 @@ def corrcoef(x, rowvar: bool = True, name: str | None = None) -> Tensor:
         return c / c
     d = _ops.sqrt(diagonal(c))
     return _ops.clip(c / reshape(d, [-1, 1]) / reshape(d, [1, -1]), -1.0, 1.0)
+
+
+Tensor.cov, Tensor.corrcoef = cov, corrcoef  # see the note at the end of core/ops.py

@@ -287,3 +287,4 @@ for _name, _fn in {"cholesky": cholesky, "matrix_power": matrix_power, "inverse"
                    "pinv": pinv}.items():
     setattr(Tensor, _name, _fn)  # see the note on Tensor methods at the end of core/ops.py
 del _name, _fn
+Tensor.solve, Tensor.qr = solve, qr  # Paddle's Tensor.solve(y), Tensor.qr(mode)

@@ -120,3 +120,17 @@ def norm(x, p="fro", axis=None, keepdim: bool = False, name: str | None = None) 
 
 
 Tensor.norm = norm  # see the note on Tensor methods at the end of core/ops.py
+
+
+def dist(x, y, p: float = 2.0, name: str | None = None) -> Tensor:
+    """Paddle's ``dist(x, y, p=2)``: the p-norm of ``x - y`` (broadcast) over all elements, a
+    0-D tensor (p: any real, +-inf or 0, as ``vector_norm``)."""
+    del name
+    x, y = as_input(x, "dist"), as_input(y, "dist", "y")
+    if isinstance(p, bool) or not isinstance(p, (int, float)):
+        raise TypeError(f"dist: p must be a number, got {p!r}")
+    return vector_norm(x - y, float(p))
+
+
+__all__ += ["dist"]
+Tensor.dist = dist  # see the note on Tensor methods at the end of core/ops.py

@@ -260,3 +260,18 @@ def _contraction_axes(axes, x_ndim: int, y_ndim: int) -> tuple[list[int], list[i
     if len(set(x_axes)) != len(x_axes) or len(set(y_axes)) != len(y_axes):
         raise ValueError(f"tensordot: axes {axes!r} name an axis twice")
     return x_axes, y_axes
+
+
+def mv(x, vec, name: str | None = None) -> Tensor:
+    """Paddle's ``mv(x, vec)``: the product of the 2-D matrix ``x`` [m, n] and the 1-D vector
+    ``vec`` [n], a vector [m] (``matmul``, which carries the gradients)."""
+    del name
+    x, vec = as_input(x, "mv"), as_input(vec, "mv", "vec")
+    if x.ndim != 2 or vec.ndim != 1 or x.shape[1] != vec.shape[0]:
+        raise ValueError(f"mv: x must be [m, n] and vec [n], got shapes {x.shape} and "
+                         f"{vec.shape}")
+    return matmul(x, vec)
+
+
+__all__ += ["mv"]
+Tensor.mv, Tensor.tensordot, Tensor.addmm = mv, tensordot, addmm
