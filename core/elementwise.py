@@ -495,7 +495,8 @@ def frexp(x, name: str | None = None) -> tuple[Tensor, Tensor]:
 
 
 # The gamma and Bessel functions: scipy.special's (cupyx.scipy.special's on a GPU); without scipy
-# on the host, lgamma, digamma and i0 still work (math.lgamma per element, a series, numpy's i0).
+# on the host, lgamma, digamma (with its gradient, trigamma) and i0 still work: math.lgamma per
+# element, series, numpy's i0. core.distribution's densities and KL divergences rely on that.
 
 def _special(name: str, a):
     if backend.array_module(a) is not np:
@@ -513,14 +514,15 @@ def _special(name: str, a):
 
 
 def _digamma_series(a):
-    """digamma by recurrence up to x >= 6, then the asymptotic series (reflection below 0.5)."""
+    """digamma by recurrence up to x >= 10, then the asymptotic series, whose first left-out
+    term is below 1e-16 there (reflection below 0.5)."""
     xp = _xp_of(a)
     a = a.astype("float64")
     reflect = a < 0.5
     z = xp.where(reflect, 1 - a, a)
     shift = xp.zeros_like(z)
-    for _ in range(6):
-        small = z < 6
+    for _ in range(10):
+        small = z < 10
         shift = shift - xp.where(small, 1 / z, 0)
         z = xp.where(small, z + 1, z)
     inv = 1 / (z * z)
@@ -530,9 +532,38 @@ def _digamma_series(a):
     return xp.where(reflect, out - math.pi / xp.tan(math.pi * a), out)
 
 
+def _trigamma_series(a):
+    """psi'(x): recurrence up to x >= 10, then the asymptotic series in 1/x^2 (its first left-out
+    term is below 1e-16 there); reflection psi'(1 - x) + psi'(x) = pi^2 / sin^2(pi x) below 0.5."""
+    xp = _xp_of(a)
+    a = a.astype("float64")
+    reflect = a < 0.5
+    z = xp.where(reflect, 1 - a, a)
+    shift = xp.zeros_like(z)
+    for _ in range(10):
+        small = z < 10
+        shift = shift + xp.where(small, 1 / (z * z), 0)
+        z = xp.where(small, z + 1, z)
+    inv = 1 / z
+    inv2 = inv * inv
+    total, power = inv + 0.5 * inv2, inv2 * inv
+    for coef in (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6):  # B_2k
+        total = total + coef * power
+        power = power * inv2
+    out = total + shift
+    return xp.where(reflect, (math.pi / xp.sin(math.pi * a)) ** 2 - out, out)
+
+
+def _polygamma_fallback(n: int, a):
+    if n != 1:
+        raise ImportError(f"core.polygamma with n={n} needs scipy on the CPU: pip install scipy")
+    return _trigamma_series(a)
+
+
 _HOST_FALLBACKS = {
     "gammaln": np.vectorize(math.lgamma, otypes=["float64"]),
     "digamma": _digamma_series,
+    "polygamma": _polygamma_fallback,  # n = 1: digamma's gradient
     "i0": np.i0,
 }
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 import numpy as np
 
 from core import backend
-from core.distribution._special import digamma, lgamma
 from core.distribution.distribution import (
     Distribution,
     host,
@@ -13,6 +12,7 @@ from core.distribution.distribution import (
     sample_shape,
     value_of,
 )
+from core.elementwise import digamma, lgamma
 from core.tensor import Tensor
 
 __all__ = ["Beta", "Dirichlet"]

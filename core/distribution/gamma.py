@@ -4,7 +4,6 @@ from __future__ import annotations
 import numpy as np
 
 from core import backend
-from core.distribution._special import digamma, lgamma
 from core.distribution.distribution import (
     Distribution,
     detached,
@@ -15,6 +14,7 @@ from core.distribution.distribution import (
     uniform_draws,
     value_of,
 )
+from core.elementwise import digamma, lgamma
 from core.tensor import Tensor
 
 __all__ = ["Exponential", "Gamma"]

@@ -4,7 +4,6 @@ base class (core.distribution.distribution), whose ``kl_divergence`` method call
 module re-exports them under Paddle's path."""
 from __future__ import annotations
 
-from core.distribution._special import digamma, lgamma
 from core.distribution.bernoulli import Bernoulli
 from core.distribution.categorical import Categorical
 from core.distribution.dirichlet import Beta, Dirichlet
@@ -15,6 +14,7 @@ from core.distribution.independent import Independent, sum_rightmost
 from core.distribution.laplace import Laplace
 from core.distribution.normal import LogNormal, Normal
 from core.distribution.uniform import Uniform
+from core.elementwise import digamma, lgamma
 from core.nn.functional import log_sigmoid, log_softmax, softmax
 from core.search import where
 
