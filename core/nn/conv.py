@@ -8,55 +8,13 @@ from core.nn import initializer
 from core.nn.functional import conv as F
 from core.nn.functional import conv_transpose as T
 from core.nn.functional import volumetric as V
-from core.nn.functional._spatial import pair
+from core.nn.functional._spatial import _is_int, pair
 from core.nn.functional.common import _PAD_MODES, pad
 from core.nn.layer import Layer
 from core.tensor import Tensor
 
-
-class Conv2D(Layer):
-    """2-D convolution with ``weight`` [out_channels, in_channels / groups, kh, kw].
-
-    The weight defaults to Paddle's choice for convolutions, a normal distribution with
-    std = sqrt(2 / fan_in) (``initializer.KaimingNormal``, fan_in = in/groups * kh * kw); the
-    bias to zeros. ``weight_attr`` / ``bias_attr`` are ParamAttr-like objects or dicts;
-    ``bias_attr=False`` builds the layer without a bias.
-    """
-
-    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
-                 dilation=1, groups: int = 1, padding_mode: str = "zeros", weight_attr=None,
-                 bias_attr=None, data_format: str = "NCHW"):
-        super().__init__()
-        for label, value in (("in_channels", in_channels), ("out_channels", out_channels),
-                             ("groups", groups)):
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise ValueError(f"Conv2D: {label}={value!r} must be a positive integer.")
-        if in_channels % groups or out_channels % groups:
-            raise ValueError(f"Conv2D: in_channels={in_channels} and out_channels={out_channels}"
-                             f" must both be divisible by groups={groups}.")
-        if padding_mode != "zeros":
-            raise ValueError(f"Conv2D: padding_mode={padding_mode!r} is not supported; only "
-                             "'zeros' is.")
-        if data_format not in ("NCHW", "NHWC"):
-            raise ValueError(f"Conv2D: data_format must be 'NCHW' or 'NHWC', got {data_format!r}")
-        self.in_channels, self.out_channels = in_channels, out_channels
-        self.kernel_size = pair(kernel_size, "kernel_size", "Conv2D")
-        self.stride, self.padding, self.dilation = stride, padding, dilation
-        self.groups, self.data_format = groups, data_format
-        shape = [out_channels, in_channels // groups, *self.kernel_size]
-        self.weight = self.create_parameter(shape, attr=weight_attr,
-                                            default_initializer=initializer.KaimingNormal())
-        self.bias = None if bias_attr is False else \
-            self.create_parameter([out_channels], attr=bias_attr, is_bias=True)
-
-    def forward(self, x: Tensor) -> Tensor:
-        return F.conv2d(x, self.weight, self.bias, self.stride, self.padding, self.dilation,
-                        self.groups, self.data_format)
-
-    def extra_repr(self) -> str:
-        return (f"{self.in_channels}, {self.out_channels}, kernel_size={list(self.kernel_size)}, "
-                f"stride={self.stride}, padding={self.padding}, dilation={self.dilation}, "
-                f"groups={self.groups}, data_format={self.data_format}")
+_FORMATS = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
+_MODES = ("zeros",) + _PAD_MODES[1:]  # Paddle's padding_mode: zeros, reflect, replicate, circular
 
 
 def _check_channels(owner: str, in_channels, out_channels, groups) -> None:
@@ -69,7 +27,111 @@ def _check_channels(owner: str, in_channels, out_channels, groups) -> None:
                          f"must both be divisible by groups={groups}.")
 
 
-class Conv1D(Layer):
+def _check_format(owner: str, data_format: str, dims: int) -> None:
+    allowed = _FORMATS[dims]
+    if data_format not in allowed:
+        raise ValueError(f"{owner}: data_format must be '{allowed[0]}' or '{allowed[1]}', got "
+                         f"{data_format!r}")
+
+
+def _mode_padding(owner: str, padding_mode: str, padding, dims: int) -> list[int] | None:
+    """``F.pad``'s list for a non-zero ``padding_mode`` (the convolution then runs unpadded), as
+    Paddle's _ConvNd: ``padding`` an int or one int per spatial axis, [before, after] pairs,
+    or for 3-D the six-int form; None for 'zeros'."""
+    if padding_mode not in _MODES:
+        raise ValueError(f"{owner}: padding_mode={padding_mode!r} is not supported; use "
+                         f"{', '.join(map(repr, _MODES))}.")
+    if padding_mode == "zeros":
+        return None
+    if isinstance(padding, str):
+        raise ValueError(f"{owner}: padding={padding!r} cannot be a string with "
+                         f"padding_mode={padding_mode!r}; give ints.")
+    if dims == 3:
+        pairs = V.padding_pairs(padding, None, (1, 1, 1), (1, 1, 1), (1, 1, 1), owner)
+    else:
+        items = list(padding) if isinstance(padding, (list, tuple)) else [padding] * dims
+        if len(items) == 2 * dims:  # [before, after] per axis, first axis first
+            items = [tuple(items[2 * i:2 * i + 2]) for i in range(dims)]
+        pairs = [tuple(v) if isinstance(v, (list, tuple)) else (v, v) for v in items]
+        if len(pairs) != dims or not all(len(p) == 2 and all(_is_int(v) and int(v) >= 0
+                                                             for v in p) for p in pairs):
+            raise ValueError(f"{owner}: padding={padding!r} must be an int >= 0, {dims} ints "
+                             f"or {2 * dims} ints with padding_mode={padding_mode!r}.")
+    # F.pad's order for the spatial axes: last axis first (left, right, top, bottom, ...).
+    return [int(v) for pair in reversed(pairs) for v in pair]
+
+
+def _parameters(layer: Layer, weight_shape, weight_attr, bias_attr, default) -> None:
+    """``layer.weight`` (``default`` unless the attribute names an initialiser) and
+    ``layer.bias`` [out_channels] (zeros; None for ``bias_attr=False``)."""
+    layer.weight = layer.create_parameter(weight_shape, attr=weight_attr,
+                                          default_initializer=default)
+    layer.bias = None if bias_attr is False else \
+        layer.create_parameter([layer.out_channels], attr=bias_attr, is_bias=True)
+
+
+def _transposed_default(in_channels: int, kernel) -> initializer.Initializer:
+    """Paddle's default for transposed convolutions: normal(0, sqrt(2 / (in * prod(k))))."""
+    return initializer.Normal(0.0, math.sqrt(2.0 / (in_channels * math.prod(kernel))))
+
+
+class _Conv(Layer):
+    """What every convolution layer shares: ``forward`` pads first for a non-zero
+    ``padding_mode`` (then ``self.padding`` stays what the user gave, for ``extra_repr``)."""
+
+    _mode_pad: list[int] | None = None
+
+    def _padded(self, x: Tensor):
+        """``(x, padding)`` for the functional call."""
+        if self._mode_pad is None:
+            return x, self.padding
+        return pad(x, self._mode_pad, self.padding_mode, data_format=self.data_format), 0
+
+
+class _ConvTranspose(_Conv):
+    def extra_repr(self) -> str:
+        kernel = self.kernel_size if isinstance(self.kernel_size, int) else \
+            list(self.kernel_size)
+        return (f"{self.in_channels}, {self.out_channels}, kernel_size={kernel}, "
+                f"stride={self.stride}, padding={self.padding}")
+
+
+class Conv2D(_Conv):
+    """2-D convolution with ``weight`` [out_channels, in_channels / groups, kh, kw].
+
+    The weight defaults to Paddle's choice for convolutions, a normal distribution with
+    std = sqrt(2 / fan_in) (``initializer.KaimingNormal``, fan_in = in/groups * kh * kw); the
+    bias to zeros. ``weight_attr`` / ``bias_attr`` are ParamAttr-like objects or dicts;
+    ``bias_attr=False`` builds the layer without a bias. ``padding_mode`` 'reflect',
+    'replicate' or 'circular' pads the input that way first (``padding`` then ints), as Paddle.
+    """
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
+                 dilation=1, groups: int = 1, padding_mode: str = "zeros", weight_attr=None,
+                 bias_attr=None, data_format: str = "NCHW"):
+        super().__init__()
+        _check_channels("Conv2D", in_channels, out_channels, groups)
+        _check_format("Conv2D", data_format, 2)
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size = pair(kernel_size, "kernel_size", "Conv2D")
+        self.stride, self.padding, self.dilation = stride, padding, dilation
+        self.groups, self.padding_mode, self.data_format = groups, padding_mode, data_format
+        self._mode_pad = _mode_padding("Conv2D", padding_mode, padding, 2)
+        _parameters(self, [out_channels, in_channels // groups, *self.kernel_size], weight_attr,
+                    bias_attr, initializer.KaimingNormal())
+
+    def forward(self, x: Tensor) -> Tensor:
+        x, padding = self._padded(x)
+        return F.conv2d(x, self.weight, self.bias, self.stride, padding, self.dilation,
+                        self.groups, self.data_format)
+
+    def extra_repr(self) -> str:
+        return (f"{self.in_channels}, {self.out_channels}, kernel_size={list(self.kernel_size)}, "
+                f"stride={self.stride}, padding={self.padding}, dilation={self.dilation}, "
+                f"groups={self.groups}, data_format={self.data_format}")
+
+
+class Conv1D(_Conv):
     """1-D convolution of [N, C, L] inputs with ``weight`` [out, in / groups, k], Paddle's
     ``Conv1D(in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
     padding_mode='zeros', weight_attr=None, bias_attr=None, data_format='NCL')``; the weight
@@ -80,28 +142,27 @@ class Conv1D(Layer):
                  bias_attr=None, data_format: str = "NCL"):
         super().__init__()
         _check_channels("Conv1D", in_channels, out_channels, groups)
-        if padding_mode != "zeros":
-            raise ValueError(f"Conv1D: padding_mode={padding_mode!r} is not supported; only "
-                             "'zeros' is.")
+        _check_format("Conv1D", data_format, 1)
         kernel = kernel_size[0] if isinstance(kernel_size, (list, tuple)) else kernel_size
         self.in_channels, self.out_channels, self.kernel_size = in_channels, out_channels, kernel
         self.stride, self.padding, self.dilation = stride, padding, dilation
-        self.groups, self.data_format = groups, data_format
-        self.weight = self.create_parameter([out_channels, in_channels // groups, kernel],
-                                            attr=weight_attr,
-                                            default_initializer=initializer.KaimingNormal())
-        self.bias = None if bias_attr is False else \
-            self.create_parameter([out_channels], attr=bias_attr, is_bias=True)
+        self.groups, self.padding_mode, self.data_format = groups, padding_mode, data_format
+        self._mode_pad = _mode_padding("Conv1D", padding_mode, padding, 1)
+        _parameters(self, [out_channels, in_channels // groups, kernel], weight_attr, bias_attr,
+                    initializer.KaimingNormal())
 
     def forward(self, x: Tensor) -> Tensor:
-        return T.conv1d(x, self.weight, self.bias, self.stride, self.padding, self.dilation,
+        x, padding = self._padded(x)
+        return T.conv1d(x, self.weight, self.bias, self.stride, padding, self.dilation,
                         self.groups, self.data_format)
 
     def extra_repr(self) -> str:
-        return f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}"
+        return (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
+                f"stride={self.stride}, padding={self.padding}, dilation={self.dilation}, "
+                f"groups={self.groups}, data_format={self.data_format}")
 
 
-class Conv2DTranspose(Layer):
+class Conv2DTranspose(_ConvTranspose):
     """Transposed 2-D convolution with ``weight`` [in, out / groups, kh, kw], Paddle's
     ``Conv2DTranspose(in_channels, out_channels, kernel_size, stride=1, padding=0,
     output_padding=0, groups=1, dilation=1, weight_attr=None, bias_attr=None,
@@ -117,24 +178,16 @@ class Conv2DTranspose(Layer):
         self.kernel_size = pair(kernel_size, "kernel_size", "Conv2DTranspose")
         self.stride, self.padding, self.output_padding = stride, padding, output_padding
         self.groups, self.dilation, self.data_format = groups, dilation, data_format
-        std = math.sqrt(2.0 / (in_channels * math.prod(self.kernel_size)))
-        self.weight = self.create_parameter(
-            [in_channels, out_channels // groups, *self.kernel_size], attr=weight_attr,
-            default_initializer=initializer.Normal(0.0, std))
-        self.bias = None if bias_attr is False else \
-            self.create_parameter([out_channels], attr=bias_attr, is_bias=True)
+        _parameters(self, [in_channels, out_channels // groups, *self.kernel_size], weight_attr,
+                    bias_attr, _transposed_default(in_channels, self.kernel_size))
 
     def forward(self, x: Tensor, output_size=None) -> Tensor:
         return T.conv2d_transpose(x, self.weight, self.bias, self.stride, self.padding,
                                   self.output_padding, self.groups, self.dilation, output_size,
                                   self.data_format)
 
-    def extra_repr(self) -> str:
-        return (f"{self.in_channels}, {self.out_channels}, kernel_size={list(self.kernel_size)}, "
-                f"stride={self.stride}, padding={self.padding}")
 
-
-class Conv1DTranspose(Layer):
+class Conv1DTranspose(_ConvTranspose):
     """Transposed 1-D convolution of [N, C, L] inputs with ``weight`` [in, out / groups, k],
     Paddle's ``Conv1DTranspose(in_channels, out_channels, kernel_size, stride=1, padding=0,
     output_padding=0, groups=1, dilation=1, weight_attr=None, bias_attr=None,
@@ -152,29 +205,20 @@ class Conv1DTranspose(Layer):
         if isinstance(kernel, bool) or not isinstance(kernel, int) or kernel <= 0:
             raise ValueError(f"Conv1DTranspose: kernel_size={kernel_size!r} must be a positive "
                              "integer (or a list of one).")
-        if data_format not in ("NCL", "NLC"):
-            raise ValueError(f"Conv1DTranspose: data_format must be 'NCL' or 'NLC', got "
-                             f"{data_format!r}")
+        _check_format("Conv1DTranspose", data_format, 1)
         self.in_channels, self.out_channels, self.kernel_size = in_channels, out_channels, kernel
         self.stride, self.padding, self.output_padding = stride, padding, output_padding
         self.groups, self.dilation, self.data_format = groups, dilation, data_format
-        self.weight = self.create_parameter(
-            [in_channels, out_channels // groups, kernel], attr=weight_attr,
-            default_initializer=initializer.Normal(0.0, math.sqrt(2.0 / (in_channels * kernel))))
-        self.bias = None if bias_attr is False else \
-            self.create_parameter([out_channels], attr=bias_attr, is_bias=True)
+        _parameters(self, [in_channels, out_channels // groups, kernel], weight_attr, bias_attr,
+                    _transposed_default(in_channels, [kernel]))
 
     def forward(self, x: Tensor, output_size=None) -> Tensor:
         return T.conv1d_transpose(x, self.weight, self.bias, self.stride, self.padding,
                                   self.output_padding, self.groups, self.dilation, output_size,
                                   self.data_format)
 
-    def extra_repr(self) -> str:
-        return (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
-                f"stride={self.stride}, padding={self.padding}")
 
-
-class Conv3D(Layer):
+class Conv3D(_Conv):
     """3-D convolution of [N, C, D, H, W] inputs with ``weight`` [out_channels, in_channels /
     groups, kd, kh, kw], Paddle's ``Conv3D(in_channels, out_channels, kernel_size, stride=1,
     padding=0, dilation=1, groups=1, padding_mode='zeros', weight_attr=None, bias_attr=None,
@@ -191,36 +235,17 @@ class Conv3D(Layer):
                  bias_attr=None, data_format: str = "NCDHW"):
         super().__init__()
         _check_channels("Conv3D", in_channels, out_channels, groups)
-        if padding_mode not in ("zeros",) + _PAD_MODES[1:]:
-            raise ValueError(f"Conv3D: padding_mode={padding_mode!r} is not supported; use "
-                             f"'zeros', {', '.join(map(repr, _PAD_MODES[1:]))}.")
-        if data_format not in ("NCDHW", "NDHWC"):
-            raise ValueError(f"Conv3D: data_format must be 'NCDHW' or 'NDHWC', got "
-                             f"{data_format!r}")
+        _check_format("Conv3D", data_format, 3)
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size = V.triple(kernel_size, "kernel_size", "Conv3D")
         self.stride, self.padding, self.dilation = stride, padding, dilation
         self.groups, self.padding_mode, self.data_format = groups, padding_mode, data_format
-        self._mode_pad = None
-        if padding_mode != "zeros":
-            if isinstance(padding, str):
-                raise ValueError(f"Conv3D: padding={padding!r} cannot be a string with "
-                                 f"padding_mode={padding_mode!r}; give ints.")
-            pairs = V.padding_pairs(padding, None, self.kernel_size, (1, 1, 1), (1, 1, 1),
-                                    "Conv3D", data_format == "NCDHW")
-            # F.pad's order for the spatial axes: last axis first (left, right, top, ...).
-            self._mode_pad = [v for pair in reversed(pairs) for v in pair]
-        shape = [out_channels, in_channels // groups, *self.kernel_size]
-        self.weight = self.create_parameter(shape, attr=weight_attr,
-                                            default_initializer=initializer.KaimingNormal())
-        self.bias = None if bias_attr is False else \
-            self.create_parameter([out_channels], attr=bias_attr, is_bias=True)
+        self._mode_pad = _mode_padding("Conv3D", padding_mode, padding, 3)
+        _parameters(self, [out_channels, in_channels // groups, *self.kernel_size], weight_attr,
+                    bias_attr, initializer.KaimingNormal())
 
     def forward(self, x: Tensor) -> Tensor:
-        padding = self.padding
-        if self._mode_pad is not None:
-            x = pad(x, self._mode_pad, self.padding_mode, data_format=self.data_format)
-            padding = 0
+        x, padding = self._padded(x)
         return V.conv3d(x, self.weight, self.bias, self.stride, padding, self.dilation,
                         self.groups, self.data_format)
 
@@ -230,7 +255,7 @@ class Conv3D(Layer):
                 f"groups={self.groups}, data_format={self.data_format}")
 
 
-class Conv3DTranspose(Layer):
+class Conv3DTranspose(_ConvTranspose):
     """Transposed 3-D convolution with ``weight`` [in, out / groups, kd, kh, kw], Paddle's
     ``Conv3DTranspose(in_channels, out_channels, kernel_size, stride=1, padding=0,
     output_padding=0, groups=1, dilation=1, weight_attr=None, bias_attr=None,
@@ -244,25 +269,15 @@ class Conv3DTranspose(Layer):
                  bias_attr=None, data_format: str = "NCDHW"):
         super().__init__()
         _check_channels("Conv3DTranspose", in_channels, out_channels, groups)
-        if data_format not in ("NCDHW", "NDHWC"):
-            raise ValueError(f"Conv3DTranspose: data_format must be 'NCDHW' or 'NDHWC', got "
-                             f"{data_format!r}")
+        _check_format("Conv3DTranspose", data_format, 3)
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size = V.triple(kernel_size, "kernel_size", "Conv3DTranspose")
         self.stride, self.padding, self.output_padding = stride, padding, output_padding
         self.groups, self.dilation, self.data_format = groups, dilation, data_format
-        std = math.sqrt(2.0 / (in_channels * math.prod(self.kernel_size)))
-        self.weight = self.create_parameter(
-            [in_channels, out_channels // groups, *self.kernel_size], attr=weight_attr,
-            default_initializer=initializer.Normal(0.0, std))
-        self.bias = None if bias_attr is False else \
-            self.create_parameter([out_channels], attr=bias_attr, is_bias=True)
+        _parameters(self, [in_channels, out_channels // groups, *self.kernel_size], weight_attr,
+                    bias_attr, _transposed_default(in_channels, self.kernel_size))
 
     def forward(self, x: Tensor, output_size=None) -> Tensor:
         return V.conv3d_transpose(x, self.weight, self.bias, self.stride, self.padding,
                                   self.output_padding, self.groups, self.dilation, output_size,
                                   self.data_format)
-
-    def extra_repr(self) -> str:
-        return (f"{self.in_channels}, {self.out_channels}, kernel_size={list(self.kernel_size)}, "
-                f"stride={self.stride}, padding={self.padding}")

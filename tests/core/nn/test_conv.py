@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import core
-from core import backend
+from core import backend, nn
 from core.nn import initializer
 from core.nn.conv import Conv2D
 from core.nn.functional import _parallel
@@ -232,8 +232,57 @@ def test_conv2d_layer_parameters_init_and_forward():
     np.testing.assert_array_equal(fixed.weight.numpy(), np.full((1, 1, 2, 2), 0.5))
     with pytest.raises(ValueError, match="groups"):
         Conv2D(3, 4, 3, groups=2)
-    with pytest.raises(ValueError, match="padding_mode"):
-        Conv2D(3, 4, 3, padding_mode="reflect")
+    with pytest.raises(ValueError, match="padding_mode='mirror' is not supported; use 'zeros', "
+                                         "'reflect', 'replicate', 'circular'"):
+        Conv2D(3, 4, 3, padding_mode="mirror")
+
+
+@pytest.mark.parametrize("mode", ["reflect", "replicate", "circular"])
+@pytest.mark.parametrize("dims, padding", [(1, 2), (1, [1, 2]), (2, 1), (2, [1, 2]),
+                                           (2, [1, 0, 2, 1]), (3, 1), (3, [1, 0, 1])],
+                         ids=["1d-int", "1d-pairs", "2d-int", "2d-per-axis", "2d-pairs",
+                              "3d-int", "3d-per-axis"])
+def test_padding_modes_pad_the_input_first_as_paddle_and_torch(mode, dims, padding):
+    """Paddle's Conv1D/2D/3D(padding_mode=...): pad the input that way, then convolve unpadded
+    (torch's Conv*d(padding_mode=...) does the same for equal padding per side)."""
+    rng = np.random.default_rng(dims)
+    layer = {1: nn.Conv1D, 2: Conv2D, 3: nn.Conv3D}[dims](2, 3, 3, padding=padding,
+                                                          padding_mode=mode)
+    x = rng.standard_normal((2, 2, *[5] * dims))
+    widths = ([(padding, padding)] * dims if isinstance(padding, int) else
+              [(p, p) for p in padding] if len(padding) == dims else
+              [tuple(padding[2 * i:2 * i + 2]) for i in range(dims)])
+    numpy_mode = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}[mode]
+    padded = np.pad(x, [(0, 0), (0, 0), *widths], mode=numpy_mode)
+    plain = {1: nn.functional.conv1d, 2: conv2d, 3: nn.functional.conv3d}[dims]
+    expected = plain(core.to_tensor(padded.astype(np.float32)), layer.weight, layer.bias).numpy()
+    out = layer(core.to_tensor(x.astype(np.float32)))
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-5, atol=1e-5)
+    assert f"padding={padding}" in repr(layer)  # the padding as given, not 0
+    if dims == 2 and isinstance(padding, int):
+        torch = pytest.importorskip("torch")
+        theirs = torch.nn.Conv2d(2, 3, 3, padding=padding, padding_mode=mode)
+        with torch.no_grad():
+            theirs.weight.copy_(torch.from_numpy(layer.weight.numpy()))
+            theirs.bias.copy_(torch.from_numpy(layer.bias.numpy()))
+        np.testing.assert_allclose(out.numpy(), theirs(torch.from_numpy(
+            x.astype(np.float32))).detach().numpy(), rtol=1e-5, atol=1e-5)
+    layer64 = {1: nn.Conv1D, 2: Conv2D, 3: nn.Conv3D}[dims](1, 1, 2, padding=padding,
+                                                            padding_mode=mode)
+    layer64.to(dtype="float64")
+    check_grad(lambda t: layer64(t), rng.standard_normal((1, 1, *[3] * dims)))
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: Conv2D(2, 3, 3, padding="SAME", padding_mode="reflect"), "cannot be a string"),
+    (lambda: Conv2D(2, 3, 3, padding=[1, 2, 3], padding_mode="reflect"),
+     "must be an int >= 0, 2 ints or 4 ints"),
+    (lambda: nn.Conv1D(2, 3, 3, padding=-1, padding_mode="circular"), "padding=-1"),
+    (lambda: nn.Conv1D(2, 3, 3, data_format="NCHW"), "data_format must be 'NCL' or 'NLC'"),
+])
+def test_padding_mode_errors_name_the_argument(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
 
 
 @pytest.mark.parametrize("stride", [1, 2])
