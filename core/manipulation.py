@@ -794,15 +794,15 @@ def unflatten(x, axis: int, shape, name: str | None = None) -> Tensor:
         raise ValueError("unflatten: shape must not be empty")
     size = x.data.shape[axis]
     if dims.count(-1) > 1 or any(n < -1 for n in dims):
-        raise ValueError(f"unflatten: shape {dims} may hold one -1 and otherwise sizes >= 0")
+        raise ValueError(f"unflatten: shape={dims} may hold one -1 and otherwise sizes >= 0")
     known = math.prod(n for n in dims if n != -1)
     if -1 in dims:
         if known == 0 or size % known:
-            raise ValueError(f"unflatten: cannot infer -1 in {dims} for axis {axis} of size "
-                             f"{size}")
+            raise ValueError(f"unflatten: cannot infer -1 in shape={dims} for axis {axis} of "
+                             f"size {size} (x has shape {x.shape})")
         dims[dims.index(-1)] = size // known
     elif known != size:
-        raise ValueError(f"unflatten: shape {dims} has {known} elements but axis {axis} of x "
+        raise ValueError(f"unflatten: shape={dims} has {known} elements but axis {axis} of x "
                          f"(shape {x.shape}) has {size}")
     source = x.data.shape
     return _reshaped(x, source[:axis] + tuple(dims) + source[axis + 1:], "unflatten")

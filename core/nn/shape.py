@@ -2,6 +2,7 @@
 ``Unflatten``, ``Unfold`` and ``Fold`` (Paddle names), around ``functional.shape``."""
 from __future__ import annotations
 
+from core.manipulation import unflatten
 from core.nn.functional import shape as F
 from core.nn.functional._spatial import pair
 from core.nn.layer import Layer
@@ -76,7 +77,7 @@ class Unflatten(Layer):
         self.axis, self.shape = axis, F.unflatten_shape(shape, "Unflatten")
 
     def forward(self, x: Tensor) -> Tensor:
-        return F.unflatten(x, self.axis, self.shape)
+        return unflatten(x, self.axis, self.shape)
 
     def extra_repr(self) -> str:
         return f"axis={self.axis}, shape={self.shape}"

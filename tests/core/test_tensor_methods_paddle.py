@@ -94,7 +94,7 @@ def test_view_view_as_and_unflatten():
         core.view(t(np.ones(3, "int8")), "int32")
     np.testing.assert_array_equal(core.unflatten(t(a), 1, [2, -1]).numpy(), a.reshape(2, 2, 3))
     check_grad(lambda x: x.unflatten(-1, [3, 2]), a)
-    with pytest.raises(ValueError, match="unflatten: shape \\[4, 2\\] has 8 elements"):
+    with pytest.raises(ValueError, match="unflatten: shape=\\[4, 2\\] has 8 elements"):
         core.unflatten(t(a), 1, [4, 2])
 
 

@@ -8,11 +8,8 @@ each other's adjoint: one fused op each, whose backward is the other one.
 """
 from __future__ import annotations
 
-import math
-
 import core
 from core import backend
-from core.manipulation import _reshaped
 from core.nn.functional._spatial import check_tensor, pair
 from core.nn.functional.common import interpolate
 from core.tensor import Tensor, apply
@@ -99,31 +96,6 @@ def channel_shuffle(x: Tensor, groups: int, data_format: str = "NCHW",
         return core.reshape(y, [n, h, w, c])
     y = core.transpose(core.reshape(x, [n, g, c // g, h, w]), [0, 2, 1, 3, 4])
     return core.reshape(y, [n, c, h, w])
-
-
-def unflatten(x: Tensor, axis: int, shape) -> Tensor:
-    """``x`` with dimension ``axis`` split into ``shape`` (positive ints, at most one -1 that is
-    inferred); Paddle's ``paddle.unflatten(x, axis, shape)``, behind ``nn.Unflatten``."""
-    if not isinstance(x, Tensor):
-        raise backend.NotATensorError(f"unflatten: {backend.NOT_A_TENSOR}")
-    ndim = x.ndim
-    if isinstance(axis, bool) or not isinstance(axis, int) or not -ndim <= axis < ndim:
-        raise ValueError(f"unflatten: axis={axis!r} is out of range for an input of shape "
-                         f"{x.shape}; use an int in [{-ndim}, {ndim - 1}].")
-    axis %= ndim
-    dims = unflatten_shape(shape, "unflatten")
-    size = x.shape[axis]
-    known = math.prod(d for d in dims if d != -1)
-    if -1 in dims:
-        if known == 0 or size % known:
-            raise ValueError(f"unflatten: shape={list(dims)} cannot split dimension {axis} of "
-                             f"size {size} (input shape {x.shape}).")
-        dims[dims.index(-1)] = size // known
-    elif known != size:
-        raise ValueError(f"unflatten: shape={list(dims)} has {known} elements but dimension "
-                         f"{axis} of the input of shape {x.shape} has {size}.")
-    source = x.data.shape
-    return _reshaped(x, source[:axis] + tuple(dims) + source[axis + 1:], "unflatten")
 
 
 def unflatten_shape(shape, op: str) -> list[int]:
