@@ -69,7 +69,12 @@ def windows(size_hw, kernel, stride, padding, dilation, op: str) -> tuple[Window
     dilation = pair(dilation, "dilation", op)
     pads = _padding(padding, size_hw, kernel, stride, dilation, op)
     axes = tuple(Window(size_hw[i], kernel[i], stride[i], dilation[i], *pads[i]) for i in (0, 1))
-    for axis, name in zip(axes, ("height", "width")):
+    return check_fits(axes, ("height", "width"), op)
+
+
+def check_fits(axes: tuple, names, op: str) -> tuple:
+    """``axes`` (Windows), after checking the kernel fits each padded input axis."""
+    for axis, name in zip(axes, names):
         if axis.out < 1:
             raise ValueError(
                 f"{op}: the kernel (extent {axis.span} with dilation) does not fit the padded "

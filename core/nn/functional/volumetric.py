@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass
 
 from core import backend
-from core.nn.functional._spatial import Window, _is_int, _same, check_tensor
+from core.nn.functional._spatial import Window, _is_int, _same, check_fits, check_tensor
 from core.nn.functional.pooling import _ceil, check_mask_format
 from core.tensor import Tensor, apply
 
@@ -87,13 +87,7 @@ def windows3d(sizes, kernel, stride, padding, dilation, op: str, channels_first:
     dilation = triple(dilation, "dilation", op)
     pads = padding_pairs(padding, sizes, kernel, stride, dilation, op, channels_first)
     axes = tuple(Window(sizes[i], kernel[i], stride[i], dilation[i], *pads[i]) for i in range(3))
-    for axis, name in zip(axes, _AXES):
-        if axis.out < 1:
-            raise ValueError(
-                f"{op}: the kernel (extent {axis.span} with dilation) does not fit the padded "
-                f"input {name} {axis.padded} (input {axis.size} + padding {axis.before}+"
-                f"{axis.after}); use a smaller kernel or more padding")
-    return axes
+    return check_fits(axes, _AXES, op)
 
 
 # ----- im2col / col2im over any number of spatial axes -----------------------------------------
