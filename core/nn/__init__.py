@@ -168,3 +168,25 @@ from core.nn.decode import BeamSearchDecoder, dynamic_decode  # noqa: E402 - seq
 from core.nn.rnn_cells import RNNCellBase  # noqa: E402 - base of user-written RNN cells
 
 __all__ += ["BeamSearchDecoder", "RNNCellBase", "dynamic_decode"]
+from core.nn.feature_dropout import FeatureAlphaDropout  # noqa: E402 - Paddle 3 additions
+from core.nn.loss import AdaptiveLogSoftmaxWithLoss, HSigmoidLoss  # noqa: E402
+from core.nn.padding import (  # noqa: E402 - fixed-mode padding layers
+                             CircularPad1D,
+                             CircularPad2D,
+                             CircularPad3D,
+                             ConstantPad1D,
+                             ConstantPad2D,
+                             ConstantPad3D,
+                             ReflectionPad1D,
+                             ReflectionPad2D,
+                             ReflectionPad3D,
+                             ReplicationPad1D,
+                             ReplicationPad2D,
+                             ReplicationPad3D,
+)
+from core.nn.pooling import LPPool1D, LPPool2D  # noqa: E402
+
+__all__ += ["AdaptiveLogSoftmaxWithLoss", "CircularPad1D", "CircularPad2D", "CircularPad3D",
+            "ConstantPad1D", "ConstantPad2D", "ConstantPad3D", "FeatureAlphaDropout",
+            "HSigmoidLoss", "LPPool1D", "LPPool2D", "ReflectionPad1D", "ReflectionPad2D",
+            "ReflectionPad3D", "ReplicationPad1D", "ReplicationPad2D", "ReplicationPad3D"]

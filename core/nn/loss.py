@@ -322,3 +322,112 @@ class TripletMarginWithDistanceLoss(_Reduced):
 
     def extra_repr(self) -> str:
         return f"margin={self.margin}, swap={self.swap}, reduction={self.reduction}"
+
+
+# ----- Paddle 3: hierarchical sigmoid and adaptive softmax ------------------------------------
+from core.nn.container import ParameterList  # noqa: E402 - kept with the layers that use them
+from core.nn.functional import loss_adaptive as A  # noqa: E402
+from core.nn.functional import loss_hsigmoid as H  # noqa: E402
+
+
+class HSigmoidLoss(Layer):
+    """Hierarchical sigmoid loss, Paddle's ``HSigmoidLoss(feature_size, num_classes,
+    weight_attr=None, bias_attr=None, is_custom=False, is_sparse=False, name=None)``;
+    ``forward(input, label, path_table=None, path_code=None)`` gives [N, 1] losses (no
+    reduction, as in Paddle). ``weight`` is [num_classes - 1, feature_size] with the default
+    tree and [num_classes, feature_size] with ``is_custom`` (then ``num_classes`` counts the
+    tree's internal nodes); ``bias`` [rows, 1], or none with ``bias_attr=False``. See
+    ``F.hsigmoid_loss``."""
+
+    def __init__(self, feature_size: int, num_classes: int, weight_attr=None, bias_attr=None,
+                 is_custom: bool = False, is_sparse: bool = False, name: str | None = None):
+        super().__init__(name)
+        for label, value, low in (("feature_size", feature_size, 1),
+                                  ("num_classes", num_classes, 1 if is_custom else 2)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise ValueError(f"HSigmoidLoss: {label}={value!r} must be an int >= {low}"
+                                 + ("" if is_custom or label != "num_classes"
+                                    else " with the default tree"))
+        self.feature_size, self.num_classes = feature_size, num_classes
+        self.is_custom, self.is_sparse = is_custom, is_sparse
+        rows = num_classes if is_custom else num_classes - 1
+        self.weight = self.create_parameter([rows, feature_size], attr=weight_attr)
+        self.bias = self.create_parameter([rows, 1], attr=bias_attr, is_bias=True)
+
+    def forward(self, input: Tensor, label: Tensor, path_table: Tensor | None = None,  # noqa: A002
+                path_code: Tensor | None = None) -> Tensor:
+        if self.is_custom and path_table is None:
+            raise ValueError("HSigmoidLoss: is_custom=True needs path_table and path_code in "
+                             "forward")
+        return H.hsigmoid_loss(input, label, self.num_classes, self.weight, self.bias,
+                               path_table, path_code, self.is_sparse)
+
+    def extra_repr(self) -> str:
+        return (f"feature_size={self.feature_size}, num_classes={self.num_classes}, "
+                f"is_custom={self.is_custom}")
+
+
+class AdaptiveLogSoftmaxWithLoss(Layer):
+    """Adaptive softmax, Paddle 3's ``AdaptiveLogSoftmaxWithLoss(in_features, n_classes,
+    cutoffs, div_value=4.0, head_bias=False, name=None)``; ``forward(input, label)`` returns
+    ``(output, loss)`` (see ``F.adaptive_log_softmax_with_loss``), ``log_prob(input)`` the
+    [N, n_classes] log-probabilities and ``predict(input)`` the most likely class.
+
+    ``head_weight`` is [in_features, cutoffs[0] + clusters] (and ``head_bias`` [that] when
+    ``head_bias``); cluster i has ``tail_weights[i]`` = ([in_features, in_features //
+    div_value ** (i + 1)], [that, cutoffs[i + 1] - cutoffs[i]]), registered as parameters
+    (``tail.0``, ``tail.1``, ...).
+    """
+
+    def __init__(self, in_features: int, n_classes: int, cutoffs, div_value: float = 4.0,
+                 head_bias: bool = False, name: str | None = None):
+        super().__init__(name)
+        for label, value, low in (("in_features", in_features, 1), ("n_classes", n_classes, 2)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise ValueError(f"AdaptiveLogSoftmaxWithLoss: {label}={value!r} must be an "
+                                 f"int >= {low}")
+        cutoffs = A.check_cutoffs("AdaptiveLogSoftmaxWithLoss", cutoffs, n_classes)
+        if isinstance(div_value, bool) or not isinstance(div_value, (int, float)) \
+                or div_value <= 0:
+            raise ValueError(f"AdaptiveLogSoftmaxWithLoss: div_value={div_value!r} must be a "
+                             "positive number")
+        self.in_features, self.n_classes, self.div_value = in_features, n_classes, div_value
+        self.cutoffs = cutoffs + [n_classes]
+        self.shortlist_size, self.n_clusters = cutoffs[0], len(cutoffs)
+        self.head_size = self.shortlist_size + self.n_clusters
+        self.head_weight = self.create_parameter([in_features, self.head_size])
+        self.head_bias = (self.create_parameter([self.head_size], is_bias=True)
+                          if head_bias else None)
+        weights = []
+        for i in range(self.n_clusters):
+            hidden = int(in_features // (div_value ** (i + 1)))
+            if hidden < 1:
+                raise ValueError(f"AdaptiveLogSoftmaxWithLoss: cluster {i} would have "
+                                 f"in_features // div_value ** {i + 1} = {hidden} hidden units; "
+                                 "use a smaller div_value or fewer cutoffs")
+            weights += [self.create_parameter([in_features, hidden]),
+                        self.create_parameter([hidden, self.cutoffs[i + 1] - self.cutoffs[i]])]
+        self.tail = ParameterList(weights)
+
+    @property
+    def tail_weights(self) -> list:
+        """[[W1, W2] of each cluster], as Paddle's attribute."""
+        return [[self.tail[2 * i], self.tail[2 * i + 1]] for i in range(self.n_clusters)]
+
+    def forward(self, input: Tensor, label: Tensor):  # noqa: A002
+        return A.adaptive_log_softmax_with_loss(input, label, self.head_weight,
+                                                self.tail_weights, self.cutoffs,
+                                                self.head_bias)
+
+    def log_prob(self, input: Tensor) -> Tensor:  # noqa: A002
+        """[N, n_classes] log-probabilities of every class (Paddle's ``log_prob``)."""
+        return A.adaptive_log_prob(input, self.head_weight, self.tail_weights,
+                                   self.shortlist_size, self.head_bias)
+
+    def predict(self, input: Tensor) -> Tensor:  # noqa: A002
+        """The most likely class of each row (int64), Paddle's ``predict``."""
+        return A.argmax_rows(self.log_prob(input))
+
+    def extra_repr(self) -> str:
+        return (f"in_features={self.in_features}, n_classes={self.n_classes}, "
+                f"cutoffs={self.cutoffs[:-1]}, div_value={self.div_value}")

@@ -226,3 +226,54 @@ class AdaptiveMaxPool3D(Layer):
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}, return_mask={self.return_mask}"
+
+
+# ----- Paddle 3: power-average (LP) pooling -------------------------------------------------
+from core.nn.functional import lp_pool as LP  # noqa: E402 - kept with the layers that use it
+
+
+class LPPool1D(Layer):
+    """Power-average pooling of [N, C, L], Paddle 3's ``LPPool1D(norm_type, kernel_size,
+    stride=None, padding=0, ceil_mode=False, data_format='NCL', name=None)``:
+    ``(sum over the window of x ** norm_type) ** (1 / norm_type)``; see ``F.lp_pool1d``."""
+
+    def __init__(self, norm_type: float, kernel_size, stride=None, padding=0,
+                 ceil_mode: bool = False, data_format: str = "NCL", name: str | None = None):
+        super().__init__(name)
+        self.norm_type = LP.check_norm_type(norm_type, "LPPool1D")
+        if data_format not in ("NCL", "NLC"):
+            raise ValueError(f"LPPool1D: data_format must be 'NCL' or 'NLC', got {data_format!r}")
+        self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
+        self.ceil_mode, self.data_format = ceil_mode, data_format
+
+    def forward(self, x: Tensor) -> Tensor:
+        return LP.lp_pool1d(x, self.norm_type, self.kernel_size, self.stride, self.padding,
+                            self.ceil_mode, self.data_format)
+
+    def extra_repr(self) -> str:
+        return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, "
+                f"stride={self.stride}, padding={self.padding}")
+
+
+class LPPool2D(Layer):
+    """Power-average pooling of [N, C, H, W], Paddle 3's ``LPPool2D(norm_type, kernel_size,
+    stride=None, padding=0, ceil_mode=False, data_format='NCHW', name=None)``:
+    ``(sum over the window of x ** norm_type) ** (1 / norm_type)``; see ``F.lp_pool2d``."""
+
+    def __init__(self, norm_type: float, kernel_size, stride=None, padding=0,
+                 ceil_mode: bool = False, data_format: str = "NCHW", name: str | None = None):
+        super().__init__(name)
+        self.norm_type = LP.check_norm_type(norm_type, "LPPool2D")
+        if data_format not in ("NCHW", "NHWC"):
+            raise ValueError(f"LPPool2D: data_format must be 'NCHW' or 'NHWC', got "
+                             f"{data_format!r}")
+        self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
+        self.ceil_mode, self.data_format = ceil_mode, data_format
+
+    def forward(self, x: Tensor) -> Tensor:
+        return LP.lp_pool2d(x, self.norm_type, self.kernel_size, self.stride, self.padding,
+                            self.ceil_mode, self.data_format)
+
+    def extra_repr(self) -> str:
+        return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, "
+                f"stride={self.stride}, padding={self.padding}")

@@ -146,3 +146,11 @@ __all__ += ["alpha_dropout", "dice_loss", "gumbel_softmax", "log_loss", "max_unp
             "max_unpool2d", "max_unpool3d", "multi_label_margin_loss", "npair_loss",
             "pairwise_distance", "temporal_shift", "triplet_margin_with_distance_loss",
             "upsample"]
+from core.nn.functional.feature_dropout import feature_alpha_dropout  # noqa: E402 - Paddle 3
+from core.nn.functional.loss_adaptive import adaptive_log_softmax_with_loss  # noqa: E402
+from core.nn.functional.loss_hsigmoid import hsigmoid_loss  # noqa: E402
+from core.nn.functional.loss_margin import class_center_sample, margin_cross_entropy  # noqa: E402
+from core.nn.functional.lp_pool import lp_pool1d, lp_pool2d  # noqa: E402
+
+__all__ += ["adaptive_log_softmax_with_loss", "class_center_sample", "feature_alpha_dropout",
+            "hsigmoid_loss", "lp_pool1d", "lp_pool2d", "margin_cross_entropy"]
