@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
+from core import backend
 from core import ops as _ops  # abs, sum: Python's names in this module
+from core.arithmetic import add, divide, multiply
+from core.arithmetic import pow as _pow
 from core.linalg._common import _no_backward, _xp
 from core.manipulation import reshape
 from core.ops import as_input, normalize_axes, normalize_axis
@@ -134,3 +139,32 @@ def dist(x, y, p: float = 2.0, name: str | None = None) -> Tensor:
 
 __all__ += ["dist"]
 Tensor.dist = dist  # see the note on Tensor methods at the end of core/ops.py
+
+
+def renorm(x, p, axis: int, max_norm, name: str | None = None) -> Tensor:
+    """Paddle's ``renorm(x, p, axis, max_norm)``: each slice of ``x`` along ``axis`` (all the
+    other dimensions) whose p-norm exceeds ``max_norm`` is scaled by
+    ``max_norm / (norm + 1e-7)``; the others are kept. Differentiable in x, the norm's
+    dependence included (as torch's renorm)."""
+    del name
+    x = as_input(x, "renorm")
+    if x.dtype.kind != "f":
+        raise TypeError(f"renorm: x must be a float tensor, got {x.dtype}")
+    for arg, value in (("p", p), ("max_norm", max_norm)):
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
+            raise TypeError(f"renorm: {arg} must be a number, got {value!r}")
+    if p <= 0:
+        raise ValueError(f"renorm: p must be > 0, got {p}")
+    if max_norm < 0:
+        raise ValueError(f"renorm: max_norm must be >= 0, got {max_norm}")
+    axis = normalize_axis(axis, x.ndim, "renorm")
+    others = [i for i in range(x.ndim) if i != axis]
+    norms = _pow(_ops.sum(_pow(_ops.abs(x), float(p)), axis=others, keepdim=True), 1.0 / p)
+    over = (norms.data > max_norm).astype(x.dtype)  # which slices shrink: no gradient
+    xp = backend.array_module(x.data)
+    shrink = divide(Tensor(xp.asarray(over * max_norm, dtype=x.dtype)), add(norms, 1e-7))
+    return multiply(x, add(shrink, Tensor(1 - over)))
+
+
+__all__ += ["renorm"]
+Tensor.renorm = renorm  # see the note on Tensor methods at the end of core/ops.py

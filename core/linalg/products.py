@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from core import backend
+from core import ops as _ops  # sum (for vecdot): Python's name in this module
 from core.arithmetic import add, matmul, scale
 from core.linalg._common import _xp
 from core.manipulation import reshape, transpose
@@ -275,3 +276,37 @@ def mv(x, vec, name: str | None = None) -> Tensor:
 
 __all__ += ["mv"]
 Tensor.mv, Tensor.tensordot, Tensor.addmm = mv, tensordot, addmm
+
+
+def vecdot(x, y, axis: int = -1, name: str | None = None) -> Tensor:
+    """Paddle's ``linalg.vecdot(x, y, axis=-1)``: the dot product of x and y (broadcast) along
+    ``axis`` (for complex x, of conj(x)), which is dropped from the shape. Built from multiply
+    and sum, which carry the gradients."""
+    del name
+    x, y = as_input(x, "vecdot"), as_input(y, "vecdot", "y")
+    try:
+        shape = np.broadcast_shapes(x.data.shape, y.data.shape)  # shapes only: any device
+    except ValueError:
+        raise ValueError(f"vecdot: x of shape {x.shape} and y of shape {y.shape} do not "
+                         "broadcast") from None
+    axis = normalize_axis(axis, len(shape), "vecdot")
+    if x.data.dtype.kind == "c":
+        x = apply(x.data.conj(), (x,), lambda g: (g.conj(),), "conj")
+    return _ops.sum(x * y, axis=axis)
+
+
+def matrix_transpose(x, name: str | None = None) -> Tensor:
+    """Paddle's ``linalg.matrix_transpose(x)``: x [..., m, n] with its last two axes swapped,
+    [..., n, m] (a differentiable transpose)."""
+    del name
+    x = as_input(x, "matrix_transpose")
+    if x.ndim < 2:
+        raise ValueError(f"matrix_transpose: x must have at least 2 dimensions [..., m, n], got "
+                         f"shape {x.shape}")
+    perm = list(range(x.ndim))
+    perm[-1], perm[-2] = perm[-2], perm[-1]
+    return transpose(x, perm)
+
+
+__all__ += ["matrix_transpose", "vecdot"]
+Tensor.vecdot, Tensor.matrix_transpose = vecdot, matrix_transpose
