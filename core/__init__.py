@@ -507,3 +507,51 @@ __all__ += [
     "reshape_", "scatter_", "sin_", "sinc_", "sinh_", "square_", "squeeze_", "t_", "tan_",
     "tanh_", "transpose_", "tril_", "triu_", "trunc_", "unsqueeze_",
 ]
+
+# paddle.linalg's top-level aliases (Paddle 3): paddle.cdist, paddle.cholesky, paddle.inverse
+# and paddle.eigvalsh (the rest of core.linalg stays under core.linalg, as in Paddle).
+from core.linalg import cdist, cholesky, eigvalsh  # noqa: E402
+from core.linalg import inv as inverse  # noqa: E402
+
+__all__ += ["cdist", "cholesky", "eigvalsh", "inverse"]
+
+# Paddle 3's further samplers and ranges (core.creation), random in-place fills and increment
+# (core.inplace, which also attaches the Tensor methods), integration, combinatorics, blocks of
+# tensors and bit shifts.
+from core.combinatorics import cartesian_prod, combinations  # noqa: E402
+from core.creation import (  # noqa: E402
+    binomial,
+    log_normal,
+    logspace,
+    poisson,
+    randint_like,
+    standard_gamma,
+    standard_normal,
+    tolist,
+)
+from core.indexing import multiplex, shard_index  # noqa: E402
+from core.inplace import (  # noqa: E402
+    cauchy_,
+    exponential_,
+    geometric_,
+    increment,
+    log_normal_,
+    normal_,
+    uniform_,
+)
+from core.integrate import cumulative_trapezoid, trapezoid  # noqa: E402
+from core.linalg.norms import renorm  # noqa: E402
+from core.logic import bitwise_left_shift, bitwise_right_shift  # noqa: E402
+from core.manipulation import crop, reduce_as  # noqa: E402
+
+__all__ += [
+    "bitwise_left_shift", "bitwise_right_shift", "crop", "multiplex", "reduce_as", "renorm",
+    "shard_index", "cartesian_prod", "combinations", "binomial", "log_normal", "logspace",
+    "poisson", "randint_like", "standard_gamma", "standard_normal", "tolist", "cauchy_",
+    "exponential_", "geometric_", "increment", "log_normal_", "normal_", "uniform_",
+    "cumulative_trapezoid", "trapezoid",
+]
+
+from core.statistics import histogram_bin_edges  # noqa: E402
+
+__all__ += ["histogram_bin_edges"]

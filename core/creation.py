@@ -11,13 +11,14 @@ import numpy as np
 from core import backend
 from core.arithmetic import add, multiply
 from core.framework import get_default_dtype
-from core.ops import as_input
+from core.ops import as_input, exp
 from core.tensor import Tensor, apply
 
-__all__ = ["arange", "assign", "bernoulli", "clone", "empty", "empty_like", "eye", "full",
-           "full_like", "linspace", "meshgrid", "multinomial", "normal", "ones", "ones_like",
-           "rand", "rand_like", "randint", "randn", "randn_like", "randperm", "uniform", "zeros",
-           "zeros_like"]
+__all__ = ["arange", "assign", "bernoulli", "binomial", "clone", "empty", "empty_like", "eye",
+           "full", "full_like", "linspace", "log_normal", "logspace", "meshgrid", "multinomial",
+           "normal", "ones", "ones_like", "poisson", "rand", "rand_like", "randint",
+           "randint_like", "randn", "randn_like", "randperm", "standard_gamma",
+           "standard_normal", "tolist", "uniform", "zeros", "zeros_like"]
 
 
 def _dtype(dtype, default: str, fn: str, kinds: str = "biuf") -> np.dtype:
@@ -377,3 +378,138 @@ def _draw_categories(weights: np.ndarray, count: int, replacement: bool) -> np.n
                          f"that many categories of positive weight; a row has {nonzero}")
     return backend.rng().choice(weights.size, size=count, replace=replacement,
                                 p=weights / total)
+
+
+# ----- Paddle 3's further samplers and ranges: each draws on the host from core.seed's generator
+# (so a seed gives the same numbers on the CPU and on a GPU) and records no gradient, as
+# Paddle, except log_normal with a Tensor mean or std, which is exp(normal(...)).
+
+def standard_normal(shape, dtype=None, name: str | None = None) -> Tensor:
+    """Paddle's ``standard_normal(shape, dtype=None)``: samples of N(0, 1) (float32 unless
+    ``dtype`` says; float types only)."""
+    del name
+    dtype = _dtype(dtype, get_default_dtype(), "standard_normal", "f")
+    samples = backend.rng().standard_normal(_shape(shape, "standard_normal"))
+    return Tensor(backend.asarray(samples, dtype=dtype))
+
+
+def randint_like(x, low=0, high=None, dtype=None, name: str | None = None) -> Tensor:
+    """Paddle's ``randint_like(x, low=0, high=None, dtype=None)``: integers uniform in
+    [low, high) (``[0, low)`` when ``high`` is None) with x's shape, in x's dtype unless
+    ``dtype`` says (bool, int or float), on x's device."""
+    del name
+    x = _like(x, "randint_like")
+    low, high = _scalar(low), _scalar(high)
+    if high is None:
+        low, high = 0, low
+    if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in (low, high)):
+        raise TypeError(f"randint_like: low and high must be ints, got {low!r} and {high!r}")
+    if low >= high:
+        raise ValueError(f"randint_like: low ({low}) must be less than high ({high}); with "
+                         "high=None, low is the upper bound and must be > 0")
+    dtype = _dtype(dtype, x.dtype, "randint_like")
+    samples = backend.rng().integers(low, high, size=x.data.shape)
+    return _on_device_of(x, samples.astype(dtype))
+
+
+def logspace(start, stop, num, base=10.0, dtype=None, name: str | None = None) -> Tensor:
+    """Paddle's ``logspace(start, stop, num, base=10.0, dtype=None)``: ``num`` values
+    ``base ** e`` for exponents e evenly spaced from ``start`` to ``stop`` (both included);
+    float32 unless ``dtype`` says (an integer dtype truncates, as linspace)."""
+    del name
+    start, stop, num, base = (_scalar(v) for v in (start, stop, num, base))
+    if isinstance(num, bool) or not isinstance(num, (int, np.integer)) or num < 0:
+        raise ValueError(f"logspace: num must be an int >= 0, got {num!r}")
+    if isinstance(base, bool) or not isinstance(base, (int, float, np.number)):
+        raise TypeError(f"logspace: base must be a number, got {base!r}")
+    dtype = _dtype(dtype, get_default_dtype(), "logspace", "iuf")
+    exponents = np.linspace(float(start), float(stop), int(num), dtype=np.float64)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        values = np.power(float(base), exponents)
+    return Tensor(backend.asarray(values.astype(dtype)))
+
+
+def poisson(x, name: str | None = None) -> Tensor:
+    """Paddle's ``poisson(x)``: a Poisson sample for each rate in ``x`` (a float tensor of
+    rates >= 0), with x's shape, dtype and device; no gradient."""
+    del name
+    x = _like(x, "poisson")
+    rates = _float_parameters(x, "poisson", "x", "rates")
+    if (rates < 0).any():
+        raise ValueError(f"poisson: every rate in x must be >= 0, got a minimum of {rates.min()}")
+    return _on_device_of(x, backend.rng().poisson(rates).astype(x.dtype))
+
+
+def standard_gamma(x, name: str | None = None) -> Tensor:
+    """Paddle's ``standard_gamma(x)``: a sample of Gamma(alpha, 1) for each shape parameter
+    alpha in ``x`` (a float tensor of values >= 0), with x's shape, dtype and device; no
+    gradient."""
+    del name
+    x = _like(x, "standard_gamma")
+    alphas = _float_parameters(x, "standard_gamma", "x", "shape parameters")
+    if (alphas < 0).any():
+        raise ValueError("standard_gamma: every shape parameter in x must be >= 0, got a "
+                         f"minimum of {alphas.min()}")
+    return _on_device_of(x, backend.rng().standard_gamma(alphas).astype(x.dtype))
+
+
+def binomial(count, prob, name: str | None = None) -> Tensor:
+    """Paddle's ``binomial(count, prob)``: for each pair of a number of trials in ``count``
+    (whole numbers >= 0, an int or float tensor) and a success probability in ``prob`` (a float
+    tensor, values in [0, 1]), broadcast together, the number of successes, as int64 on
+    count's device; no gradient."""
+    del name
+    for arg, value in (("count", count), ("prob", prob)):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"binomial: {arg} must be a Tensor, got {type(value).__name__}")
+    if count.dtype.kind not in "iuf":
+        raise TypeError(f"binomial: count must be an int or float tensor, got {count.dtype}")
+    trials = backend.to_numpy(count.data).astype(np.float64)
+    if not np.isfinite(trials).all() or (trials < 0).any() or (trials != np.floor(trials)).any():
+        raise ValueError("binomial: every value in count must be a whole number >= 0")
+    probs = _float_parameters(prob, "binomial", "prob", "probabilities")
+    if ((probs < 0) | (probs > 1)).any():
+        raise ValueError(f"binomial: every probability in prob must be in [0, 1]; got values "
+                         f"from {probs.min()} to {probs.max()}")
+    try:
+        shape = np.broadcast_shapes(trials.shape, probs.shape)
+    except ValueError:
+        raise ValueError(f"binomial: count of shape {count.shape} and prob of shape "
+                         f"{prob.shape} do not broadcast together") from None
+    draws = backend.rng().binomial(np.broadcast_to(trials.astype(np.int64), shape),
+                                   np.broadcast_to(probs, shape))
+    return _on_device_of(count, np.asarray(draws, dtype=np.int64))
+
+
+def log_normal(mean=1.0, std=2.0, shape=None, name: str | None = None) -> Tensor:
+    """Paddle's ``log_normal(mean=1.0, std=2.0, shape=None)``: ``exp`` of samples of
+    N(mean, std**2), as ``core.normal`` draws them: with numbers, ``shape`` is needed
+    (float32); with a Tensor ``mean`` or ``std`` the output has its shape and dtype and is
+    differentiable in it, as Paddle."""
+    del name
+    if not isinstance(mean, Tensor) and not isinstance(std, Tensor):
+        if shape is None:
+            raise ValueError("log_normal: give shape when mean and std are numbers")
+        if not isinstance(std, bool) and isinstance(std, (int, float, np.number)) and std < 0:
+            raise ValueError(f"log_normal: std must be >= 0, got {std}")
+    return exp(normal(mean, std, shape))
+
+
+def tolist(x) -> list:
+    """Paddle's ``tolist(x)``: x's values as (nested) Python lists of Python numbers (a
+    0-D tensor gives a number); a GPU tensor is copied to the host."""
+    return _like(x, "tolist").tolist()
+
+
+def _float_parameters(t, fn: str, arg: str, what: str) -> np.ndarray:
+    """The distribution parameters in Tensor ``t`` on the host, as finite float64 values."""
+    if t.dtype.kind != "f":
+        raise TypeError(f"{fn}: {arg} must be a float tensor of {what}, got {t.dtype}")
+    values = backend.to_numpy(t.data).astype(np.float64)
+    if not np.isfinite(values).all():
+        raise ValueError(f"{fn}: every value in {arg} must be finite")
+    return values
+
+
+def _on_device_of(x: Tensor, host_values: np.ndarray) -> Tensor:
+    return Tensor(backend.array_module(x.data).asarray(host_values))

@@ -18,7 +18,7 @@ import numpy as np
 
 from core import backend
 from core.arithmetic import getitem
-from core.manipulation import _ints, broadcast_to
+from core.manipulation import _ints, broadcast_to, stack
 from core.ops import as_input, normalize_axis
 from core.tensor import Tensor, apply, unbroadcast
 
@@ -796,3 +796,67 @@ for _name, _fn in {
 }.items():
     setattr(Tensor, _name, _fn)  # see the note on Tensor methods at the end of core/ops.py
 del _name, _fn
+
+
+# ----- multiplex (row i from the input index[i] names) and shard_index (labels within a shard) --
+
+def multiplex(inputs, index, name: str | None = None) -> Tensor:
+    """Paddle's ``multiplex(inputs, index)``: ``out[i] = inputs[index[i]][i]`` for tensors
+    ``inputs`` of one shape (at least 2-D) and an int ``index`` of shape [rows, 1] naming an
+    input for each row. The gradient flows to the rows taken."""
+    del name
+    if isinstance(inputs, Tensor) or not isinstance(inputs, (list, tuple)) or not inputs:
+        raise TypeError("multiplex: inputs must be a non-empty list or tuple of Tensors, got "
+                        f"{type(inputs).__name__}")
+    for i, t in enumerate(inputs):
+        as_input(t, "multiplex", f"inputs[{i}]")
+    shapes = {tuple(t.data.shape) for t in inputs}
+    if len(shapes) > 1 or inputs[0].ndim < 2:
+        raise ValueError(f"multiplex: the inputs must share one shape of at least 2 "
+                         f"dimensions, got {[t.shape for t in inputs]}")
+    index = as_input(index, "multiplex", "index")
+    rows = inputs[0].data.shape[0]
+    if index.dtype.kind not in "iu" or tuple(index.data.shape) != (rows, 1):
+        raise ValueError(f"multiplex: index must be an int tensor of shape [{rows}, 1] (one "
+                         f"input per row), got shape {index.shape} and dtype {index.dtype}")
+    picks = index.data.reshape(-1).astype(np.int64)
+    xp = backend.array_module(picks)
+    if rows and (int(picks.min()) < 0 or int(picks.max()) >= len(inputs)):
+        raise ValueError(f"multiplex: the values in index must be in [0, {len(inputs)}), got "
+                         f"{int(picks.min())} to {int(picks.max())}")
+    return getitem(stack(list(inputs), axis=0), (picks, xp.arange(rows)))
+
+
+def shard_index(input, index_num: int, nshards: int, shard_id: int,  # noqa: A002 - Paddle's
+                ignore_value: int = -1) -> Tensor:
+    """Paddle's ``shard_index(input, index_num, nshards, shard_id, ignore_value=-1)``: with
+    the range [0, index_num) split in ``nshards`` shards of ``ceil(index_num / nshards)``
+    values, each value of ``input`` (an int tensor whose last dimension is 1) that falls in
+    shard ``shard_id`` becomes its offset within the shard, every other value
+    ``ignore_value``."""
+    x = as_input(input, "shard_index", "input")
+    if x.dtype.kind not in "iu":
+        raise TypeError(f"shard_index: input must be an int tensor, got {x.dtype}")
+    if x.ndim == 0 or x.data.shape[-1] != 1:
+        raise ValueError(f"shard_index: input's last dimension must be 1, got shape {x.shape}")
+    for arg, value in (("index_num", index_num), ("nshards", nshards),
+                       ("shard_id", shard_id), ("ignore_value", ignore_value)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"shard_index: {arg} must be an int, got {value!r}")
+    if index_num < 1 or nshards < 1:
+        raise ValueError(f"shard_index: index_num and nshards must be >= 1, got {index_num} "
+                         f"and {nshards}")
+    if not 0 <= shard_id < nshards:
+        raise ValueError(f"shard_index: shard_id must be in [0, nshards={nshards}), got "
+                         f"{shard_id}")
+    a = x.data
+    if a.size and (int(a.min()) < 0 or int(a.max()) >= index_num):
+        raise ValueError(f"shard_index: every value of input must be in [0, index_num="
+                         f"{index_num}), got {int(a.min())} to {int(a.max())}")
+    size = (index_num + nshards - 1) // nshards
+    xp = backend.array_module(a)
+    inside = (a // size) == shard_id
+    return Tensor(xp.where(inside, a - shard_id * size, ignore_value).astype(a.dtype))
+
+
+__all__ += ["multiplex", "shard_index"]

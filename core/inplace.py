@@ -1,6 +1,7 @@
 """Paddle's in-place Tensor methods: ``add_``, ``subtract_``, ``multiply_``, ``divide_``,
-``scale_``, ``clip_``, ``exp_``, ``sqrt_``, ``tanh_``, ``zero_``, ``fill_``, ``uniform_`` and
-``normal_``. Each overwrites the tensor's values and returns the tensor itself.
+``scale_``, ``clip_``, ``exp_``, ``sqrt_``, ``tanh_``, ``zero_``, ``fill_``, the random fills
+``uniform_``, ``normal_``, ``log_normal_``, ``exponential_``, ``cauchy_`` and ``geometric_``, and
+``increment``. Each overwrites the tensor's values and returns the tensor itself.
 
 core's graph holds each op's inputs themselves (there is no version counter that could tell a
 backward pass that an input changed since), so an in-place op records no graph, as
@@ -11,6 +12,8 @@ says what to write instead). Under ``core.no_grad()`` anything may be changed, e
 Parameter's values.
 """
 from __future__ import annotations
+
+import numpy as np
 
 from core import arithmetic, backend, elementwise, indexing, manipulation, ops
 from core.creation import normal, uniform
@@ -260,4 +263,110 @@ _RESHAPING = [_reshaping(op, name) for op, name in (
 for _method in _UNARY + _BINARY + _GENERAL + _RESHAPING + [cast_]:
     setattr(Tensor, _method.__name__, _method)
     globals()[_method.__name__] = _method
+del _method
+
+
+# ----- Paddle 3's other random fills and increment. The draws are made on the host from
+# core.seed's generator (the same numbers on the CPU and a GPU), in float64, then cast to x's
+# dtype and moved to x's device.
+
+def _fill_random(x: Tensor, fn: str, instead: str, draw) -> Tensor:
+    """x's values replaced by ``draw(shape)`` (a float64 host array); returns x."""
+    _check(x, fn, instead=instead)
+    _float_only(x, fn)
+    values = np.asarray(draw(tuple(x.data.shape)), dtype=np.float64).astype(x.data.dtype)
+    return _write(x, backend.array_module(x.data).asarray(values), fn)
+
+
+def _positive(value, fn: str, arg: str) -> float:
+    value = value.item() if isinstance(value, Tensor) else value
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) \
+            or not value > 0:
+        raise ValueError(f"Tensor.{fn}: {arg} must be a number > 0, got {value!r}")
+    return float(value)
+
+
+def exponential_(x: Tensor, lam=1.0, name: str | None = None) -> Tensor:
+    """Paddle's ``Tensor.exponential_(lam=1.0)``: values drawn from the exponential
+    distribution of rate ``lam`` (density ``lam * exp(-lam * v)``); returns x."""
+    del name
+    rate = _positive(lam, "exponential_", "lam")
+    return _fill_random(x, "exponential_", "-core.log(1 - core.rand(x.shape)) / lam",
+                        lambda shape: backend.rng().exponential(1.0 / rate, shape))
+
+
+def cauchy_(x: Tensor, loc=0, scale=1, name: str | None = None) -> Tensor:
+    """Paddle's ``cauchy_(x, loc=0, scale=1)``: values drawn from the Cauchy distribution
+    with peak ``loc`` and half-width at half-maximum ``scale`` (> 0); returns x."""
+    del name
+    loc = loc.item() if isinstance(loc, Tensor) else loc
+    if isinstance(loc, bool) or not isinstance(loc, (int, float, np.number)):
+        raise TypeError(f"Tensor.cauchy_: loc must be a number, got {loc!r}")
+    width = _positive(scale, "cauchy_", "scale")
+    return _fill_random(x, "cauchy_", "a new tensor of Cauchy samples",
+                        lambda shape: float(loc) + width * backend.rng().standard_cauchy(shape))
+
+
+def geometric_(x: Tensor, probs, name: str | None = None) -> Tensor:
+    """Paddle's ``geometric_(x, probs)``: x filled as Paddle fills it, with
+    ``log(u) / log(1 - probs)`` for u uniform in (0, 1): the continuous counterpart of the
+    number of failures before the first success (Paddle does not round it to an integer;
+    ``floor`` of it is geometric on {0, 1, ...}). ``probs`` (in (0, 1]) is a number or a
+    Tensor that broadcasts to x; returns x."""
+    del name
+    if isinstance(probs, Tensor):
+        p = backend.to_numpy(probs.data).astype(np.float64)
+        try:
+            p = np.broadcast_to(p, tuple(x.data.shape))
+        except ValueError:
+            raise ValueError(f"Tensor.geometric_: probs of shape {probs.shape} does not "
+                             f"broadcast to x's shape {x.shape}") from None
+    elif isinstance(probs, bool) or not isinstance(probs, (int, float, np.number)):
+        raise TypeError(f"Tensor.geometric_: probs must be a number or a Tensor, got {probs!r}")
+    else:
+        p = np.float64(probs)
+    if not ((p > 0) & (p <= 1)).all():
+        raise ValueError(f"Tensor.geometric_: probs must be in (0, 1], got values from "
+                         f"{np.min(p)} to {np.max(p)}")
+    tiny = np.finfo(np.float64).tiny  # keeps log(u) finite
+
+    def draw(shape):
+        with np.errstate(divide="ignore"):  # probs == 1: log(0) = -inf gives 0 draws
+            return np.log(backend.rng().uniform(tiny, 1.0, shape)) / np.log1p(-p)
+    return _fill_random(x, "geometric_", "a new tensor of geometric samples", draw)
+
+
+def log_normal_(x: Tensor, mean=1.0, std=2.0, name: str | None = None) -> Tensor:
+    """Paddle's ``log_normal_(x, mean=1.0, std=2.0)``: values ``exp(v)`` for v drawn from
+    N(mean, std**2), as ``core.log_normal``; returns x."""
+    del name
+    for arg, value in (("mean", mean), ("std", std)):
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
+            raise TypeError(f"Tensor.log_normal_: {arg} must be a number, got {value!r}")
+    if std < 0:
+        raise ValueError(f"Tensor.log_normal_: std must be >= 0, got {std}")
+    return _fill_random(x, "log_normal_", "core.log_normal(mean, std, x.shape)",
+                        lambda shape: np.exp(backend.rng().normal(float(mean), float(std),
+                                                                  shape)))
+
+
+def increment(x: Tensor, value=1.0, name: str | None = None) -> Tensor:
+    """Paddle's ``increment(x, value=1.0)``: ``value`` added to the single element of ``x``
+    (a counter, e.g. a loop's step), in place, as Paddle's dynamic graph does; returns x."""
+    del name
+    if not isinstance(x, Tensor):
+        raise TypeError(f"increment: x must be a Tensor, got {type(x).__name__}")
+    if x.size != 1:
+        raise ValueError(f"increment: x must have exactly 1 element, got shape {x.shape}")
+    value = value.item() if isinstance(value, Tensor) else value
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
+        raise TypeError(f"increment: value must be a number, got {value!r}")
+    _check(x, "increment", instead="x + value")
+    xp = backend.array_module(x.data)
+    return _write(x, (x.data + xp.asarray(value).astype(x.data.dtype)).astype(x.data.dtype),
+                  "increment")
+
+
+for _method in (exponential_, cauchy_, geometric_, log_normal_, increment):
+    setattr(Tensor, _method.__name__, _method)
 del _method

@@ -1,6 +1,8 @@
 """Comparisons and logical tests (Paddle 2.x names). They return bool tensors and no gradient."""
 from __future__ import annotations
 
+import numpy as np
+
 from core import backend
 from core.ops import as_input, normalize_axes
 from core.tensor import Tensor
@@ -251,3 +253,76 @@ for _fn in (isin, isposinf, isneginf, isreal, is_empty, is_floating_point, is_in
             is_complex, less):
     setattr(Tensor, _fn.__name__, _fn)  # see the note on Tensor methods at the end of core/ops.py
 del _fn
+
+
+# ----- bit shifts of integer tensors: bitwise_left_shift and bitwise_right_shift, arithmetic (the
+# sign bit is kept on a right shift) or logical (the bits as unsigned).
+#
+# Shift amounts outside [0, bits) are defined as Paddle's kernels define them (C leaves them
+# undefined): 0, or -1 for an arithmetic right shift of a negative value. Shifts are not
+# differentiable (integer tensors).
+
+def bitwise_left_shift(x, y, is_arithmetic: bool = True, out=None,
+                       name: str | None = None) -> Tensor:
+    """Paddle's ``bitwise_left_shift(x, y, is_arithmetic=True, out=None)``: ``x << y``
+    element-wise (broadcast) for integer tensors of one dtype (``y`` may be an int); the
+    arithmetic and logical left shifts are the same."""
+    del name, is_arithmetic
+    return _shift(x, y, out, "bitwise_left_shift", _left)
+
+
+def bitwise_right_shift(x, y, is_arithmetic: bool = True, out=None,
+                        name: str | None = None) -> Tensor:
+    """Paddle's ``bitwise_right_shift(x, y, is_arithmetic=True, out=None)``: ``x >> y``
+    element-wise (broadcast): arithmetic (copies of the sign bit come in) or, with
+    ``is_arithmetic=False``, logical (zeros come in: the bits read as unsigned)."""
+    del name
+    return _shift(x, y, out, "bitwise_right_shift",
+                  _arithmetic_right if is_arithmetic else _logical_right)
+
+
+def _shift(x, y, out, fn: str, kernel) -> Tensor:
+    x = as_input(x, fn)
+    if x.dtype.kind not in "iu":
+        raise TypeError(f"{fn}: x must be an integer tensor, got {x.dtype}")
+    xp = backend.array_module(x.data)
+    if isinstance(y, Tensor):
+        if y.dtype != x.dtype:
+            raise TypeError(f"{fn}: y must have x's dtype {x.dtype}, got {y.dtype}")
+        amounts = y.data
+    elif isinstance(y, (int, np.integer)) and not isinstance(y, bool):
+        amounts = xp.asarray(y, dtype=x.dtype)
+    else:
+        raise TypeError(f"{fn}: y must be an integer Tensor or an int, got {y!r}")
+    bits = x.data.dtype.itemsize * 8
+    outside = (amounts < 0) | (amounts >= bits)
+    safe = xp.clip(amounts, 0, bits - 1).astype(x.data.dtype)
+    result = Tensor(kernel(xp, x.data, safe, outside).astype(x.data.dtype))
+    if out is None:
+        return result
+    if not isinstance(out, Tensor) or tuple(out.shape) != tuple(result.shape):
+        raise ValueError(f"{fn}: out must be a Tensor of the result's shape {result.shape}, "
+                         f"got {out!r}")
+    out.set_value(result.data.astype(out.dtype))
+    return out
+
+
+def _left(xp, a, amounts, outside):
+    return xp.where(outside, 0, xp.left_shift(a, amounts))
+
+
+def _arithmetic_right(xp, a, amounts, outside):
+    return xp.where(outside, xp.where(a < 0, -1, 0), xp.right_shift(a, amounts))
+
+
+def _logical_right(xp, a, amounts, outside):
+    unsigned = np.dtype(f"uint{a.dtype.itemsize * 8}")
+    shifted = xp.right_shift(a.astype(unsigned), amounts.astype(unsigned))
+    return xp.where(outside, 0, shifted).astype(a.dtype)
+
+
+for _fn in (bitwise_left_shift, bitwise_right_shift):
+    setattr(Tensor, _fn.__name__, _fn)  # see the note on Tensor methods at the end of core/ops.py
+del _fn
+
+__all__ += ["bitwise_left_shift", "bitwise_right_shift"]

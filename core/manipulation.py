@@ -981,3 +981,67 @@ for _name, _fn in {
 }.items():
     setattr(Tensor, _name, _fn)  # see the note on Tensor methods at the end of core/ops.py
 del _name, _fn
+
+
+# ----- blocks: crop (cut one out), reduce_as (sum broadcast copies back to a target's shape) ---
+
+def _int_per_axis(values, fn: str, arg: str, ndim: int) -> list[int]:
+    """A list/tuple of ints (or 0-D Tensors) or a 1-D int Tensor, one per dimension of x."""
+    if isinstance(values, Tensor):
+        values = values.tolist()
+    if not isinstance(values, (list, tuple)):
+        raise TypeError(f"{fn}: {arg} must be a list, tuple or 1-D Tensor of ints, got "
+                        f"{values!r}")
+    values = [v.item() if isinstance(v, Tensor) else v for v in values]
+    if any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) for v in values):
+        raise TypeError(f"{fn}: {arg} must hold ints, got {values}")
+    if len(values) != ndim:
+        raise ValueError(f"{fn}: {arg} needs one value per dimension of x ({ndim}), got "
+                         f"{values}")
+    return [int(v) for v in values]
+
+
+def crop(x, shape=None, offsets=None, name: str | None = None) -> Tensor:
+    """Paddle's ``crop(x, shape=None, offsets=None)``: the block of ``x`` that starts at
+    ``offsets`` (zeros when None) and has ``shape`` (x's shape when None; -1 in a dimension
+    takes everything from the offset on). The gradient flows back into the block."""
+    del name
+    x = as_input(x, "crop")
+    dims = tuple(x.data.shape)
+    starts = [0] * x.ndim if offsets is None else _int_per_axis(offsets, "crop", "offsets", x.ndim)
+    sizes = list(dims) if shape is None else _int_per_axis(shape, "crop", "shape", x.ndim)
+    index = []
+    for axis, (start, size, dim) in enumerate(zip(starts, sizes, dims)):
+        size = dim - start if size == -1 else size
+        if start < 0 or size < 0 or start + size > dim:
+            raise ValueError(f"crop: offset {start} and size {size} in dimension {axis} do not "
+                             f"fit x's size {dim} there (offsets must be >= 0, sizes >= 0 or "
+                             "-1, offset + size <= size of x)")
+        index.append(slice(start, start + size))
+    return getitem(x, tuple(index))
+
+
+def reduce_as(x, target, name: str | None = None) -> Tensor:
+    """Paddle's ``reduce_as(x, target)``: ``x`` summed over the dimensions that broadcasting
+    ``target`` to x's shape would repeat (the leading extra ones, and those where target has
+    size 1), so the result has target's shape. bool and int32 sum to int64, as Paddle. The
+    gradient is the output's broadcast back to x's shape."""
+    del name
+    x, target = as_input(x, "reduce_as"), as_input(target, "reduce_as", "target")
+    dims, goal = tuple(x.data.shape), tuple(target.data.shape)
+    extra = len(dims) - len(goal)
+    if extra < 0 or any(t not in (d, 1) for d, t in zip(dims[extra:], goal)):
+        raise ValueError(f"reduce_as: target's shape {target.shape} must broadcast to x's "
+                         f"shape {x.shape} (x must have at least as many dimensions)")
+    kept = tuple(extra + i for i, (d, t) in enumerate(zip(dims[extra:], goal)) if t == 1 != d)
+    a = x.data.astype(np.int64) if x.dtype in (np.bool_, np.int32) else x.data
+    out = a.sum(axis=tuple(range(extra)) + kept, keepdims=True).reshape(goal)
+    xp = backend.array_module(x.data)
+    return apply(out, (x,), lambda g: (xp.broadcast_to(g, dims),), "reduce_as")
+
+
+__all__ += ["crop", "reduce_as"]
+
+for _fn in (crop, reduce_as):
+    setattr(Tensor, _fn.__name__, _fn)  # see the note on Tensor methods at the end of core/ops.py
+del _fn

@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from core import backend
+from core.framework import get_default_dtype
 from core.ops import _dropped, _restore, _xp, _xp_of, as_input, normalize_axes, normalize_axis
 from core.tensor import Tensor, apply
 
@@ -280,6 +281,19 @@ def _weights_like(weights, a, what: str, of: str):
     return w
 
 
+def _bin_range(a, low, high, fn: str) -> tuple[float, float]:
+    """[low, high] of histogram bins, Paddle's rule: ``min == max == 0`` takes the data's own
+    range, widened by 1 each way where all elements are equal."""
+    if float(low) > float(high):
+        raise ValueError(f"{fn}: max must not be less than min, got min={low} and max={high}")
+    low, high = float(low), float(high)
+    if low == high == 0 and a.size:
+        low, high = float(a.min()), float(a.max())
+    if low == high:
+        low, high = low - 1, high + 1
+    return low, high
+
+
 def histogram(input, bins: int = 100, min: float = 0.0, max: float = 0.0,  # noqa: A002
               weight=None, density: bool = False, name: str | None = None) -> Tensor:
     """Counts of ``input``'s elements (flattened) in ``bins`` equal-width bins over [min, max]
@@ -290,15 +304,9 @@ def histogram(input, bins: int = 100, min: float = 0.0, max: float = 0.0,  # noq
     a = as_input(input, "histogram", "input").data
     if isinstance(bins, bool) or not hasattr(bins, "__index__") or bins < 1:
         raise ValueError(f"histogram: bins must be a positive int, got {bins!r}")
-    low, high = float(min), float(max)
-    if low > high:
-        raise ValueError(f"histogram: max must be larger than min, got min={min} and max={max}")
+    low, high = _bin_range(a, min, max, "histogram")
     xp = backend.array_module(a)
     values = a.reshape(-1).astype("float64")
-    if low == high == 0 and values.size:
-        low, high = float(values.min()), float(values.max())
-    if low == high:
-        low, high = low - 1, high + 1
     w = _weights_like(weight, a, "histogram: weight", "input")
     w = None if w is None else w.reshape(-1)
     counts, _ = xp.histogram(values, bins=int(bins), range=(low, high), weights=w,
@@ -543,3 +551,22 @@ for _name, _fn in {
 }.items():
     setattr(Tensor, _name, _fn)  # see the note on Tensor methods at the end of core/ops.py
 del _name, _fn
+
+
+def histogram_bin_edges(input, bins: int = 100, min: float = 0.0,  # noqa: A002 - Paddle's
+                        max: float = 0.0, name: str | None = None) -> Tensor:
+    """Paddle's ``histogram_bin_edges(input, bins=100, min=0.0, max=0.0)``: the ``bins + 1``
+    equally spaced edges over [min, max]; ``min == max == 0`` uses the data's own range,
+    widened by 1 each way where all elements are equal (as ``core.histogram``). In input's
+    dtype when it is a float type, else the default float type."""
+    del name
+    a = as_input(input, "histogram_bin_edges", "input").data
+    if isinstance(bins, bool) or not hasattr(bins, "__index__") or bins < 1:
+        raise ValueError(f"histogram_bin_edges: bins must be a positive int, got {bins!r}")
+    low, high = _bin_range(a, min, max, "histogram_bin_edges")
+    dtype = a.dtype if a.dtype.kind == "f" else np.dtype(get_default_dtype())
+    edges = np.linspace(low, high, int(bins) + 1, dtype=np.float64).astype(dtype)
+    return Tensor(backend.array_module(a).asarray(edges))
+
+
+__all__ += ["histogram_bin_edges"]
