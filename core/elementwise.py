@@ -568,6 +568,13 @@ _HOST_FALLBACKS = {
 }
 
 
+def _polygamma(n: int, a):
+    """polygamma(n, a) in a's dtype; n as an array of a's module (cupyx's polygamma takes no
+    Python int)."""
+    return _special("polygamma", a)(backend.array_module(a).asarray(n), a).astype(a.dtype,
+                                                                               copy=False)
+
+
 def _special_unary(x, fn: str, name: str, derivative) -> Tensor:
     return _unary(x, fn, lambda xp, a: _special(name, a)(a).astype(a.dtype, copy=False),
                   derivative)
@@ -590,7 +597,7 @@ def digamma(x, name: str | None = None) -> Tensor:
     """Paddle's ``digamma(x)``: d/dx log Gamma(x); its derivative is polygamma(1, x)."""
     del name
     return _special_unary(x, "digamma", "digamma",
-                          lambda a, out: _special("polygamma", a)(1, a).astype(a.dtype))
+                          lambda a, out: _polygamma(1, a))
 
 
 def polygamma(x, n: int, name: str | None = None) -> Tensor:
@@ -603,8 +610,7 @@ def polygamma(x, n: int, name: str | None = None) -> Tensor:
     if n == 0:
         return digamma(x)
     return _unary(x, "polygamma",
-                  lambda xp, a: _special("polygamma", a)(n, a).astype(a.dtype, copy=False),
-                  lambda a, out: _special("polygamma", a)(n + 1, a).astype(a.dtype))
+                  lambda xp, a: _polygamma(n, a), lambda a, out: _polygamma(n + 1, a))
 
 
 def multigammaln(x, p: int, name: str | None = None) -> Tensor:

@@ -14,7 +14,7 @@ import core as paddle
 from core import backend
 
 
-def test_existing_names_still_work():
+def test_existing_names_still_work(on_cpu):
     for name in ("DeviceError", "available_cores", "get_device", "get_num_threads",
                  "gpu_count", "set_device", "set_num_threads"):
         assert name in core.device.__all__ and hasattr(core.device, name)
@@ -29,7 +29,7 @@ def test_cuda_is_importable_as_paddle_device_cuda():
     assert cuda.memory_allocated.__name__ == "memory_allocated"
 
 
-def test_device_lists_without_a_gpu(monkeypatch):
+def test_device_lists_without_a_gpu(monkeypatch, on_cpu):
     monkeypatch.setattr(backend, "gpu_count", lambda: 0)
     assert paddle.device.get_all_device_type() == ["cpu"]
     assert paddle.device.get_available_device() == ["cpu"]

@@ -132,7 +132,7 @@ def test_tensor_to_another_tensor_reads_its_place(device):
     assert moved.place == other.place and moved.dtype == np.float64
 
 
-def test_dataloader_places_takes_places():
+def test_dataloader_places_takes_places(on_cpu):
     data = core.io.TensorDataset([np.arange(4, dtype="float32").reshape(4, 1)])
     for places in (paddle.CPUPlace(), [paddle.CPUPlace()], paddle.CUDAPinnedPlace()):
         loader = core.io.DataLoader(data, batch_size=2, places=places)

@@ -84,8 +84,9 @@ def length_mask(lengths, maxlen: int | None = None, dtype="bool"):
     ``maxlen`` defaults to the longest length): the padding mask core's sequence ops use."""
     data = _raw_ints(lengths, "sequence_mask", "lengths").reshape(-1)
     xp = backend.array_module(data)
-    maxlen = int(data.max(initial=0)) if maxlen is None else int(maxlen)
-    return (xp.arange(maxlen)[None, :] < data[:, None]).astype(dtype)
+    if maxlen is None:
+        maxlen = int(data.max()) if data.size else 0  # (cupy's max has no `initial`)
+    return (xp.arange(int(maxlen))[None, :] < data[:, None]).astype(dtype)
 
 
 def sequence_mask(x, maxlen=None, dtype="int64", name: str | None = None) -> Tensor:

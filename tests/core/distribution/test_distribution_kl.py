@@ -146,7 +146,7 @@ def test_register_kl_adds_and_dispatches_to_the_most_specific_pair():
         D.register_kl(D.Normal, float)
 
 
-def test_the_gamma_functions_work_without_scipy(monkeypatch):
+def test_the_gamma_functions_work_without_scipy(monkeypatch, on_cpu):  # scipy: host only
     """Beta, Gamma and Dirichlet need lgamma / digamma (and trigamma for their gradients):
     core's own series stand in on a host without scipy, to the same numbers."""
     x = np.concatenate([np.geomspace(1e-3, 1e3, 60), [0.2, 0.5, 1.0, 2.0, 10.0]])

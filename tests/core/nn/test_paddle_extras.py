@@ -123,7 +123,10 @@ def test_max_unpool_gathers_the_gradient_of_shared_positions():
     pooled = _t(np.array([[[1.0, 2.0]]]), stop_gradient=False)
     index = _t(np.array([[[1, 1]]]))
     out = F.max_unpool1d(pooled, index, kernel_size=2, stride=1)
-    assert out.numpy().tolist() == [[[0.0, 2.0, 0.0]]]  # the last write wins
+    # numpy: the last write wins; a GPU's scatter order is undefined (as Paddle's and torch's)
+    assert out.numpy().tolist() in ([[[0.0, 2.0, 0.0]]], [[[0.0, 1.0, 0.0]]])
+    if core.backend.xp() is np:
+        assert out.numpy().tolist() == [[[0.0, 2.0, 0.0]]]
     (out * _t(np.array([[[5.0, 7.0, 9.0]]]))).sum().backward()
     assert pooled.gradient().tolist() == [[[7.0, 7.0]]]
 
@@ -266,7 +269,7 @@ def test_alpha_dropout_matches_paddles_formula_for_its_mask():
     x = RNG.standard_normal((6, 7)).astype(np.float32)
     out = F.alpha_dropout(_t(x), p=0.4).numpy()
     core.seed(5)
-    keep = core.backend.random_uniform(x.shape, dtype=np.float32) >= 0.4
+    keep = core.backend.to_numpy(core.backend.random_uniform(x.shape, dtype=np.float32)) >= 0.4
     alpha_p = -1.6732632423543772848170429916717 * 1.0507009873554804934193349852946
     a = ((1 - 0.4) * (1 + 0.4 * alpha_p ** 2)) ** -0.5
     b = -a * alpha_p * 0.4
