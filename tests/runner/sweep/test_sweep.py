@@ -160,7 +160,8 @@ def test_single_runs_keep_their_one_paragraph_error(tmp_path):
                           env=runner_env(), capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        "tomlrun: error: optim.lr = -1 is not allowed: use a number > 0."]
+        "tomlrun: error: optim.lr = -1 is not allowed: use a number > 0. optim.lr was set on "
+        "the command line: optim.lr=-1."]
 
 
 def test_unreachable_server_is_reported_before_training(tmp_path):
