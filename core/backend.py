@@ -154,8 +154,7 @@ class CUDAPlace(Place):
             raise TypeError(f"CUDAPlace: id must be an int (a GPU index), got {id!r}")
         count = gpu_count()
         if not 0 <= id < count:
-            visible = os.environ.get("CUDA_VISIBLE_DEVICES")
-            note = f" (CUDA_VISIBLE_DEVICES={visible})" if visible is not None else ""
+            note = _visible_note()
             raise DeviceError(
                 f"CUDAPlace({id}): this machine has {count} GPU(s) visible to cupy{note}; "
                 f"id must be in 0..{count - 1}" if count else
@@ -206,6 +205,12 @@ def gpu_count() -> int:
         return 0
 
 
+def _visible_note() -> str:
+    """`` (CUDA_VISIBLE_DEVICES=...)`` when that variable is set: it explains a short GPU count."""
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    return f" (CUDA_VISIBLE_DEVICES={visible})" if visible is not None else ""
+
+
 def set_device(spec: str) -> Device:
     """Select the device new tensors are created on: ``"cpu"``, ``"gpu"`` or ``"gpu:N"``."""
     global _current
@@ -214,8 +219,7 @@ def set_device(spec: str) -> Device:
         cupy = _cupy()
         count = gpu_count()
         if device.index >= count:
-            visible = os.environ.get("CUDA_VISIBLE_DEVICES")
-            note = f" (CUDA_VISIBLE_DEVICES={visible})" if visible is not None else ""
+            note = _visible_note()
             raise DeviceError(
                 f"device '{spec}' asks for GPU {device.index} but this machine has {count} visible "
                 f"GPU(s){note}: use device=gpu:0..gpu:{count - 1}" if count else

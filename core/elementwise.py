@@ -513,9 +513,10 @@ def _special(name: str, a):
     return getattr(scipy.special, name)
 
 
-def _digamma_series(a):
-    """digamma by recurrence up to x >= 10, then the asymptotic series, whose first left-out
-    term is below 1e-16 there (reflection below 0.5)."""
+def _shifted(a, term):
+    """(xp, a as float64, reflect = a < 0.5, z, shift): z is a (or 1 - a below 0.5) raised by
+    the recurrence until z >= 10, where the asymptotic series are exact to 1e-16, and shift
+    sums ``term(z)`` over the steps taken (digamma: -1/z, trigamma: 1/z^2)."""
     xp = _xp_of(a)
     a = a.astype("float64")
     reflect = a < 0.5
@@ -523,8 +524,14 @@ def _digamma_series(a):
     shift = xp.zeros_like(z)
     for _ in range(10):
         small = z < 10
-        shift = shift - xp.where(small, 1 / z, 0)
+        shift = shift + xp.where(small, term(z), 0)
         z = xp.where(small, z + 1, z)
+    return xp, a, reflect, z, shift
+
+
+def _digamma_series(a):
+    """digamma: the recurrence, then the asymptotic series (reflection below 0.5)."""
+    xp, a, reflect, z, shift = _shifted(a, lambda z: -1 / z)
     inv = 1 / (z * z)
     series = xp.log(z) - 0.5 / z - inv * (1 / 12 - inv * (1 / 120 - inv * (1 / 252 - inv * (
         1 / 240 - inv / 132))))
@@ -533,17 +540,9 @@ def _digamma_series(a):
 
 
 def _trigamma_series(a):
-    """psi'(x): recurrence up to x >= 10, then the asymptotic series in 1/x^2 (its first left-out
-    term is below 1e-16 there); reflection psi'(1 - x) + psi'(x) = pi^2 / sin^2(pi x) below 0.5."""
-    xp = _xp_of(a)
-    a = a.astype("float64")
-    reflect = a < 0.5
-    z = xp.where(reflect, 1 - a, a)
-    shift = xp.zeros_like(z)
-    for _ in range(10):
-        small = z < 10
-        shift = shift + xp.where(small, 1 / (z * z), 0)
-        z = xp.where(small, z + 1, z)
+    """psi'(x): the recurrence, then the asymptotic series in 1/x^2; reflection
+    psi'(1 - x) + psi'(x) = pi^2 / sin^2(pi x) below 0.5."""
+    xp, a, reflect, z, shift = _shifted(a, lambda z: 1 / (z * z))
     inv = 1 / z
     inv2 = inv * inv
     total, power = inv + 0.5 * inv2, inv2 * inv
