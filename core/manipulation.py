@@ -689,20 +689,23 @@ def vsplit(x, num_or_indices, name: str | None = None) -> list[Tensor]:
     """Paddle's ``vsplit(x, num_or_indices)``: ``tensor_split`` along axis 0 (x at least
     2-D)."""
     del name
-    x = as_input(x, "vsplit")
-    if x.ndim < 2:
-        raise ValueError(f"vsplit: x must have at least 2 dimensions, got shape {x.shape}")
-    return tensor_split(x, num_or_indices, 0)
+    return _split_along(x, num_or_indices, 0, "vsplit")
 
 
 def dsplit(x, num_or_indices, name: str | None = None) -> list[Tensor]:
     """Paddle's ``dsplit(x, num_or_indices)``: ``tensor_split`` along axis 2 (x at least
     3-D)."""
     del name
-    x = as_input(x, "dsplit")
-    if x.ndim < 3:
-        raise ValueError(f"dsplit: x must have at least 3 dimensions, got shape {x.shape}")
-    return tensor_split(x, num_or_indices, 2)
+    return _split_along(x, num_or_indices, 2, "dsplit")
+
+
+def _split_along(x, num_or_indices, axis: int, fn: str) -> list[Tensor]:
+    """``tensor_split`` along ``axis`` of an x with at least axis + 1 dimensions."""
+    x = as_input(x, fn)
+    if x.ndim <= axis:
+        raise ValueError(f"{fn}: x must have at least {axis + 1} dimensions, got shape "
+                         f"{x.shape}")
+    return tensor_split(x, num_or_indices, axis)
 
 
 def _as_list(x, fn: str) -> list:
