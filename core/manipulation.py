@@ -689,21 +689,21 @@ def vsplit(x, num_or_indices, name: str | None = None) -> list[Tensor]:
     """Paddle's ``vsplit(x, num_or_indices)``: ``tensor_split`` along axis 0 (x at least
     2-D)."""
     del name
-    return _split_along(x, num_or_indices, 0, "vsplit")
+    return _split_along(x, num_or_indices, 0, 2, "vsplit")
 
 
 def dsplit(x, num_or_indices, name: str | None = None) -> list[Tensor]:
     """Paddle's ``dsplit(x, num_or_indices)``: ``tensor_split`` along axis 2 (x at least
     3-D)."""
     del name
-    return _split_along(x, num_or_indices, 2, "dsplit")
+    return _split_along(x, num_or_indices, 2, 3, "dsplit")
 
 
-def _split_along(x, num_or_indices, axis: int, fn: str) -> list[Tensor]:
-    """``tensor_split`` along ``axis`` of an x with at least axis + 1 dimensions."""
+def _split_along(x, num_or_indices, axis: int, min_dims: int, fn: str) -> list[Tensor]:
+    """``tensor_split`` along ``axis`` of an x with at least ``min_dims`` dimensions."""
     x = as_input(x, fn)
-    if x.ndim <= axis:
-        raise ValueError(f"{fn}: x must have at least {axis + 1} dimensions, got shape "
+    if x.ndim < min_dims:
+        raise ValueError(f"{fn}: x must have at least {min_dims} dimensions, got shape "
                          f"{x.shape}")
     return tensor_split(x, num_or_indices, axis)
 
