@@ -4,10 +4,10 @@ Every optimizer shares the ``Optimizer`` base (state, regularization, clipping, 
 defines one ``_update`` method; ``core.optimizer.lr`` holds the schedules.
 """
 from core.optimizer import lr
-from core.optimizer.adam import Adam, Adamax, AdamW, Lamb
-from core.optimizer.adaptive import Adadelta, Adagrad, RMSProp
+from core.optimizer.adam import Adam, Adamax, AdamW, Lamb, NAdam, RAdam
+from core.optimizer.adaptive import Adadelta, Adagrad, RMSProp, Rprop
 from core.optimizer.optimizer import Optimizer
-from core.optimizer.sgd import SGD, Momentum
+from core.optimizer.sgd import ASGD, SGD, Momentum
 
-__all__ = ["SGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "Lamb", "Momentum",
-           "Optimizer", "RMSProp", "lr"]
+__all__ = ["ASGD", "SGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "Lamb", "Momentum",
+           "NAdam", "Optimizer", "RAdam", "RMSProp", "Rprop", "lr"]

@@ -1,7 +1,8 @@
-"""Adam, AdamW (decoupled weight decay), Adamax and Lamb, with Paddle 3.3.1's arguments and
-formulas."""
+"""Adam, AdamW (decoupled weight decay), Adamax, Lamb, NAdam and RAdam, with Paddle 3.3.1's
+arguments and formulas."""
 from __future__ import annotations
 
+import math
 import numbers
 
 from core import backend
@@ -220,4 +221,110 @@ class Lamb(Optimizer):
         data -= (lr * ratio) * r
 
 
-__all__ = ["Adam", "AdamW", "Adamax", "Lamb"]
+class NAdam(Optimizer):
+    """NAdam (Dozat): Adam with Nesterov momentum, as Paddle's ``nadam`` kernel (and torch's
+    NAdam)::
+
+        mu_t      = beta1 * (1 - 0.5 * 0.96 ** (t * momentum_decay))
+        mu_next   = beta1 * (1 - 0.5 * 0.96 ** ((t + 1) * momentum_decay))
+        prod_t    = mu_1 * ... * mu_t
+        moment1   = beta1 * moment1 + (1 - beta1) * grad
+        moment2   = beta2 * moment2 + (1 - beta2) * grad ** 2
+        m_hat     = mu_next * moment1 / (1 - prod_t * mu_next)
+                    + (1 - mu_t) * grad / (1 - prod_t)
+        param     = param - lr * m_hat / (sqrt(moment2 / (1 - beta2 ** t)) + epsilon)
+
+    Two state arrays per parameter and one number, the running product ``mu_product`` (it has
+    no closed form in t, so it is carried, as Paddle carries it). ``weight_decay`` (L2/L1) is
+    added to the gradient first.
+    """
+
+    _accumulators = ("moment1", "moment2")
+    _scalars = {"mu_product": 1.0}
+    _group_options = {"beta1": "_beta1", "beta2": "_beta2", "epsilon": "_epsilon",
+                      "momentum_decay": "_momentum_decay"}
+
+    def __init__(self, learning_rate=0.002, beta1: float = 0.9, beta2: float = 0.999,
+                 epsilon: float = 1e-8, momentum_decay: float = 0.004, parameters=None,
+                 weight_decay=None, grad_clip=None, name: str | None = None):
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self._beta1 = check_range("NAdam", "beta1", beta1, 0.0, 1.0)
+        self._beta2 = check_range("NAdam", "beta2", beta2, 0.0, 1.0)
+        self._epsilon = check_range("NAdam", "epsilon", epsilon, 0.0)
+        self._momentum_decay = check_range("NAdam", "momentum_decay", momentum_decay, 0.0)
+        self._init_groups()
+
+    def _update(self, param, grad, state, lr):
+        b1, b2, t = self._beta1, self._beta2, state["step"]
+        mu = b1 * (1.0 - 0.5 * 0.96 ** (t * self._momentum_decay))
+        mu_next = b1 * (1.0 - 0.5 * 0.96 ** ((t + 1) * self._momentum_decay))
+        product = state["mu_product"] = state["mu_product"] * mu
+        m, v = state["moment1"], state["moment2"]
+        m *= b1
+        m += (1.0 - b1) * grad
+        v *= b2
+        v += (1.0 - b2) * (grad * grad)
+        xp = backend.array_module(v)
+        denom = xp.sqrt(v / (1.0 - b2 ** t))
+        denom += self._epsilon
+        step = (mu_next / (1.0 - product * mu_next)) * m
+        step += ((1.0 - mu) / (1.0 - product)) * grad
+        step /= denom
+        step *= lr
+        param.data -= step
+
+
+class RAdam(Optimizer):
+    """RAdam (Liu et al.): Adam whose adaptive step is switched on, and rectified, once the
+    variance of its adaptive rate is tractable, as Paddle's ``radam`` kernel (and torch's)::
+
+        moment1 = beta1 * moment1 + (1 - beta1) * grad
+        moment2 = beta2 * moment2 + (1 - beta2) * grad ** 2
+        m_hat   = moment1 / (1 - beta1 ** t)
+        rho_inf = 2 / (1 - beta2) - 1
+        rho_t   = rho_inf - 2 t beta2 ** t / (1 - beta2 ** t)
+        if rho_t > 5:
+            r     = sqrt((rho_t - 4) (rho_t - 2) rho_inf / ((rho_inf - 4) (rho_inf - 2) rho_t))
+            param = param - lr * m_hat * r * sqrt(1 - beta2 ** t) / (sqrt(moment2) + epsilon)
+        else:
+            param = param - lr * m_hat                     (plain momentum SGD)
+
+    Paddle carries ``t beta2 ** t / (1 - beta2 ** t)`` as a running value; here it comes from
+    t directly (the same number). ``weight_decay`` (L2/L1) is added to the gradient first.
+    """
+
+    _accumulators = ("moment1", "moment2")
+    _group_options = {"beta1": "_beta1", "beta2": "_beta2", "epsilon": "_epsilon"}
+
+    def __init__(self, learning_rate=0.001, beta1: float = 0.9, beta2: float = 0.999,
+                 epsilon: float = 1e-8, parameters=None, weight_decay=None, grad_clip=None,
+                 name: str | None = None):
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self._beta1 = check_range("RAdam", "beta1", beta1, 0.0, 1.0)
+        self._beta2 = check_range("RAdam", "beta2", beta2, 0.0, 1.0)
+        self._epsilon = check_range("RAdam", "epsilon", epsilon, 0.0)
+        self._init_groups()
+
+    def _update(self, param, grad, state, lr):
+        b1, b2, t = self._beta1, self._beta2, state["step"]
+        m, v = state["moment1"], state["moment2"]
+        m *= b1
+        m += (1.0 - b1) * grad
+        v *= b2
+        v += (1.0 - b2) * (grad * grad)
+        step_size = lr / (1.0 - b1 ** t)
+        rho_inf = 2.0 / (1.0 - b2) - 1.0
+        b2_t = b2 ** t
+        rho_t = rho_inf - 2.0 * t * b2_t / (1.0 - b2_t)
+        if rho_t <= 5.0:
+            param.data -= step_size * m
+            return
+        rect = math.sqrt((rho_t - 4.0) * (rho_t - 2.0) * rho_inf
+                         / ((rho_inf - 4.0) * (rho_inf - 2.0) * rho_t))
+        xp = backend.array_module(v)
+        denom = xp.sqrt(v)
+        denom += self._epsilon
+        param.data -= (step_size * rect * math.sqrt(1.0 - b2_t)) * m / denom
+
+
+__all__ = ["Adam", "AdamW", "Adamax", "Lamb", "NAdam", "RAdam"]

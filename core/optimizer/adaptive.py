@@ -1,7 +1,11 @@
-"""Per-coordinate adaptive rules: Adagrad, Adadelta and RMSProp (Paddle 2.x arguments/formulas)."""
+"""Per-coordinate adaptive rules: Adagrad, Adadelta, RMSProp and Rprop (Paddle's arguments and
+formulas)."""
 from __future__ import annotations
 
+import numbers
+
 from core import backend
+from core.optimizer.lr import LRScheduler
 from core.optimizer.optimizer import Optimizer, check_range
 
 
@@ -128,4 +132,76 @@ class RMSProp(Optimizer):
         param.data -= term
 
 
-__all__ = ["Adadelta", "Adagrad", "RMSProp"]
+class Rprop(Optimizer):
+    """Rprop (Riedmiller & Braun), resilient backpropagation, as Paddle's ``rprop`` kernel::
+
+        product = grad * prev
+        eta     = etas[1] where product > 0, etas[0] where product < 0, else 1
+        rate    = clip(rate * eta, learning_rate_range[0], learning_rate_range[1])
+        grad    = 0 where product < 0          (a sign change: no step, and no memory of it)
+        param   = param - sign(grad) * rate
+        prev    = grad
+
+    Each element keeps its own step size ``rate`` (starting at ``learning_rate``) and its
+    previous gradient: two state arrays per parameter. Only the gradient's sign is used, so
+    Rprop suits full-batch training (Paddle's note). As in Paddle, the step sizes start at
+    ``learning_rate`` and then follow their own rule: ``learning_rate`` must be a float (no
+    scheduler), and neither ``set_lr`` nor a parameter group's ``learning_rate`` changes them;
+    there is no ``weight_decay``.
+    """
+
+    _accumulators = ("prevs", "learning_rates")
+
+    def __init__(self, learning_rate: float = 0.001, learning_rate_range=(1e-5, 50),
+                 parameters=None, etas=(0.5, 1.2), grad_clip=None,
+                 multi_precision: bool = False, name: str | None = None):
+        del multi_precision  # core keeps no float32 master weights
+        if isinstance(learning_rate, LRScheduler):
+            raise TypeError("Rprop: learning_rate must be a float (the initial step size of "
+                            "every element), not an LRScheduler: Rprop adapts its step sizes "
+                            "itself")
+        low, high = _pair("learning_rate_range", learning_rate_range)
+        shrink, grow = _pair("etas", etas)
+        lr = check_range("Rprop", "learning_rate", learning_rate, 0.0)
+        if not 0.0 < low <= lr <= high:
+            raise ValueError("Rprop: learning_rate_range must satisfy 0 < "
+                             "learning_rate_range[0] <= learning_rate <= learning_rate_range[1]; "
+                             f"got learning_rate_range={tuple(learning_rate_range)!r} with "
+                             f"learning_rate={learning_rate!r}")
+        if not 0.0 < shrink < 1.0 < grow:
+            raise ValueError("Rprop: etas must satisfy 0 < etas[0] < 1 < etas[1] (the factors "
+                             f"that shrink and grow a step size), got {tuple(etas)!r}")
+        super().__init__(lr, parameters, None, grad_clip, name)
+        self._initial_lr, self._range, self._etas = lr, (low, high), (shrink, grow)
+        self._init_groups()
+
+    def _initial_value(self, name: str) -> float:
+        return self._initial_lr if name == "learning_rates" else 0.0
+
+    def _update(self, param, grad, state, lr):
+        del lr  # each element's own step size (state "learning_rates") is the rate
+        prev, rates = state["prevs"], state["learning_rates"]
+        xp = backend.array_module(rates)
+        product = grad * prev
+        eta = xp.ones_like(rates)
+        eta[product > 0] = self._etas[1]
+        reversed_sign = product < 0
+        eta[reversed_sign] = self._etas[0]
+        rates *= eta
+        xp.clip(rates, *self._range, out=rates)
+        grad = xp.where(reversed_sign, 0, grad).astype(rates.dtype, copy=False)
+        param.data -= xp.sign(grad) * rates
+        prev[...] = grad
+
+
+def _pair(name: str, value) -> tuple[float, float]:
+    """Two finite numbers (a tuple or list), for Rprop's ranges."""
+    items = tuple(value) if isinstance(value, (tuple, list)) else ()
+    if len(items) != 2 or not all(isinstance(v, numbers.Real) and not isinstance(v, bool)
+                                  for v in items):
+        raise ValueError(f"Rprop: {name} must be a pair of numbers (a tuple or list of two), "
+                         f"got {value!r}")
+    return float(items[0]), float(items[1])
+
+
+__all__ = ["Adadelta", "Adagrad", "RMSProp", "Rprop"]

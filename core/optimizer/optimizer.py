@@ -51,6 +51,10 @@ class Optimizer:
 
     # Names of the per-parameter state arrays; ``_initial_value`` says how each starts.
     _accumulators: tuple[str, ...] = ()
+    # Per-parameter numbers a rule carries from step to step (name -> initial value), kept as
+    # Python floats beside the step counter, not as device arrays: NAdam's running product of
+    # its momentum factors, which has no closed form in t.
+    _scalars: dict[str, float] = {}
     # Whether ``_update`` is element-wise (each element's new value depends on that element
     # alone): then a row-sparse update may run on parts of its rows at once (sparse_rows.py).
     _elementwise = True
@@ -240,15 +244,18 @@ class Optimizer:
         for name in self._accumulators_for(param):
             if name not in state:
                 state[name] = _full_like(param.data, self._initial_value(name))
+        for name, initial in self._scalars.items():
+            state.setdefault(name, initial)
         return state
 
     # ----- state ---------------------------------------------------------------------------
     def state_dict(self) -> dict:
         """``{"state": {param name: {array name: Tensor, "step": int}}, "LR_Scheduler": ...}``.
 
-        Arrays are Tensors sharing memory with the live state (as ``Layer.state_dict``).
+        Arrays are Tensors sharing memory with the live state (as ``Layer.state_dict``); the
+        step counter and a rule's scalars (``_scalars``) stay Python numbers.
         """
-        state = {name: {k: (Tensor(v) if k != "step" else v) for k, v in entries.items()}
+        state = {name: {k: (Tensor(v) if hasattr(v, "shape") else v) for k, v in entries.items()}
                  for name, entries in self._state.items()}
         out = {STATE_KEY: state}
         if isinstance(self._learning_rate, LRScheduler):
@@ -293,6 +300,8 @@ class Optimizer:
         for key, value in entries.items():
             if key == "step":
                 state["step"] = int(np.asarray(backend.to_numpy(_raw(value))))
+            elif key in self._scalars:
+                state[key] = float(np.asarray(backend.to_numpy(_raw(value))))
             elif key in known:
                 state[key] = _copy_like(value, param, key)
             else:

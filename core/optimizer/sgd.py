@@ -1,5 +1,8 @@
-"""Plain SGD and SGD with (Nesterov) momentum, with Paddle 2.x's arguments and formulas."""
+"""Plain SGD, SGD with (Nesterov) momentum and ASGD (stochastic average gradient), with Paddle's
+arguments and formulas."""
 from __future__ import annotations
+
+import numbers
 
 from core.optimizer.optimizer import Optimizer, check_range
 
@@ -50,4 +53,46 @@ class Momentum(Optimizer):
             param.data -= lr * velocity
 
 
-__all__ = ["SGD", "Momentum"]
+class ASGD(Optimizer):
+    """ASGD as Paddle defines it: the stochastic *average* gradient (Schmidt, Le Roux & Bach),
+    which steps along the mean of the last ``batch_num`` gradients::
+
+        i     = (t - 1) % batch_num       (t: this parameter's step, from 1)
+        d     = d - y_i + grad
+        y_i   = grad
+        param = param - lr * d / min(t, batch_num)
+
+    Set ``batch_num`` to the batches in an epoch, so that ``y_i`` is the gradient last seen on
+    batch i (the data must then come in the same order each epoch). It keeps ``batch_num + 1``
+    arrays the size of each parameter (``d`` and ``y_0`` ... ``y_{batch_num-1}``): lower it where
+    memory is tight, as Paddle advises. ``weight_decay`` (L2/L1) is added to the gradient first,
+    so it enters the average too (as in Paddle's kernel). Not torch's ASGD, which averages the
+    iterates.
+    """
+
+    def __init__(self, learning_rate=0.001, batch_num: int = 1, parameters=None,
+                 weight_decay=None, grad_clip=None, multi_precision: bool = False,
+                 name: str | None = None):
+        del multi_precision  # core keeps no float32 master weights
+        if isinstance(batch_num, bool) or not isinstance(batch_num, numbers.Integral) \
+                or batch_num < 1:
+            raise ValueError("ASGD: batch_num must be an integer >= 1 (the batches in an "
+                             f"epoch), got {batch_num!r}")
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self._batch_num = int(batch_num)
+        self._init_groups()
+
+    def _accumulators_for(self, param) -> tuple[str, ...]:
+        del param
+        return ("d", *(f"y_{i}" for i in range(self._batch_num)))
+
+    def _update(self, param, grad, state, lr):
+        t, n = state["step"], self._batch_num
+        d, y = state["d"], state[f"y_{(t - 1) % n}"]
+        d -= y
+        d += grad
+        y[...] = grad
+        param.data -= (lr / min(t, n)) * d
+
+
+__all__ = ["ASGD", "SGD", "Momentum"]

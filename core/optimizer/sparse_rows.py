@@ -70,6 +70,10 @@ def lazy_update(optimizer, param, grad: RowSparseGrad, regularizer, lr: float) -
     xp = backend.array_module(param.data)  # gathers by take: 2x numpy's fancy indexing here
     state = optimizer._state_for(param)
     state["step"] = state.get("step", 0) + 1
+    arrays = {k: v for k, v in state.items() if hasattr(v, "shape")}
+    # The step and a rule's scalars, read once: each part updates its own copy, and every part
+    # computes the same new scalars, so one written back while another part starts is harmless.
+    numbers = {k: v for k, v in state.items() if not hasattr(v, "shape")}
 
     def update(start, stop):
         part = rows[start:stop]
@@ -77,13 +81,14 @@ def lazy_update(optimizer, param, grad: RowSparseGrad, regularizer, lr: float) -
         part_values = values[start:stop]
         if regularizer is not None:
             part_values = part_values + regularizer(view.data)
-        row_state = {k: (xp.take(v, part, axis=0) if hasattr(v, "shape") else v)
-                     for k, v in state.items()}
+        row_state = {k: xp.take(v, part, axis=0) for k, v in arrays.items()} | dict(numbers)
         optimizer._update(view, part_values, row_state, lr)
         param.data[part] = view.data
         for key, value in row_state.items():
             if hasattr(value, "shape"):
                 state[key][part] = value
+            elif key != "step":  # a rule's scalar (the same from every part)
+                state[key] = value
 
     # a gather and a scatter of the parameter and of each state array, and the rule's passes
     workers = threads.host_workers(param.data, len(rows), passes=8 * values.size) \
