@@ -555,3 +555,9 @@ __all__ += [
 from core.statistics import histogram_bin_edges  # noqa: E402
 
 __all__ += ["histogram_bin_edges"]
+
+# paddle.pdist: condensed pairwise p-norm distances (core.linalg.pdist; Tensor.pdist is bound
+# there); matrix_exp, svd_lowrank and pca_lowrank stay under core.linalg, as in Paddle.
+from core.linalg.distances import pdist  # noqa: E402
+
+__all__ += ["pdist"]

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 from core.distribution.bernoulli import Bernoulli
 from core.distribution.categorical import Categorical
+from core.distribution.cauchy import Cauchy
+from core.distribution.continuous_bernoulli import ContinuousBernoulli, kl_continuous_bernoulli
+from core.distribution.counts import Binomial, Geometric, Poisson, xlogy
 from core.distribution.dirichlet import Beta, Dirichlet
 from core.distribution.distribution import kl_divergence, register_kl
 from core.distribution.gamma import Exponential, Gamma
 from core.distribution.gumbel import _EULER_GAMMA, Gumbel
 from core.distribution.independent import Independent, sum_rightmost
 from core.distribution.laplace import Laplace
+from core.distribution.multivariate_normal import MultivariateNormal, kl_multivariate_normal
 from core.distribution.normal import LogNormal, Normal
 from core.distribution.uniform import Uniform
 from core.elementwise import digamma, lgamma
@@ -110,3 +114,39 @@ def _kl_independent_independent(p, q):
             f"batch axes ({n} and {q._reinterpreted_batch_rank}) are not supported")
     return sum_rightmost(kl_divergence(p._base, q._base), n)
 
+
+@register_kl(Cauchy, Cauchy)
+def _kl_cauchy_cauchy(p, q):
+    """``log(((p.scale + q.scale)^2 + (p.loc - q.loc)^2) / (4 p.scale q.scale))``."""
+    return (((p.scale + q.scale).square() + (p.loc - q.loc).square()).log()
+            - (4 * p.scale * q.scale).log())
+
+
+@register_kl(Poisson, Poisson)
+def _kl_poisson_poisson(p, q):
+    """``rate_p log(rate_p / rate_q) - rate_p + rate_q``, in closed form (Paddle sums the mass
+    over a truncated support)."""
+    return p.rate * (p.rate.log() - q.rate.log()) - p.rate + q.rate
+
+
+@register_kl(Geometric, Geometric)
+def _kl_geometric_geometric(p, q):
+    """``-H(p) - log(q) - (1/p - 1) log(1 - q)``: E_p[-log q(X)] with E_p[X] = 1/p - 1."""
+    return -p.entropy() - q.probs.log() - p.mean * (-q.probs).log1p()
+
+
+@register_kl(Binomial, Binomial)
+def _kl_binomial_binomial(p, q):
+    """``n KL(Bernoulli(p) || Bernoulli(q))`` for equal total_counts (Paddle requires them
+    equal too)."""
+    if not (p.total_count.data == q.total_count.data).all():
+        raise ValueError("kl_divergence: the Binomials' total_count must be equal, got "
+                         f"{p.total_count.numpy().tolist()} and "
+                         f"{q.total_count.numpy().tolist()}")
+    pp, qp = p.probs, q.probs
+    return p.total_count * (xlogy(pp, pp) - xlogy(pp, qp)
+                            + xlogy(1 - pp, 1 - pp) - xlogy(1 - pp, 1 - qp))
+
+
+register_kl(MultivariateNormal, MultivariateNormal)(kl_multivariate_normal)
+register_kl(ContinuousBernoulli, ContinuousBernoulli)(kl_continuous_bernoulli)

@@ -10,7 +10,9 @@ decompositions and covariances, batched over leading dimensions as Paddle's [...
 - ``solvers``: ``triangular_solve``, ``cholesky_solve``, ``cholesky_inverse``, ``lstsq``;
 - ``factorizations``: ``lu``, ``lu_unpack``, ``householder_product``;
 - ``spectral``: ``eig``, ``eigvals`` (complex results), ``eigvalsh``, ``cond``, ``matrix_rank``;
-- ``distances``: ``cdist`` (also ``core.cdist``, Paddle's top-level name);
+- ``distances``: ``cdist`` (also ``core.cdist``, Paddle's top-level name) and ``pdist``
+  (``core.pdist``, Paddle's top-level name);
+- ``exponential``: ``matrix_exp``; ``lowrank``: ``svd_lowrank``, ``pca_lowrank``;
 - ``products`` also has ``vecdot`` and ``matrix_transpose``.
 
 Importing this package attaches the Tensor methods its modules define (``x.norm()``,
@@ -29,8 +31,10 @@ from core.linalg.decompositions import (
     solve,
     svd,
 )
-from core.linalg.distances import cdist
+from core.linalg.distances import cdist, pdist
+from core.linalg.exponential import matrix_exp
 from core.linalg.factorizations import householder_product, lu, lu_unpack
+from core.linalg.lowrank import pca_lowrank, svd_lowrank
 from core.linalg.norms import matrix_norm, norm, vector_norm
 from core.linalg.products import bmm, dot, matrix_transpose, mm, multi_dot, vecdot
 
@@ -47,4 +51,5 @@ __all__ = ["bmm", "cholesky", "corrcoef", "cov", "det", "dot", "eigh", "inv", "m
            "vector_norm",
            "cdist", "cholesky_inverse", "cholesky_solve", "cond", "eig", "eigvals", "eigvalsh",
            "householder_product", "lstsq", "lu", "lu_unpack", "matrix_rank", "matrix_transpose",
-           "triangular_solve", "vecdot"]
+           "triangular_solve", "vecdot",
+           "matrix_exp", "pca_lowrank", "pdist", "svd_lowrank"]

@@ -1,5 +1,6 @@
-"""Paddle's ``cdist``: the p-norm distance between every row of x [..., P, M] and every row of
-y [..., R, M], a tensor [..., P, R] (batch dimensions broadcast, as torch.cdist).
+"""Paddle's ``cdist`` and ``pdist``. ``cdist``: the p-norm distance between every row of x
+[..., P, M] and every row of y [..., R, M], a tensor [..., P, R] (batch dimensions broadcast, as
+torch.cdist); ``pdist``: the distances between the rows of one matrix, each pair once.
 
 The forward either forms the differences x_i - y_j ([..., P, R, M]) or, for p = 2 when
 ``compute_mode`` asks for it, uses |x|^2 + |y|^2 - 2 x y^T (one matmul, no [P, R, M] array; less
@@ -12,11 +13,13 @@ import math
 
 import numpy as np
 
+from core import backend
 from core.linalg._common import _xp
+from core.manipulation import gather
 from core.ops import as_input
 from core.tensor import Tensor, apply, unbroadcast
 
-__all__ = ["cdist"]
+__all__ = ["cdist", "pdist"]
 
 _MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
           "donot_use_mm_for_euclid_dist")
@@ -110,4 +113,25 @@ def _direct_grad(xp, a, b, out, g, p: float):
     return xp.where(out[..., None] > 0, g[..., None] * grad, 0)
 
 
+def pdist(x, p: float = 2.0, name: str | None = None) -> Tensor:
+    """Paddle's ``pdist(x, p=2.0, name=None)``: the p-norm distances between the rows of x
+    [N, M], each pair i < j once, in the order (0, 1), (0, 2), ..., (1, 2), ... — the condensed
+    form of scipy's pdist, a tensor [N (N - 1) / 2]. ``p`` as in cdist (>= 0, inf allowed).
+    Differentiable (0 at a zero distance, as cdist)."""
+    del name
+    x = _rows(x, "pdist", "x")
+    if x.ndim != 2:
+        raise ValueError(f"pdist: x must be a 2-D matrix of row vectors [N, M], got shape "
+                         f"{x.shape}")
+    if isinstance(p, bool) or not isinstance(p, (int, float)) or math.isnan(p) or p < 0:
+        raise ValueError(f"pdist: p must be a non-negative number (inf allowed), got {p!r}")
+    n = x.shape[0]
+    rows, cols = np.triu_indices(n, k=1)
+    pairs = Tensor(backend.asarray((rows * n + cols).astype(np.int64)))
+    # the direct differences, as torch.pdist: pdist is for modest N, where accuracy matters more
+    full = cdist(x, x, p, compute_mode="donot_use_mm_for_euclid_dist")
+    return gather(full.reshape([-1]), pairs)
+
+
 Tensor.cdist = cdist  # see the note on Tensor methods at the end of core/ops.py
+Tensor.pdist = pdist
