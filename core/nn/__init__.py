@@ -190,3 +190,9 @@ __all__ += ["AdaptiveLogSoftmaxWithLoss", "CircularPad1D", "CircularPad2D", "Cir
             "ConstantPad1D", "ConstantPad2D", "ConstantPad3D", "FeatureAlphaDropout",
             "HSigmoidLoss", "LPPool1D", "LPPool2D", "ReflectionPad1D", "ReflectionPad2D",
             "ReflectionPad3D", "ReplicationPad1D", "ReplicationPad2D", "ReplicationPad3D"]
+from core.nn.fractional_pool import FractionalMaxPool2D, FractionalMaxPool3D  # noqa: E402
+
+__all__ += ["FractionalMaxPool2D", "FractionalMaxPool3D"]
+from core.nn.loss import RNNTLoss  # noqa: E402 - Paddle 3's RNN transducer loss
+
+__all__ += ["RNNTLoss"]

@@ -431,3 +431,32 @@ class AdaptiveLogSoftmaxWithLoss(Layer):
     def extra_repr(self) -> str:
         return (f"in_features={self.in_features}, n_classes={self.n_classes}, "
                 f"cutoffs={self.cutoffs[:-1]}, div_value={self.div_value}")
+
+
+from core.nn.functional import rnnt as T  # noqa: E402 - appended with RNNTLoss (Paddle 3)
+
+
+class RNNTLoss(_Reduced):
+    """RNN transducer loss, Paddle's ``RNNTLoss(blank=0, fastemit_lambda=0.001,
+    reduction='mean', name=None)``; ``forward(input, label, input_lengths, label_lengths)``
+    with ``input`` [B, T_max, U_max + 1, D] and ``label`` [B, U_max]: ``-log P(label |
+    input)``, P summed over the lattice's alignments, log-softmax over D included, FastEmit
+    scaling the label emissions' gradient by ``1 + fastemit_lambda``; ``"mean"`` divides the
+    sum by B. See ``F.rnnt_loss``."""
+
+    def __init__(self, blank: int = 0, fastemit_lambda: float = 0.001, reduction: str = "mean",
+                 name: str | None = None):
+        super().__init__(reduction, name)
+        if isinstance(blank, bool) or not isinstance(blank, int) or blank < 0:
+            raise ValueError(f"RNNTLoss: blank={blank!r} must be a non-negative int.")
+        self.blank = blank
+        self.fastemit_lambda = T.check_fastemit_lambda(fastemit_lambda, "RNNTLoss")
+
+    def forward(self, input: Tensor, label: Tensor, input_lengths: Tensor,  # noqa: A002
+                label_lengths: Tensor) -> Tensor:
+        return T.rnnt_loss(input, label, input_lengths, label_lengths, self.blank,
+                           self.fastemit_lambda, self.reduction)
+
+    def extra_repr(self) -> str:
+        return (f"blank={self.blank}, fastemit_lambda={self.fastemit_lambda}, "
+                f"reduction={self.reduction}")

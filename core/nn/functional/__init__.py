@@ -154,3 +154,24 @@ from core.nn.functional.lp_pool import lp_pool1d, lp_pool2d  # noqa: E402
 
 __all__ += ["adaptive_log_softmax_with_loss", "class_center_sample", "feature_alpha_dropout",
             "hsigmoid_loss", "lp_pool1d", "lp_pool2d", "margin_cross_entropy"]
+from core.nn.functional.fractional_pool import (  # noqa: E402 - Paddle 3's fractional pooling
+                                                fractional_max_pool2d,
+                                                fractional_max_pool3d,
+)
+
+__all__ += ["fractional_max_pool2d", "fractional_max_pool3d"]
+from core.nn.functional.rnnt import rnnt_loss  # noqa: E402 - Paddle 3's RNN transducer loss
+
+__all__ += ["rnnt_loss"]
+from core.nn.functional.inplace import (  # noqa: E402 - Paddle 3's in-place activations
+                                        elu_,
+                                        hardtanh_,
+                                        leaky_relu_,
+                                        relu_,
+                                        softmax_,
+                                        tanh_,
+                                        thresholded_relu_,
+)
+
+__all__ += ["elu_", "hardtanh_", "leaky_relu_", "relu_", "softmax_", "tanh_",
+            "thresholded_relu_"]

@@ -37,6 +37,9 @@ NO_GRADIENT = {
     "Identity": "returns its input",
     "sequence_mask": "returns a 0/1 mask of lengths (integers)",
     "one_hot": "a function of integer labels",
+    **{name: "in-place: refused on tensors that need a gradient (test_inplace_functional.py)"
+       for name in ("relu_", "elu_", "hardtanh_", "leaky_relu_", "softmax_", "tanh_",
+                    "thresholded_relu_")},
 }
 # Layers whose functional form is not their name in snake case.
 FUNCTIONAL = {"BCELoss": "binary_cross_entropy",
