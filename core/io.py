@@ -12,6 +12,7 @@ arrays, and ``__iter__`` chains the two.
 """
 from __future__ import annotations
 
+import bisect
 import math
 import numbers
 import time
@@ -137,6 +138,74 @@ class Subset(Dataset):
 
     def __len__(self) -> int:
         return int(self.indices.size)
+
+
+class ConcatDataset(Dataset):
+    """The samples of ``datasets`` one dataset after the other (``paddle.io.ConcatDataset(
+    datasets)``): index ``i`` falls in the dataset whose running total of lengths
+    (``cumulative_sizes``) first exceeds it. A negative index counts from the end, as in Paddle
+    (beyond ``-len`` is a ValueError there and here); the datasets must be map-style."""
+
+    @staticmethod
+    def cumsum(sequence) -> list[int]:
+        """Running totals of the lengths of ``sequence``'s datasets (Paddle's helper)."""
+        totals, running = [], 0
+        for dataset in sequence:
+            running += len(dataset)
+            totals.append(running)
+        return totals
+
+    def __init__(self, datasets):
+        if isinstance(datasets, (str, bytes, Dataset)) or not hasattr(datasets, "__iter__"):
+            raise TypeError(f"ConcatDataset: datasets must be an iterable of datasets, got "
+                            f"{type(datasets).__name__}.")
+        self.datasets = list(datasets)
+        if not self.datasets:
+            raise ValueError("ConcatDataset: datasets must not be empty.")
+        for i, dataset in enumerate(self.datasets):
+            if isinstance(dataset, IterableDataset) or not (
+                    hasattr(dataset, "__getitem__") and hasattr(dataset, "__len__")):
+                raise TypeError(f"ConcatDataset: datasets[{i}] must be a map-style dataset "
+                                f"(__getitem__ and __len__), got {type(dataset).__name__}; "
+                                "chain IterableDatasets with ChainDataset.")
+        self.cumulative_sizes = self.cumsum(self.datasets)
+
+    def __len__(self) -> int:
+        return self.cumulative_sizes[-1]
+
+    def __getitem__(self, idx):
+        n = len(self)
+        if idx < 0:
+            if -idx > n:
+                raise ValueError(f"ConcatDataset: index {idx} is beyond the start of a dataset "
+                                 f"of {n} samples.")
+            idx += n
+        if idx >= n:
+            raise IndexError(f"ConcatDataset: index {idx} is outside a dataset of {n} samples.")
+        which = bisect.bisect_right(self.cumulative_sizes, idx)
+        start = self.cumulative_sizes[which - 1] if which else 0
+        return self.datasets[which][idx - start]
+
+
+class ChainDataset(IterableDataset):
+    """The samples of several IterableDatasets one stream after the other
+    (``paddle.io.ChainDataset(datasets)``); it is an IterableDataset itself, so a DataLoader
+    reads it as a stream (no len(), no shuffle)."""
+
+    def __init__(self, datasets):
+        self.datasets = list(datasets) if isinstance(datasets, (list, tuple)) else None
+        if not self.datasets:
+            raise ValueError(f"ChainDataset: datasets must be a non-empty list of "
+                             f"IterableDatasets, got {datasets!r}.")
+        for i, dataset in enumerate(self.datasets):
+            if not isinstance(dataset, IterableDataset):
+                raise TypeError(f"ChainDataset: datasets[{i}] must be an IterableDataset, got "
+                                f"{type(dataset).__name__}; concatenate map-style datasets "
+                                "with ConcatDataset.")
+
+    def __iter__(self):
+        for dataset in self.datasets:
+            yield from dataset
 
 
 def random_split(dataset, lengths, generator=None) -> list[Subset]:
@@ -362,6 +431,37 @@ class WeightedRandomSampler(Sampler):
 
     def __len__(self) -> int:
         return self.num_samples
+
+
+class SubsetRandomSampler(Sampler):
+    """The elements of ``indices`` in a random order, a new one each pass
+    (``paddle.io.SubsetRandomSampler(indices)``): ``indices[k]`` for ``k`` in a permutation of
+    ``range(len(indices))``. ``generator`` (core's addition, as ``RandomSampler``'s): an int
+    seed or a ``numpy.random.Generator``; by default core's generator (``core.seed(n)`` fixes
+    the orders). Empty ``indices`` are a ValueError, as in Paddle."""
+
+    def __init__(self, indices, generator=None):
+        if isinstance(indices, (str, bytes)) or not hasattr(indices, "__len__") \
+                or not hasattr(indices, "__getitem__"):
+            raise TypeError(f"SubsetRandomSampler: indices must be a sequence of indices, got "
+                            f"{type(indices).__name__}.")
+        if len(indices) == 0:
+            raise ValueError("SubsetRandomSampler: indices must not be empty.")
+        if isinstance(generator, numbers.Integral) and not isinstance(generator, bool):
+            generator = np.random.default_rng(int(generator))
+        if generator is not None and not isinstance(generator, np.random.Generator):
+            raise TypeError(f"SubsetRandomSampler: generator must be an int seed, a "
+                            f"numpy.random.Generator or None, got {generator!r}.")
+        super().__init__(None)
+        self.indices, self.generator = indices, generator
+
+    def __iter__(self) -> Iterator:
+        rng = self.generator if self.generator is not None else backend.rng()
+        for k in rng.permutation(len(self.indices)).tolist():
+            yield self.indices[k]
+
+    def __len__(self) -> int:
+        return len(self.indices)
 
 
 class DistributedBatchSampler(BatchSampler):

@@ -1,21 +1,54 @@
 """``paddle.vision.transforms``: image transforms on host (numpy) arrays, and their functional
-forms in ``core.vision.transforms.functional``."""
+forms in ``core.vision.transforms.functional`` (also importable from here, as Paddle's)."""
 from core.vision.transforms import functional
+from core.vision.transforms.functional import (
+    adjust_brightness,
+    adjust_contrast,
+    adjust_hue,
+    affine,
+    center_crop,
+    crop,
+    erase,
+    hflip,
+    normalize,
+    pad,
+    perspective,
+    resize,
+    rotate,
+    to_grayscale,
+    to_tensor,
+    vflip,
+)
 from core.vision.transforms.transforms import (
     BaseTransform,
+    BrightnessTransform,
     CenterCrop,
+    ColorJitter,
     Compose,
+    ContrastTransform,
     Grayscale,
+    HueTransform,
     Normalize,
     Pad,
+    RandomAffine,
     RandomCrop,
+    RandomErasing,
     RandomHorizontalFlip,
+    RandomPerspective,
+    RandomResizedCrop,
+    RandomRotation,
     RandomVerticalFlip,
     Resize,
+    SaturationTransform,
     ToTensor,
     Transpose,
 )
 
-__all__ = ["BaseTransform", "CenterCrop", "Compose", "Grayscale", "Normalize", "Pad",
-           "RandomCrop", "RandomHorizontalFlip", "RandomVerticalFlip", "Resize", "ToTensor",
-           "Transpose", "functional"]
+__all__ = ["BaseTransform", "BrightnessTransform", "CenterCrop", "ColorJitter", "Compose",
+           "ContrastTransform", "Grayscale", "HueTransform", "Normalize", "Pad", "RandomAffine",
+           "RandomCrop", "RandomErasing", "RandomHorizontalFlip", "RandomPerspective",
+           "RandomResizedCrop", "RandomRotation", "RandomVerticalFlip", "Resize",
+           "SaturationTransform", "ToTensor", "Transpose", "adjust_brightness",
+           "adjust_contrast", "adjust_hue", "affine", "center_crop", "crop", "erase",
+           "functional", "hflip", "normalize", "pad", "perspective", "resize", "rotate",
+           "to_grayscale", "to_tensor", "vflip"]

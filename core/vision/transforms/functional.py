@@ -3,11 +3,14 @@
 Images are numpy arrays laid out ``[H, W]`` or ``[H, W, C]``, as Paddle's cv2 backend reads them;
 a ``PIL.Image`` is turned into one first (``np.asarray``). These run on the host, before a
 batch is made, so they use numpy only (no backend arrays, no autograd): a data loader's workers
-and prefetch thread call them on samples. OpenCV is not needed: resizing, padding and colour
-conversion are written out in numpy, following OpenCV's definitions (noted per function).
+and prefetch thread call them on samples. Neither OpenCV nor Pillow is needed: resizing, padding
+and gray conversion are written out in numpy following OpenCV's definitions, the colour
+adjustments and the warps (rotate, affine, perspective) following Pillow's, which is what
+Paddle's default 'pil' backend runs (noted per function).
 """
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Sequence
 
@@ -269,5 +272,372 @@ def vflip(img) -> np.ndarray:
     return as_image(img, "vflip")[::-1]
 
 
-__all__ = ["center_crop", "crop", "hflip", "normalize", "pad", "resize", "to_grayscale",
-           "to_tensor", "vflip"]
+# ----- colour -----------------------------------------------------------------------------------
+# Paddle's PIL backend (ImageEnhance) defines these as blends with a "degenerate" image:
+# black (brightness), the mean gray level (contrast), the gray image (saturation). Integer
+# images are clipped to their range and truncated, as PIL's blend (and Paddle's cv2 look-up
+# tables) do; float images are neither clipped nor rounded (their range is not known).
+def adjust_brightness(img, brightness_factor) -> np.ndarray:
+    """``img * brightness_factor`` (``paddle.vision.transforms.adjust_brightness(img,
+    brightness_factor)``): 0 gives a black image, 1 the image, 2 twice as bright."""
+    img = as_image(img, "adjust_brightness")
+    factor = _check_factor("adjust_brightness", "brightness_factor", brightness_factor)
+    return _blend(img, 0.0, factor)
+
+
+def adjust_contrast(img, contrast_factor) -> np.ndarray:
+    """``mean + contrast_factor * (img - mean)`` (``paddle.vision.transforms.adjust_contrast(
+    img, contrast_factor)``), ``mean`` the mean gray level (``0.299 R + 0.587 G + 0.114 B``;
+    rounded to an integer for integer images, as PIL's ImageEnhance.Contrast): 0 gives a solid
+    gray image of that level, 1 the image, 2 twice the contrast."""
+    img = as_image(img, "adjust_contrast")
+    factor = _check_factor("adjust_contrast", "contrast_factor", contrast_factor)
+    mean = float(_gray(img, "adjust_contrast").mean())
+    if np.issubdtype(img.dtype, np.integer):
+        mean = float(int(mean + 0.5))  # PIL: int(ImageStat mean + 0.5)
+    return _blend(img, mean, factor)
+
+
+def adjust_saturation(img, saturation_factor) -> np.ndarray:
+    """``gray + saturation_factor * (img - gray)`` per pixel (``paddle.vision.transforms.
+    functional.adjust_saturation(img, saturation_factor)``): 0 gives the grayscale image (three
+    equal channels), 1 the image, 2 twice the saturation. A gray image is returned as it is.
+
+    Difference: Paddle's cv2 backend draws a random factor in
+    ``[max(0, 1 - saturation_factor), 1 + saturation_factor]`` here; this is PIL's (and
+    Paddle's Tensor backend's) deterministic adjustment.
+    """
+    img = as_image(img, "adjust_saturation")
+    factor = _check_factor("adjust_saturation", "saturation_factor", saturation_factor)
+    if _channels(img) == 1:
+        return img.copy()
+    return _blend(img, _gray(img, "adjust_saturation")[..., None], factor)
+
+
+def adjust_hue(img, hue_factor) -> np.ndarray:
+    """Shift the hue by ``hue_factor`` turns (``paddle.vision.transforms.adjust_hue(img,
+    hue_factor)``, ``hue_factor`` in [-0.5, 0.5]): RGB -> HSV, ``h = (h + hue_factor) mod 1``,
+    HSV -> RGB. 0 gives the image, +-0.5 the complementary colours. A gray image is returned
+    as it is.
+
+    The conversion is done in float64 (as Paddle's Tensor backend), integer images rounded back;
+    PIL's goes through 8-bit HSV, which moves pixels by a few levels even for a 0 shift.
+    """
+    img = as_image(img, "adjust_hue")
+    if isinstance(hue_factor, bool) or not isinstance(hue_factor, numbers.Real) \
+            or not -0.5 <= hue_factor <= 0.5:
+        raise ValueError(f"adjust_hue: hue_factor={hue_factor!r} must be a number in "
+                         "[-0.5, 0.5].")
+    if _channels(img) == 1:
+        return img.copy()
+    _check_rgb(img, "adjust_hue")
+    hue, sat, val = _rgb_to_hsv(img.astype(np.float64))
+    return _cast_like(_hsv_to_rgb(np.mod(hue + hue_factor, 1.0), sat, val), img.dtype)
+
+
+def _check_factor(owner: str, name: str, value) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not value >= 0 \
+            or not np.isfinite(value):
+        raise ValueError(f"{owner}: {name}={value!r} must be a finite number >= 0.")
+    return float(value)
+
+
+def _channels(img: np.ndarray) -> int:
+    return 1 if img.ndim == 2 else img.shape[2]
+
+
+def _check_rgb(img: np.ndarray, owner: str) -> None:
+    if _channels(img) != 3:
+        raise ValueError(f"{owner}: the image must be gray ([H, W] or [H, W, 1]) or RGB "
+                         f"([H, W, 3]), got shape {list(img.shape)}.")
+
+
+def _gray(img: np.ndarray, owner: str) -> np.ndarray:
+    """The gray levels ``[H, W]`` (float64) of a gray or RGB image."""
+    if _channels(img) == 1:
+        return img.reshape(img.shape[:2]).astype(np.float64)
+    _check_rgb(img, owner)
+    return to_grayscale(img)[:, :, 0].astype(np.float64)
+
+
+def _blend(img: np.ndarray, degenerate, factor: float) -> np.ndarray:
+    """PIL's ``Image.blend(degenerate, img, factor)``: ``degenerate + factor * (img -
+    degenerate)``, back to the image's dtype (integers clipped, then truncated)."""
+    return _truncate_like(degenerate + factor * (img.astype(np.float64) - degenerate),
+                          img.dtype)
+
+
+def _truncate_like(values: np.ndarray, dtype) -> np.ndarray:
+    """Float results back to ``dtype`` as PIL does: integers clipped to their range, then
+    truncated (OpenCV's saturate_cast, ``_cast_like``, rounds instead); floats cast. A value
+    within 1e-6 below an integer counts as that integer: float noise (an identity warp's
+    weights of 0.9999999...) must not drop a level."""
+    if np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        return np.trunc(np.clip(values + 1e-6, info.min, info.max)).astype(dtype)
+    return values.astype(dtype, copy=False)
+
+
+def _rgb_to_hsv(rgb: np.ndarray):
+    """Hue in [0, 1), saturation in [0, 1] and value (the image's units) of ``[..., 3]``."""
+    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+    maxc, minc = rgb.max(axis=-1), rgb.min(axis=-1)
+    delta = maxc - minc
+    safe = np.where(delta > 0, delta, 1.0)
+    rc, gc, bc = (maxc - r) / safe, (maxc - g) / safe, (maxc - b) / safe
+    hue = np.where(r == maxc, bc - gc, np.where(g == maxc, 2.0 + rc - bc, 4.0 + gc - rc))
+    hue = np.where(delta > 0, np.mod(hue / 6.0, 1.0), 0.0)
+    sat = np.where(maxc > 0, delta / np.where(maxc > 0, maxc, 1.0), 0.0)
+    return hue, sat, maxc
+
+
+def _hsv_to_rgb(hue, sat, val) -> np.ndarray:
+    sector = np.floor(hue * 6.0)
+    frac = hue * 6.0 - sector
+    p, q, t = val * (1 - sat), val * (1 - sat * frac), val * (1 - sat * (1 - frac))
+    sector = sector.astype(np.int64) % 6
+    r = np.choose(sector, [val, q, p, p, t, val])
+    g = np.choose(sector, [t, val, val, q, p, p])
+    b = np.choose(sector, [p, p, t, val, val, q])
+    return np.stack([r, g, b], axis=-1)
+
+
+# ----- warps: rotate, affine, perspective ---------------------------------------------------------
+# Geometry follows Paddle's PIL backend (and its Tensor backend): continuous coordinates in
+# which pixel (row i, column j) covers [j, j + 1) x [i, i + 1) (its centre at +0.5), the default
+# centre (W / 2, H / 2), and each output pixel centre mapped back into the input ("inverse
+# mapping", PIL's Image.transform). So a 90-degree turn of a square image is exactly np.rot90.
+# Paddle's cv2 backend (numpy input) takes pixel centres at integers and so shifts by half a
+# pixel, and its affine drops the centre's translation; see docs/paddle.md.
+def rotate(img, angle, interpolation: str = "nearest", expand: bool = False, center=None,
+           fill=0) -> np.ndarray:
+    """Rotate by ``angle`` degrees counter-clockwise about ``center`` ((x, y), default the
+    image's centre) (``paddle.vision.transforms.rotate(img, angle, interpolation='nearest',
+    expand=False, center=None, fill=0)``). ``expand`` enlarges the output to hold the whole
+    rotated image (PIL's rule: the rotated corners' bounding box, the centre kept in the
+    middle); pixels from outside the input get ``fill`` (a number, or one per channel)."""
+    img = as_image(img, "rotate")
+    angle = _check_number("rotate", "angle", angle)
+    check_interpolation("rotate", interpolation)
+    h, w = img.shape[:2]
+    cx, cy = (w / 2.0, h / 2.0) if center is None else _check_point("rotate", "center", center)
+    rad = -math.radians(angle % 360.0)
+    # Rounded as PIL does, so multiples of 90 degrees map pixel centres exactly.
+    a, b = round(math.cos(rad), 15), round(math.sin(rad), 15)
+    matrix = [a, b, 0.0, -b, a, 0.0]
+    matrix[2] = cx - a * cx - b * cy
+    matrix[5] = cy + b * cx - a * cy
+    if expand:
+        corners = [_apply_affine(matrix, x, y) for x, y in ((0, 0), (w, 0), (w, h), (0, h))]
+        xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+        new_w = math.ceil(max(xs)) - math.floor(min(xs))
+        new_h = math.ceil(max(ys)) - math.floor(min(ys))
+        matrix[2], matrix[5] = _apply_affine(matrix, -(new_w - w) / 2.0, -(new_h - h) / 2.0)
+        h, w = new_h, new_w
+    xs, ys = _output_grid(h, w)
+    return _sample(img, *_apply_affine(matrix, xs, ys), interpolation, fill, "rotate")
+
+
+def affine(img, angle, translate, scale, shear, interpolation: str = "nearest", fill=0,
+           center=None) -> np.ndarray:
+    """Rotate by ``angle`` degrees, scale by ``scale``, shear by ``shear`` degrees (a number:
+    parallel to the x axis; a pair (x, y)) about ``center`` (default the image's centre), then
+    translate by ``translate`` (dx, dy) pixels (``paddle.vision.transforms.affine(img, angle,
+    translate, scale, shear, interpolation='nearest', fill=0, center=None)``). The output has
+    the input's size; pixels from outside it get ``fill``.
+
+    ``angle`` turns clockwise, as the matrix of Paddle's PIL and Tensor backends (and
+    torchvision) does, though Paddle's docstring says counter-clockwise: ``affine(img, a, ...)``
+    equals ``rotate(img, -a)``.
+    """
+    img = as_image(img, "affine")
+    angle = _check_number("affine", "angle", angle)
+    tx, ty = _check_point("affine", "translate", translate)
+    scale = _check_number("affine", "scale", scale)
+    if not scale > 0:
+        raise ValueError(f"affine: scale={scale!r} must be > 0.")
+    shear = _check_shear(shear)
+    check_interpolation("affine", interpolation)
+    h, w = img.shape[:2]
+    point = (w * 0.5, h * 0.5) if center is None else _check_point("affine", "center", center)
+    matrix = _inverse_affine_matrix(point, angle, (tx, ty), scale, shear)
+    xs, ys = _output_grid(h, w)
+    return _sample(img, *_apply_affine(matrix, xs, ys), interpolation, fill, "affine")
+
+
+def perspective(img, startpoints, endpoints, interpolation: str = "nearest",
+                fill=0) -> np.ndarray:
+    """Warp so that ``startpoints`` (four (x, y) corners: top-left, top-right, bottom-right,
+    bottom-left) land on ``endpoints`` (``paddle.vision.transforms.perspective(img,
+    startpoints, endpoints, interpolation='nearest', fill=0)``); the output has the input's
+    size and pixels from outside it get ``fill``. The homography is solved as Paddle's PIL
+    backend does (least squares of the eight coefficients mapping output to input)."""
+    img = as_image(img, "perspective")
+    start = _check_corners("startpoints", startpoints)
+    end = _check_corners("endpoints", endpoints)
+    check_interpolation("perspective", interpolation)
+    a, b, c, d, e, f, g, k = _perspective_coeffs(start, end)
+    xs, ys = _output_grid(*img.shape[:2])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        den = g * xs + k * ys + 1.0
+        xin, yin = (a * xs + b * ys + c) / den, (d * xs + e * ys + f) / den
+    return _sample(img, xin, yin, interpolation, fill, "perspective")
+
+
+def _inverse_affine_matrix(center, angle, translate, scale, shear) -> list[float]:
+    """Paddle's ``_get_affine_matrix``: the output -> input map of
+    ``T(translate) C(center) R(angle) Sh(shear) S(scale) C^-1``, as six numbers (a, b, c, d, e,
+    f): x_in = a x + b y + c, y_in = d x + e y + f."""
+    rot, sx, sy = math.radians(angle), math.radians(shear[0]), math.radians(shear[1])
+    cx, cy = center
+    tx, ty = translate
+    a = math.cos(rot - sy) / math.cos(sy)
+    b = -math.cos(rot - sy) * math.tan(sx) / math.cos(sy) - math.sin(rot)
+    c = math.sin(rot - sy) / math.cos(sy)
+    d = -math.sin(rot - sy) * math.tan(sx) / math.cos(sy) + math.cos(rot)
+    matrix = [v / scale for v in (d, -b, 0.0, -c, a, 0.0)]  # inverse of [[a, b], [c, d]] / scale
+    matrix[2] += matrix[0] * (-cx - tx) + matrix[1] * (-cy - ty) + cx
+    matrix[5] += matrix[3] * (-cx - tx) + matrix[4] * (-cy - ty) + cy
+    return matrix
+
+
+def _perspective_coeffs(start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """(a, b, c, d, e, f, g, h) with input = ((a x + b y + c), (d x + e y + f)) / (g x + h y + 1)
+    for output (x, y): the map taking each end point back to its start point."""
+    rows = []
+    for (x, y), (u, v) in zip(end, start):
+        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y])
+        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y])
+    return np.linalg.lstsq(np.array(rows, dtype=np.float64), start.reshape(8), rcond=None)[0]
+
+
+def _apply_affine(matrix, x, y):
+    a, b, c, d, e, f = matrix
+    return a * x + b * y + c, d * x + e * y + f
+
+
+def _output_grid(h: int, w: int):
+    """The centres (x, y) of an ``h x w`` output's pixels, each ``[h, w]``."""
+    ys, xs = np.meshgrid(np.arange(h, dtype=np.float64) + 0.5,
+                         np.arange(w, dtype=np.float64) + 0.5, indexing="ij")
+    return xs, ys
+
+
+def _sample(img: np.ndarray, xin, yin, interpolation: str, fill, owner: str) -> np.ndarray:
+    """The input at (``xin``, ``yin``) for each output pixel, PIL's way: a point outside
+    [0, W) x [0, H) gets ``fill``; 'nearest' takes the pixel the point is in, 'bilinear'
+    interpolates the four pixel centres around it (edge pixels repeated; integer images
+    truncated, as PIL)."""
+    h, w = img.shape[:2]
+    fill_value = _fill_value(img, fill, owner)
+    finite = np.isfinite(xin) & np.isfinite(yin)
+    xin, yin = np.where(finite, xin, -1.0), np.where(finite, yin, -1.0)
+    inside = (xin >= 0) & (xin < w) & (yin >= 0) & (yin < h)
+    if interpolation == "nearest":
+        rows = np.clip(np.floor(yin), 0, h - 1).astype(np.int64)
+        cols = np.clip(np.floor(xin), 0, w - 1).astype(np.int64)
+        values = img[rows, cols]
+    else:
+        values = _truncate_like(_bilinear(img.astype(np.float64), xin - 0.5, yin - 0.5),
+                                img.dtype)
+    mask = inside if img.ndim == 2 else inside[..., None]
+    return np.where(mask, values, fill_value).astype(img.dtype, copy=False)
+
+
+def _bilinear(x: np.ndarray, xs, ys) -> np.ndarray:
+    h, w = x.shape[:2]
+    c0, r0 = np.floor(xs), np.floor(ys)
+    fc, fr = xs - c0, ys - r0
+    if x.ndim == 3:
+        fc, fr = fc[..., None], fr[..., None]
+    c0i, r0i = c0.astype(np.int64), r0.astype(np.int64)
+    c1, c0i = np.clip(c0i + 1, 0, w - 1), np.clip(c0i, 0, w - 1)
+    r1, r0i = np.clip(r0i + 1, 0, h - 1), np.clip(r0i, 0, h - 1)
+    top = x[r0i, c0i] * (1 - fc) + x[r0i, c1] * fc
+    bottom = x[r1, c0i] * (1 - fc) + x[r1, c1] * fc
+    return top * (1 - fr) + bottom * fr
+
+
+def _fill_value(img: np.ndarray, fill, owner: str) -> np.ndarray:
+    """``fill`` (a number or one value per channel) in the image's dtype and layout."""
+    values = np.asarray(fill, dtype=np.float64).reshape(-1) \
+        if not isinstance(fill, (str, bytes)) and fill is not None else np.array([])
+    channels = _channels(img)
+    if values.size not in (1, channels) or not np.all(np.isfinite(values)):
+        raise ValueError(f"{owner}: fill={fill!r} must be a number or one number per channel "
+                         f"({channels}).")
+    if img.ndim == 2:
+        return _cast_like(values[:1], img.dtype)[0]
+    return _cast_like(np.broadcast_to(values, (channels,)), img.dtype)
+
+
+def _check_number(owner: str, name: str, value) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) \
+            or not np.isfinite(value):
+        raise TypeError(f"{owner}: {name}={value!r} must be a finite number.")
+    return float(value)
+
+
+def _check_point(owner: str, name: str, value) -> tuple[float, float]:
+    """A pair (x, y) of finite numbers."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or len(value) != 2 \
+            or not all(isinstance(v, numbers.Real) and not isinstance(v, bool)
+                       and np.isfinite(v) for v in value):
+        raise TypeError(f"{owner}: {name}={value!r} must be a pair (x, y) of numbers.")
+    return float(value[0]), float(value[1])
+
+
+def _check_shear(shear) -> tuple[float, float]:
+    """Paddle's shear forms: a number (x only), one value (both) or a pair (x, y)."""
+    if isinstance(shear, numbers.Real) and not isinstance(shear, bool):
+        return _check_number("affine", "shear", shear), 0.0
+    if isinstance(shear, Sequence) and not isinstance(shear, (str, bytes)) \
+            and len(shear) in (1, 2) and all(isinstance(v, numbers.Real)
+                                             and not isinstance(v, bool) for v in shear):
+        values = [float(v) for v in shear]
+        return (values[0], values[0]) if len(values) == 1 else (values[0], values[1])
+    raise TypeError(f"affine: shear={shear!r} must be a number (degrees along x) or a sequence "
+                    "of one or two numbers (x, y).")
+
+
+def _check_corners(name: str, points) -> np.ndarray:
+    try:
+        array = np.asarray(points, dtype=np.float64)
+    except (TypeError, ValueError):
+        array = None
+    if array is None or array.shape != (4, 2) or not np.all(np.isfinite(array)):
+        raise ValueError(f"perspective: {name}={points!r} must be four (x, y) points: "
+                         "top-left, top-right, bottom-right, bottom-left.")
+    return array
+
+
+# ----- erasing ------------------------------------------------------------------------------------
+def erase(img, i: int, j: int, h: int, w: int, v, inplace: bool = False) -> np.ndarray:
+    """``img`` with the ``h x w`` region whose top-left pixel is (row ``i``, column ``j``) set
+    to ``v`` (``paddle.vision.transforms.erase(img, i, j, h, w, v, inplace=False)``): a number,
+    one value per channel (shaped ``[1, 1, C]`` or ``[C]``) or an ``[h, w(, C)]`` array; it is
+    cast to the image's dtype (integers rounded and clipped). ``inplace`` writes into ``img``
+    (a numpy array; a PIL image is always copied)."""
+    is_pil = hasattr(img, "getbands")
+    img = as_image(img, "erase")
+    for name, value in (("i", i), ("j", j), ("h", h), ("w", w)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+            raise ValueError(f"erase: {name}={value!r} must be an integer >= 0.")
+    if i + h > img.shape[0] or j + w > img.shape[1]:
+        raise ValueError(f"erase: the region i={i}, j={j}, h={h}, w={w} does not fit in the "
+                         f"{img.shape[0]}x{img.shape[1]} image.")
+    values = _cast_like(np.asarray(v, dtype=np.float64), img.dtype)
+    if img.ndim == 2 and values.ndim == 3 and values.shape[2] == 1:
+        values = values[:, :, 0]  # one channel's values for a gray [H, W] image
+    out = img if inplace and not is_pil and img.flags.writeable else img.copy()
+    try:
+        out[i:i + h, j:j + w] = values
+    except ValueError:
+        raise ValueError(f"erase: v of shape {list(np.shape(v))} does not broadcast to the "
+                         f"region {[h, w, *img.shape[2:]]}.") from None
+    return out
+
+
+__all__ = ["adjust_brightness", "adjust_contrast", "adjust_hue", "adjust_saturation", "affine",
+           "center_crop", "crop", "erase", "hflip", "normalize", "pad", "perspective", "resize",
+           "rotate", "to_grayscale", "to_tensor", "vflip"]
