@@ -13,6 +13,7 @@ from core.arithmetic import add, multiply
 from core.framework import get_default_dtype
 from core.ops import as_input, exp
 from core.tensor import Tensor, apply
+from core.tensor import _on_device_of as _array_on_device_of
 
 __all__ = ["arange", "assign", "bernoulli", "binomial", "clone", "empty", "empty_like", "eye",
            "full", "full_like", "linspace", "log_normal", "logspace", "meshgrid", "multinomial",
@@ -56,16 +57,22 @@ def _filled(shape, value, dtype, fn: str) -> Tensor:
     return Tensor(backend.xp().full(_shape(shape, fn), value, dtype=dtype))
 
 
-def zeros(shape, dtype=None) -> Tensor:
+def zeros(shape, dtype=None, name: str | None = None) -> Tensor:
+    """Paddle's ``zeros(shape, dtype=None, name=None)``."""
+    del name
     return _filled(shape, 0, dtype, "zeros")
 
 
-def ones(shape, dtype=None) -> Tensor:
+def ones(shape, dtype=None, name: str | None = None) -> Tensor:
+    """Paddle's ``ones(shape, dtype=None, name=None)``."""
+    del name
     return _filled(shape, 1, dtype, "ones")
 
 
-def full(shape, fill_value, dtype=None) -> Tensor:
-    """A tensor of ``shape`` filled with ``fill_value`` (float32 unless ``dtype`` says)."""
+def full(shape, fill_value, dtype=None, name: str | None = None) -> Tensor:
+    """A tensor of ``shape`` filled with ``fill_value`` (float32 unless ``dtype`` says);
+    Paddle's ``full(shape, fill_value, dtype=None, name=None)``."""
+    del name
     return _filled(shape, _scalar(fill_value), dtype, "full")
 
 
@@ -81,21 +88,29 @@ def _filled_like(x, value, dtype, fn: str) -> Tensor:
     return Tensor(backend.array_module(x.data).full(x.data.shape, value, dtype=dtype))
 
 
-def zeros_like(x, dtype=None) -> Tensor:
+def zeros_like(x, dtype=None, name: str | None = None) -> Tensor:
+    """Paddle's ``zeros_like(x, dtype=None, name=None)``."""
+    del name
     return _filled_like(x, 0, dtype, "zeros_like")
 
 
-def ones_like(x, dtype=None) -> Tensor:
+def ones_like(x, dtype=None, name: str | None = None) -> Tensor:
+    """Paddle's ``ones_like(x, dtype=None, name=None)``."""
+    del name
     return _filled_like(x, 1, dtype, "ones_like")
 
 
-def full_like(x, fill_value, dtype=None) -> Tensor:
+def full_like(x, fill_value, dtype=None, name: str | None = None) -> Tensor:
+    """Paddle's ``full_like(x, fill_value, dtype=None, name=None)``."""
+    del name
     return _filled_like(x, _scalar(fill_value), dtype, "full_like")
 
 
-def arange(start=0, end=None, step=1, dtype=None) -> Tensor:
+def arange(start=0, end=None, step=1, dtype=None, name: str | None = None) -> Tensor:
     """Values start, start+step, ... below ``end`` (``arange(n)`` is 0..n-1); int64 when every
-    bound is an int, else float32, as in Paddle."""
+    bound is an int, else float32, as in Paddle (``arange(start=0, end=None, step=1,
+    dtype=None, name=None)``)."""
+    del name
     start, end, step = _scalar(start), _scalar(end), _scalar(step)
     if end is None:
         start, end = 0, start
@@ -121,8 +136,11 @@ def linspace(start, stop, num, dtype=None, name: str | None = None) -> Tensor:
     return Tensor(backend.asarray(values.astype(dtype)))
 
 
-def eye(num_rows: int, num_columns: int | None = None, dtype=None) -> Tensor:
-    """A 2-D tensor with ones on the diagonal (square unless ``num_columns`` is given)."""
+def eye(num_rows: int, num_columns: int | None = None, dtype=None,
+        name: str | None = None) -> Tensor:
+    """A 2-D tensor with ones on the diagonal (square unless ``num_columns`` is given);
+    Paddle's ``eye(num_rows, num_columns=None, dtype=None, name=None)``."""
+    del name
     rows, = _shape(num_rows, "eye")
     cols, = _shape(rows if num_columns is None else num_columns, "eye")
     return Tensor(backend.xp().eye(rows, cols, dtype=_dtype(dtype, get_default_dtype(), "eye")))
@@ -284,8 +302,10 @@ def clone(x, name: str | None = None) -> Tensor:
 
 def assign(x, output=None) -> Tensor:
     """A copy of ``x`` (a Tensor, a numpy array, a list or a number) as a new Tensor; a Tensor
-    ``x`` keeps its gradient path. With ``output`` the values are written into that Tensor
-    (same shape) and it is returned: an in-place write, which records no gradient."""
+    ``x`` keeps its gradient path. With ``output`` the values are written into that Tensor and
+    it is returned: an in-place write, which records no gradient. An ``output`` of another
+    shape takes x's shape and dtype, as Paddle's (its docstring assigns a [3, 2] int64 array
+    into a [3, 3] float32 tensor); one of x's shape keeps its dtype."""
     if isinstance(x, Tensor):
         out = x.clone()
     else:
@@ -302,7 +322,9 @@ def assign(x, output=None) -> Tensor:
     if not isinstance(output, Tensor):
         raise TypeError(f"assign: output must be a Tensor or None, got {type(output).__name__}")
     if tuple(output.shape) != tuple(out.shape):
-        raise ValueError(f"assign: output has shape {output.shape}, x has {out.shape}")
+        output.data = _array_on_device_of(output.data, out.data)  # output's device, as set_value
+        output._value_range = None
+        return output
     output.set_value(out.data.astype(output.dtype, copy=False))
     return output
 

@@ -224,8 +224,12 @@ def sum(x, axis=None, dtype=None, keepdim: bool = False) -> Tensor:  # noqa: A00
     return apply(out, (x,), backward, "sum")
 
 
-def mean(x, axis=None, keepdim: bool = False) -> Tensor:
-    """Mean over ``axis`` (None: all)."""
+def mean(x, axis=None, keepdim: bool = False, name: str | None = None, *, dtype=None) -> Tensor:
+    """Mean over ``axis`` (None: all), Paddle's ``mean(x, axis=None, keepdim=False, name=None,
+    *, dtype=None)``; ``dtype`` casts ``x`` first, as Paddle does."""
+    del name
+    if dtype is not None:
+        x = as_input(x, "mean").astype(dtype)
     a = as_input(x, "mean").data
     axes = normalize_axes(axis, a.ndim, "mean")
     count = math.prod(a.shape[i] for i in axes)

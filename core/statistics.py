@@ -92,15 +92,20 @@ def _order_stats(x, axes, keepdim: bool, picks_list, fn: str, dtype=None,
     order = xp.argsort(flat, axis=-1, kind="stable")
     ranked = xp.take_along_axis(flat, order, axis=-1)
     dtype = _float_result(a.dtype) if dtype is None else dtype
+    # NaN sorts last, so a pick could miss it: a row holding a NaN gives NaN, as Paddle's
+    # median and quantile ("if any value in a reduced row is NaN, the result is NaN")
+    nan_rows = xp.isnan(flat).any(axis=-1) if flat.dtype.kind == "f" else None
     outs = []
     for picks in picks_list:
         if len(picks) == 1 and picks[0][1] == 1.0:  # one element: no arithmetic, exact dtype
-            outs.append(ranked[..., picks[0][0]].astype(dtype))
+            picked = ranked[..., picks[0][0]].astype(dtype)
         else:
-            mixed = 0
+            picked = 0
             for i, w in picks:
-                mixed = mixed + w * ranked[..., i].astype(dtype)
-            outs.append(mixed.astype(dtype))
+                picked = picked + w * ranked[..., i].astype(dtype)
+        if nan_rows is not None:
+            picked = xp.where(nan_rows, xp.nan, picked)
+        outs.append(xp.asarray(picked).astype(dtype))
     shape = tuple(1 if i in axes else n for i, n in enumerate(a.shape)) if keepdim else kept
     out = xp.stack([o.reshape(shape) for o in outs]) if stacked else outs[0].reshape(shape)
     source = a.shape
@@ -123,7 +128,8 @@ def median(x, axis=None, keepdim: bool = False, mode: str = "avg", name: str | N
     ``mode='avg'`` (Paddle's default) gives the mean of the two middle values (its gradient
     split half and half) and returns float32 (float64 for float64 input); ``mode='min'``
     gives the lower middle value in x's dtype and, when ``axis`` is given, also its int64
-    index, as Paddle: ``(values, indices)``."""
+    index, as Paddle: ``(values, indices)``. A reduced row holding a NaN gives NaN (and, with
+    ``mode='min'``, the index of its first NaN), as Paddle."""
     del name
     x = as_input(x, "median")
     if mode not in ("avg", "min"):
@@ -147,6 +153,9 @@ def median(x, axis=None, keepdim: bool = False, mode: str = "avg", name: str | N
     xp = _xp(x)
     flat, _, _ = _to_last(a, axes)
     index = xp.argsort(flat, axis=-1, kind="stable")[..., lower].astype("int64")
+    if a.dtype.kind == "f":  # a row with a NaN: its value is NaN, its index the first NaN's
+        nans = xp.isnan(flat)
+        index = xp.where(nans.any(axis=-1), xp.argmax(nans, axis=-1), index).astype("int64")
     if keepdim:
         index = xp.expand_dims(index, axes[0])
     return values, Tensor(index)
@@ -514,14 +523,12 @@ def nanmedian(x, axis=None, keepdim: bool = False, mode: str = "avg",
               name: str | None = None):
     """Paddle's ``nanmedian(x, axis=None, keepdim=False, mode='avg')``: ``median`` of the
     non-NaN elements (NaN where all are NaN). ``mode='avg'`` averages the two middle values
-    of an even count; ``mode='min'`` takes the lower one, and with ``axis`` given also returns
-    its int64 index, as ``median``."""
+    of an even count; ``mode='min'`` takes the lower one, and with an int ``axis`` also returns
+    its int64 index, as ``median`` (a list or tuple of axes gives the values only, as Paddle)."""
     del name
     x = as_input(x, "nanmedian")
     if mode not in ("avg", "min"):
         raise ValueError(f"nanmedian: mode must be 'avg' or 'min', got {mode!r}")
-    if isinstance(axis, (list, tuple)) and mode == "min":
-        raise TypeError(f"nanmedian: with mode='min', axis must be an int or None, got {axis!r}")
     axes = normalize_axes(axis, x.ndim, "nanmedian")
     if math.prod(x.data.shape[i] for i in axes) == 0:
         raise ValueError(f"nanmedian: the reduced axes of shape {x.shape} are empty")
@@ -529,7 +536,7 @@ def nanmedian(x, axis=None, keepdim: bool = False, mode: str = "avg",
         return _nan_order_stats(x, axes, keepdim, [0.5], "linear", False, "nanmedian")
     values = _nan_order_stats(x, axes, keepdim, [0.5], "lower", False, "nanmedian")
     values = values.astype(x.dtype) if values.dtype != x.dtype else values
-    if axis is None:
+    if axis is None or isinstance(axis, (list, tuple)):  # Paddle: an index for an int axis only
         return values
     xp = _xp(x)
     flat, _, _ = _to_last(x.data, axes)

@@ -486,7 +486,8 @@ class Parameter(Tensor):
 
 def to_tensor(data, dtype=None, place=None, stop_gradient: bool = True) -> Tensor:
     """Paddle's ``to_tensor``: Python floats become the default float dtype (float32 unless
-    ``core.set_default_dtype`` changed it), ints int64; arrays keep their dtype. ``place`` (a
+    ``core.set_default_dtype`` changed it), complex numbers its complex counterpart
+    (complex64, or complex128 under float64), ints int64; arrays keep their dtype. ``place`` (a
     place, ``"cpu"``, ``"gpu:N"``; None: the current device, see ``core.device.set_device``)
     is where the tensor is made; ``CUDAPinnedPlace()`` is the host."""
     target = None if place is None else backend.parse_device(place)
@@ -496,6 +497,8 @@ def to_tensor(data, dtype=None, place=None, stop_gradient: bool = True) -> Tenso
         probe = np.asarray(data)
         if probe.dtype.kind == "f":
             dtype = get_default_dtype()
+        elif probe.dtype.kind == "c":
+            dtype = _default_complex()
         elif probe.dtype.kind in "iu":
             dtype = "int64"
     value_range = _host_int_range(data, dtype)
@@ -505,6 +508,12 @@ def to_tensor(data, dtype=None, place=None, stop_gradient: bool = True) -> Tenso
     out = Tensor(array, stop_gradient=stop_gradient)
     out._value_range = value_range
     return out
+
+
+def _default_complex() -> str:
+    """The complex dtype Python complex numbers become: complex128 under a float64 default,
+    complex64 otherwise, as Paddle's to_tensor pairs them."""
+    return "complex128" if np.dtype(get_default_dtype()) == np.float64 else "complex64"
 
 
 def _placed(data, dtype, target: backend.Device | None):

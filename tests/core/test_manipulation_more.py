@@ -54,8 +54,11 @@ def test_t_moveaxis_clone_and_assign():
         core.moveaxis(t(x), [0, 1], [0])
     with pytest.raises(ValueError, match="t: input must have at most 2"):
         core.t(t(x))
-    with pytest.raises(ValueError, match="assign: output has shape"):
-        core.assign(t(a), output=core.zeros([2]))
+    # an output of another shape takes x's shape and dtype, as Paddle's assign
+    other = core.zeros([2], dtype="float32")
+    assert core.assign(t(a), output=other) is other
+    assert other.shape == [3, 4] and other.dtype == np.float64
+    np.testing.assert_allclose(other.numpy(), a)
 
 
 # ----- kron, diff, bincount, histogram -------------------------------------------------------

@@ -204,11 +204,24 @@ def _elementwise(x: Tensor, op: str, forward, derivative) -> Tensor:
     return apply(out, (x,), lambda g: (g * derivative(xp, a, out),), op)
 
 
-def gelu(x: Tensor, approximate: bool = False, name: str | None = None) -> Tensor:
+def _gelu_approximate(approximate) -> bool:
+    """gelu's ``approximate`` as a bool: Paddle 3 takes True/False or "tanh"/"none" (a string
+    such as "none" must not count as True merely for being non-empty)."""
+    if isinstance(approximate, str) and approximate in ("tanh", "none"):
+        return approximate == "tanh"
+    if isinstance(approximate, bool) or getattr(getattr(approximate, "dtype", None), "kind",
+                                                    None) == "b":
+        return bool(approximate)
+    raise ValueError(f"gelu: approximate must be True, False, 'tanh' or 'none', "
+                     f"got {approximate!r}")
+
+
+def gelu(x: Tensor, approximate: bool | str = False, name: str | None = None) -> Tensor:
     """Gaussian error linear unit (Paddle's ``gelu(x, approximate=False, name=None)``).
 
     Exact: ``x * Phi(x)`` with the normal CDF ``Phi(x) = (1 + erf(x / sqrt 2)) / 2``;
-    ``approximate=True``: Paddle's tanh form ``x/2 * (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))``.
+    ``approximate=True`` (or ``"tanh"``; ``"none"`` is False, as Paddle 3 spells them): the
+    tanh form ``x/2 * (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))``.
     The forward keeps ``Phi`` (or the tanh) for the backward, every pass runs in place (the
     first version recomputed it and spelled ``x ** 3``, numpy's slow float power, and took 25x
     longer), and both passes run block by block over core's threads (core.row_blocks; the
@@ -219,6 +232,7 @@ def gelu(x: Tensor, approximate: bool = False, name: str | None = None) -> Tenso
     xp, a = backend.array_module(x.data), x.data
     rows = as_rows(a)
     kept, out = xp.empty_like(rows), xp.empty_like(rows)  # the tanh (or Phi), the output
+    approximate = _gelu_approximate(approximate)
     forward, derivative = (_gelu_tanh_forward, _gelu_tanh_derivative) if approximate else \
         (_gelu_erf_forward, _gelu_erf_derivative)
     for_blocks(rows, lambda i, j: forward(xp, rows[i:j], kept[i:j], out[i:j]), passes=8)

@@ -174,10 +174,12 @@ def pad(x: Tensor, pad, mode: str = "constant", value: float = 0.0, data_format:
     """Pad ``x`` (Paddle's ``pad(x, pad, mode='constant', value=0.0, data_format='NCHW',
     pad_from_left_axis=True, name=None)``).
 
-    ``pad`` of length 2 * ndim pads every axis, first axis first (pad_from_left_axis); shorter
-    lists pad the spatial axes of an NC... or N...C input from the last one backwards, Paddle's
-    [left, right, top, bottom] for NCHW and NHWC. ``reflect`` mirrors without repeating the edge,
-    ``replicate`` repeats it, ``circular`` wraps around.
+    ``pad`` of length 2 * ndim pads every axis, first axis first (pad_from_left_axis); a list of
+    2 per spatial axis pads the spatial axes of an NC... or N...C input from the last one
+    backwards, Paddle's [left, right, top, bottom] for NCHW and NHWC; in ``constant`` mode a
+    list of any other even length pads from the last axis backwards, as Paddle.
+    ``reflect`` mirrors without repeating the edge, ``replicate`` repeats it, ``circular``
+    wraps around.
     """
     del name
     if mode not in _PAD_MODES:
@@ -189,6 +191,13 @@ def pad(x: Tensor, pad, mode: str = "constant", value: float = 0.0, data_format:
         pairs = [tuple(pad[2 * i:2 * i + 2]) for i in range(ndim)]
         if not pad_from_left_axis:
             pairs = pairs[::-1]
+    elif mode == "constant" and len(pad) % 2 == 0 and len(pad) < 2 * ndim \
+            and len(pad) != 2 * (ndim - 2):
+        # Paddle's constant pad of any other even length pads from the last axis backwards,
+        # batch and channel axes included: pad=[1, 0, 0, 1] on [1, 1, 3] gives [1, 2, 4]
+        pairs = [(0, 0)] * ndim
+        for i in range(len(pad) // 2):
+            pairs[ndim - 1 - i] = tuple(pad[2 * i:2 * i + 2])
     elif len(pad) % 2 == 0 and len(pad) // 2 <= ndim - 2 and "C" in (data_format[1],
                                                                        data_format[-1]):
         # The spatial axes are 2..ndim-1 (NC...) or 1..ndim-2 (N...C, e.g. NHWC, NLC); Paddle
