@@ -2,9 +2,9 @@
 
 ``core.vision.datasets`` (MNIST, FashionMNIST with Paddle's signature), ``core.vision.transforms``
 (Compose, ToTensor, Normalize, Resize, crops, flips, ...; numpy, run per sample before
-batching) and ``core.vision.models`` (LeNet, ResNet, VGG). ``core.vision.ops`` (detection
-operators: nms, roi_align, deform_conv2d, ...) is imported on first use. Differences from
-Paddle: docs/paddle.md, sections "core.vision" and "core.vision.ops".
+batching) and ``core.vision.models`` (LeNet, VGG, ResNet/ResNeXt, MobileNet, DenseNet, ...).
+``core.vision.ops`` (detection operators: nms, roi_align, deform_conv2d, ...) is imported on
+first use. Differences from Paddle: docs/paddle.md, the "core.vision" sections.
 """
 import importlib
 

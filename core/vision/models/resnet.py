@@ -1,4 +1,6 @@
-"""ResNet (``paddle.vision.models.ResNet``, ``resnet18`` ... ``resnet152``), He et al. 2015.
+"""ResNet (``paddle.vision.models.ResNet``, ``resnet18`` ... ``resnet152``), He et al. 2015, and
+its variants ResNeXt (``resnext50_32x4d`` ... ``resnext152_64x4d``: grouped 3x3 convolutions)
+and wide ResNet (``wide_resnet50_2``, ``wide_resnet101_2``: twice the bottleneck width).
 
 Built layer for layer as Paddle's, with the same attribute names, so the keys of a Paddle
 ``state_dict`` (``conv1.weight``, ``bn1._mean``, ``layer1.0.conv1.weight``,
@@ -185,5 +187,60 @@ def resnet152(pretrained: bool = False, **kwargs) -> ResNet:
     return _resnet("resnet152", BottleneckBlock, 152, pretrained, **kwargs)
 
 
+def _wide_or_grouped(arch: str, depth: int, pretrained, kwargs: dict, **fixed) -> ResNet:
+    # as Paddle's factories, the variant's own groups / width replace any the caller gave
+    return _resnet(arch, BottleneckBlock, depth, pretrained, **{**kwargs, **fixed})
+
+
+def resnext50_32x4d(pretrained: bool = False, **kwargs) -> ResNet:
+    """ResNeXt-50 32x4d: ``ResNet(BottleneckBlock, 50, groups=32, width=4, **kwargs)``
+    (25,028,904 parameters with 1000 classes). ``pretrained=True`` raises."""
+    return _wide_or_grouped("resnext50_32x4d", 50, pretrained, kwargs, groups=32, width=4)
+
+
+def resnext50_64x4d(pretrained: bool = False, **kwargs) -> ResNet:
+    """ResNeXt-50 64x4d: ``ResNet(BottleneckBlock, 50, groups=64, width=4, **kwargs)``.
+    ``pretrained=True`` raises."""
+    return _wide_or_grouped("resnext50_64x4d", 50, pretrained, kwargs, groups=64, width=4)
+
+
+def resnext101_32x4d(pretrained: bool = False, **kwargs) -> ResNet:
+    """ResNeXt-101 32x4d: ``ResNet(BottleneckBlock, 101, groups=32, width=4, **kwargs)``.
+    ``pretrained=True`` raises."""
+    return _wide_or_grouped("resnext101_32x4d", 101, pretrained, kwargs, groups=32, width=4)
+
+
+def resnext101_64x4d(pretrained: bool = False, **kwargs) -> ResNet:
+    """ResNeXt-101 64x4d: ``ResNet(BottleneckBlock, 101, groups=64, width=4, **kwargs)``.
+    ``pretrained=True`` raises."""
+    return _wide_or_grouped("resnext101_64x4d", 101, pretrained, kwargs, groups=64, width=4)
+
+
+def resnext152_32x4d(pretrained: bool = False, **kwargs) -> ResNet:
+    """ResNeXt-152 32x4d: ``ResNet(BottleneckBlock, 152, groups=32, width=4, **kwargs)``.
+    ``pretrained=True`` raises."""
+    return _wide_or_grouped("resnext152_32x4d", 152, pretrained, kwargs, groups=32, width=4)
+
+
+def resnext152_64x4d(pretrained: bool = False, **kwargs) -> ResNet:
+    """ResNeXt-152 64x4d: ``ResNet(BottleneckBlock, 152, groups=64, width=4, **kwargs)``.
+    ``pretrained=True`` raises."""
+    return _wide_or_grouped("resnext152_64x4d", 152, pretrained, kwargs, groups=64, width=4)
+
+
+def wide_resnet50_2(pretrained: bool = False, **kwargs) -> ResNet:
+    """Wide ResNet-50-2: ``ResNet(BottleneckBlock, 50, width=128, **kwargs)`` (68,883,240
+    parameters with 1000 classes). ``pretrained=True`` raises."""
+    return _wide_or_grouped("wide_resnet50_2", 50, pretrained, kwargs, width=128)
+
+
+def wide_resnet101_2(pretrained: bool = False, **kwargs) -> ResNet:
+    """Wide ResNet-101-2: ``ResNet(BottleneckBlock, 101, width=128, **kwargs)`` (126,886,696
+    parameters with 1000 classes). ``pretrained=True`` raises."""
+    return _wide_or_grouped("wide_resnet101_2", 101, pretrained, kwargs, width=128)
+
+
 __all__ = ["BasicBlock", "BottleneckBlock", "ResNet", "resnet18", "resnet34", "resnet50",
-           "resnet101", "resnet152"]
+           "resnet101", "resnet152", "resnext50_32x4d", "resnext50_64x4d", "resnext101_32x4d",
+           "resnext101_64x4d", "resnext152_32x4d", "resnext152_64x4d", "wide_resnet50_2",
+           "wide_resnet101_2"]
