@@ -19,8 +19,8 @@ import core
 from core import nn
 from core.nn import fusion
 from runner import plugins
-from runner.build.spec.layer_types import arguments, takes_lengths
-from runner.build.spec.parse import INPUT, Node
+from runner.build.spec.layer_types import ATTR_ARGS, arguments, takes_lengths
+from runner.build.spec.parse import INPUT, Node, split_item
 from runner.config.sources import located
 from runner.config.validation import show
 from runner.errors import ConfigError
@@ -29,7 +29,10 @@ from runner.errors import ConfigError
 _FIRST, _LAST = 0, -1
 SIZE_ARGS = {"in_channels": _FIRST, "num_features": _FIRST, "num_channels": _FIRST,
              "in_features": _LAST, "input_size": _LAST, "embed_dim": _LAST, "d_model": _LAST,
-             "normalized_shape": _LAST}
+             "normalized_shape": _LAST, "in1_features": _LAST}
+# Argument -> which input (by its place in ``inputs``) sets it with its last axis, when the
+# layer is given that input: Bilinear's second operand, MultiHeadAttention's key and value.
+OTHER_INPUT_SIZES = {"in2_features": 1, "kdim": 1, "vdim": 2}
 PROBE_BATCH = 2
 PROBE_STEPS = 3  # time steps of the probe for variable-length sequences
 # Output layers that squash the scores the loss (cross-entropy, a softmax of its own) takes.
@@ -48,7 +51,8 @@ class GraphNet(nn.Layer):
 
     The input is a batch, or ``(padded, lengths)`` for variable-length sequences; the lengths
     go to every layer whose forward takes ``sequence_length``. A layer that returns several
-    values (an RNN's outputs and final states) passes on the first.
+    values (an RNN's outputs and final states) passes on the first; ``name[i]`` in a node's
+    inputs reads its i-th.
     """
 
     def __init__(self, nodes: list[Node], layers: dict[str, nn.Layer], output: str,
@@ -61,8 +65,10 @@ class GraphNet(nn.Layer):
         for name, layer in layers.items():
             _attach(self, name, layer)
         self._layers = layers
+        self._items = _items_read(nodes)
         last_use = {}
-        for index, (_name, inputs, _) in enumerate(self._order):
+        for index, (name, inputs, _) in enumerate(self._order):
+            last_use.setdefault(name, index)  # read only as name[i]: dropped at once
             for source in inputs:
                 last_use[source] = index
         # Values no later node reads are dropped as soon as possible (lower peak memory).
@@ -103,17 +109,34 @@ class GraphNet(nn.Layer):
                 if folded is not None:  # inference: the conv's own output is never made
                     values[bn] = folded
                 else:
-                    values[name] = self._call(name, args, lengths if with_lengths else None)
+                    out = self._call(name, args, lengths if with_lengths else None)
+                    values[name] = _first(out)
+                    for item in self._items.get(name, ()):
+                        values[f"{name}[{item}]"] = out[item]
             for source in self._release[index]:
                 values.pop(source, None)
         return values[self._output]
 
     def _call(self, name: str, args: list, lengths):
-        """Layer ``name`` on ``args`` (and the sequence lengths when it takes them); a layer
-        that returns several values passes on the first."""
+        """Layer ``name`` on ``args`` (and the sequence lengths when it takes them)."""
         layer = self._layers[name]
-        out = layer(*args) if lengths is None else layer(*args, sequence_length=lengths)
-        return out[0] if isinstance(out, (tuple, list)) else out
+        return layer(*args) if lengths is None else layer(*args, sequence_length=lengths)
+
+
+def _first(out):
+    """What a layer passes on by its name: its output, or the first of several."""
+    return out[0] if isinstance(out, (tuple, list)) else out
+
+
+def _items_read(nodes: list[Node]) -> dict[str, dict[int, Node]]:
+    """{layer: {i: the first node that reads it as layer[i]}}."""
+    items: dict[str, dict[int, Node]] = {}
+    for node in nodes:
+        for source in node.inputs:
+            name, index = split_item(source)
+            if index is not None:
+                items.setdefault(name, {}).setdefault(index, node)
+    return items
 
 
 def _conv_bn_pairs(order, layers: dict, output: str) -> dict[str, str]:
@@ -152,22 +175,30 @@ def _build_graph(nodes, output, input_shape, num_classes, vocab_size, variable_l
         lengths = np.full(PROBE_BATCH, PROBE_STEPS, dtype=np.int64)
     values = {INPUT: _probe_input(sample, vocab_size, input_dtype)}
     shapes = {INPUT: sample}
+    items = _items_read(nodes)
     layers: dict[str, nn.Layer] = {}
     nonfinite = []
     # The probe's zeros may take a layer outside its domain; one warning below says so.
     with core.no_grad(), np.errstate(all="ignore"):
         for node in nodes:
             in_shapes = [shapes[source] for source in node.inputs]
+            _check_input_count(node)  # first: the sizes inferred below read every input
             args = _sized_args(node, in_shapes, vocab_size,
                                num_classes if node.name == output else 0)
-            layer = _make(node, args)
+            layer = _make(node, args, output)
             if variable_length:
                 _check_not_joining_steps(node, layer, in_shapes)
                 _check_steps_kept_for_lengths(node, layer, in_shapes)
             layer.eval()
-            out = _run(node, layer, [values[s] for s in node.inputs], in_shapes, lengths)
+            whole = _run(node, layer, [values[s] for s in node.inputs], in_shapes, lengths)
+            out = _first(whole)
             layer.train()
+            for index, reader in items.get(node.name, {}).items():
+                key = f"{node.name}[{index}]"
+                values[key] = _item(node, whole, index, reader)
+                shapes[key] = tuple(values[key].shape[1:])
             _check_batch_kept(node, out)
+            _check_batch_first(node, in_shapes)  # what mixes samples and keeps the shape
             layers[node.name] = layer
             values[node.name] = out
             shapes[node.name] = tuple(out.shape[1:])
@@ -205,11 +236,16 @@ def _sized_args(node: Node, in_shapes: list, vocab_size: int, classes: int) -> d
         if given is None:
             args[arg] = inferred
         elif given != inferred and not _trailing_axes(arg, given, shape):
-            source = ", ".join(node.inputs)
-            raise ConfigError(
-                f"{node.where}.{arg} = {given} does not fit its input: '{source}' gives samples "
-                f"of shape {show(shape)}, so {node.type}'s {arg} must be {size} (or leave "
-                f"{arg} out and it is inferred).")
+            _size_misfit(node, arg, given, node.inputs[0], shape, size)
+    for arg, index in OTHER_INPUT_SIZES.items():
+        if arg not in allowed or index >= len(in_shapes) or not in_shapes[index]:
+            continue
+        size = int(in_shapes[index][-1])
+        given = args.get(arg)
+        if given is None:
+            args[arg] = size
+        elif given != size:
+            _size_misfit(node, arg, given, node.inputs[index], in_shapes[index], size)
     if "num_embeddings" in allowed and vocab_size:
         given = args.get("num_embeddings")
         if given is None:
@@ -222,6 +258,13 @@ def _sized_args(node: Node, in_shapes: list, vocab_size: int, classes: int) -> d
     if classes and "out_features" in allowed and "out_features" not in args:
         args["out_features"] = classes  # the output layer predicts the classes
     return args
+
+
+def _size_misfit(node: Node, arg: str, given, source: str, shape: tuple, size: int):
+    raise ConfigError(
+        f"{node.where}.{arg} = {given} does not fit its input: '{source}' gives samples of shape "
+        f"{show(shape)}, so {node.type}'s {arg} must be {size} (or leave {arg} out and it is "
+        "inferred).")
 
 
 def _channels_last(args: dict, allowed: dict) -> bool:
@@ -239,6 +282,28 @@ def _trailing_axes(arg: str, given, shape: tuple) -> bool:
         return False
     dims = [given] if isinstance(given, int) else list(given or [])
     return 0 < len(dims) <= len(shape) and dims == [int(d) for d in shape[len(shape) - len(dims):]]
+
+
+def _check_batch_first(node: Node, in_shapes: list) -> None:
+    """A spec's batches are batch-first: an ``axis`` that names the batch axis, or
+    ``time_major = true``, may mix the samples of a batch without changing any shape (a
+    Softmax over the batch), which the probe's shapes cannot show. A Dropout's ``axis`` lists
+    the axes its mask varies along, where the batch is a fair choice (whole samples dropped)."""
+    if node.args.get("time_major") is True:
+        raise ConfigError(f"{node.where}.time_major = true is not allowed in a spec: a spec's "
+                          "batches are batch-first ([batch, steps, features]), so the layer "
+                          "would read the samples as steps; leave time_major out.")
+    axis = node.args.get("axis")
+    if not isinstance(axis, int) or isinstance(axis, bool) or not in_shapes \
+            or issubclass(node.cls, nn.Dropout):
+        return
+    dims = len(in_shapes[0]) + 1  # the batch axis and a sample's
+    if axis == 0 or axis == -dims:
+        allowed = "1 (or -1)" if dims == 2 else f"1 to {dims - 1} (or -1 to -{dims - 1})"
+        raise ConfigError(f"{node.where}.axis = {axis} is the batch axis of its input "
+                          f"(samples of shape {show(list(in_shapes[0]))}, so a batch has {dims} "
+                          "axes): a layer must act on each sample alone; axes count from 0 "
+                          f"with the batch, so a sample's axes are {allowed}.")
 
 
 def _check_not_empty(node: Node, shape: tuple, variable_length: bool) -> None:
@@ -290,12 +355,15 @@ def _check_not_joining_steps(node: Node, layer, in_shapes: list) -> None:
                           "features with axis = -1 (or pool each branch first).")
 
 
-def _make(node: Node, args: dict) -> nn.Layer:
+def _make(node: Node, args: dict, output: str) -> nn.Layer:
     missing = [name for name, p in arguments(node.cls).items()
                if p.default is p.empty and name not in args]
     if missing:
+        hint = (f"; out_features is inferred on the output layer alone, and this network's "
+                f"output is '{output}'" if "out_features" in missing else "")
         raise ConfigError(f"{node.where} ({node.type}) needs {', '.join(missing)}: give "
-                          f"{missing[0]} = ... in its table (only input sizes are inferred).")
+                          f"{missing[0]} = ... in its table (only input sizes are "
+                          f"inferred{hint}).")
     try:
         return node.cls(**args)
     except (TypeError, ValueError) as exc:
@@ -307,11 +375,11 @@ def _make(node: Node, args: dict) -> nn.Layer:
         raise plugins.failure("layer", node.type, exc) from exc
 
 
-def _check_input_count(node: Node, layer: nn.Layer) -> None:
+def _check_input_count(node: Node) -> None:
     """As many inputs as the layer's forward reads (sequence_length apart)."""
-    try:
-        params = [p for name, p in inspect.signature(layer.forward).parameters.items()
-                  if name != "sequence_length"]
+    try:  # the class's forward: its first parameter is self
+        params = [p for name, p in inspect.signature(node.cls.forward).parameters.items()
+                  if name != "sequence_length"][1:]
     except (TypeError, ValueError):
         return
     if any(p.kind is p.VAR_POSITIONAL for p in params):
@@ -322,13 +390,15 @@ def _check_input_count(node: Node, layer: nn.Layer) -> None:
     if not least <= given <= len(positional):
         reads = str(least) if least == len(positional) else f"{least} to {len(positional)}"
         names = ", ".join(p.name for p in positional)
+        hint = (" (NAME[i] reads value i of a layer that returns several, such as the "
+                "indices of a MaxPool2D with return_mask = true: inputs = [\"pool\", "
+                "\"pool[1]\"])" if given < least else "")
         raise ConfigError(f"{node.where} ({node.type}) reads {reads} input(s) ({names}), but "
                           f"its inputs name {given}: {', '.join(node.inputs)}. Give it "
-                          "inputs = [...] with that many layers.")
+                          f"inputs = [...] with that many layers{hint}.")
 
 
 def _run(node: Node, layer: nn.Layer, inputs: list, in_shapes: list, lengths):
-    _check_input_count(node, layer)
     try:
         if lengths is not None and takes_lengths(layer):
             out = layer(*inputs, sequence_length=lengths)
@@ -337,14 +407,50 @@ def _run(node: Node, layer: nn.Layer, inputs: list, in_shapes: list, lengths):
     except Exception as exc:  # noqa: BLE001 - any failure here is the spec's misfit
         got = " and ".join(f"'{s}' {show(shape)}" for s, shape in zip(node.inputs, in_shapes))
         reason = " ".join(str(exc).split())
+        hint = _left_out(node, layer)
+        reason = f"{reason.rstrip('.')}. {hint}" if hint else reason
         raise ConfigError(f"{node.where} ({node.type}) cannot take its input: {got} (shapes of "
                           f"one sample): {reason}") from None
-    out = out[0] if isinstance(out, (tuple, list)) else out
-    if not hasattr(out, "shape"):
-        raise ConfigError(f"{node.where} ({node.type}) returned {type(out).__name__}, not a "
-                          "Tensor: a spec layer must return a Tensor (or a tuple whose first "
-                          "item is one).")
+    if not hasattr(_first(out), "shape"):
+        raise ConfigError(f"{node.where} ({node.type}) returned {type(_first(out)).__name__}, "
+                          "not a Tensor: a spec layer must return a Tensor (or a tuple whose "
+                          "first item is one).")
     return out
+
+
+def _item(node: Node, out, index: int, reader: Node):
+    """Value ``index`` of what ``node``'s layer returned, for ``reader`` (``name[i]``)."""
+    count = len(out) if isinstance(out, (tuple, list)) else 1
+    value = out[index] if isinstance(out, (tuple, list)) and index < count else None
+    if hasattr(value, "shape") and value.shape and value.shape[0] == PROBE_BATCH:
+        return value
+    if hasattr(value, "shape"):  # a recurrent layer's final states: [layers, batch, hidden]
+        raise ConfigError(f"{reader.where}.inputs names '{node.name}[{index}]', whose values "
+                          f"are not one row per sample: {node.name} ({node.type}) gives it "
+                          f"the shape {show(list(value.shape))} for a batch of {PROBE_BATCH} "
+                          "samples, and a spec's layers read batch-first values; read "
+                          f"'{node.name}' (its first value), or pool it.")
+    what = (f"returns {count} values" if count > 1 else "returns one value")
+    if value is not None:
+        what = f"returns {type(value).__name__} as its value {index}, not a Tensor"
+    raise ConfigError(f"{reader.where}.inputs names '{node.name}[{index}]', but {node.name} "
+                      f"({node.type}) {what} on the probe: [i] reads value i (from 0) of a "
+                      "layer that returns several Tensors, such as a MaxPool2D with "
+                      "return_mask = true (its output, then the indices a MaxUnPool2D reads).")
+
+
+def _left_out(node: Node, layer: nn.Layer) -> str:
+    """Why a layer whose spec left a parameter out (``weight_attr = false``) may have failed:
+    a normalization layer runs without its scale, a Linear or a convolution not without its
+    weight (as in Paddle)."""
+    gone = [arg for arg in ATTR_ARGS if node.args.get(arg) is False]
+    missing = [arg for arg in gone if getattr(layer, arg.split("_")[0], "") is None]
+    if not missing:
+        return ""
+    return (f"{node.where}.{missing[0]} = false leaves out the layer's "
+            f"{missing[0].split('_')[0]}, which {node.type} cannot run without: remove "
+            f"{missing[0]} (only some layers, such as a normalization's weight or any bias, can "
+            "be left out).")
 
 
 def _check_output(name: str, layer, shape: tuple, num_classes: int,

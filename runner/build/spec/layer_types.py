@@ -18,6 +18,14 @@ from runner.errors import ConfigError
 # whole sequences.
 CONTAINERS = ("Layer", "Sequential", "LayerList", "LayerDict", "ParameterList",
               "TransformerEncoder", "RNN", "BiRNN", "TransformerDecoder")
+# Layers of core.nn that are not layers of a network's data path, with the reason a spec that
+# names one is told.
+NOT_SPEC = {
+    "RNNCellBase": "it is the base class of the recurrent cells, with no forward of its own: "
+                   "name a cell such as GRUCell, or a whole-sequence layer such as GRU",
+    "SpectralNorm": "it normalizes one weight tensor of the fixed shape weight_shape, not a "
+                    "batch of samples",
+}
 HIDDEN_ARGS = ("self", "name", "name_scope", "dtype")
 ATTR_ARGS = ("weight_attr", "bias_attr")  # ParamAttr objects in Python; a spec may say false
 
@@ -27,10 +35,25 @@ def core_layer_types() -> dict[str, type]:
     found = {}
     for name in nn.__all__:
         obj = getattr(nn, name)
-        if (inspect.isclass(obj) and issubclass(obj, nn.Layer) and name not in CONTAINERS
-                and not name.endswith("Loss")):
+        if inspect.isclass(obj) and issubclass(obj, nn.Layer) and not not_spec_reason(name):
             found[name] = obj
     return found
+
+
+def not_spec_reason(name: str) -> str:
+    """Why the ``core.nn`` layer ``name`` is not a spec type (empty when it is one, or when
+    ``name`` is no layer of ``core.nn``)."""
+    obj = getattr(nn, name, None) if name in nn.__all__ else None
+    if not (inspect.isclass(obj) and issubclass(obj, nn.Layer)):
+        return ""
+    if name in NOT_SPEC:
+        return NOT_SPEC[name]
+    if name in CONTAINERS:
+        return ("it holds other layers (a spec builds those from its tables: blocks, "
+                "repeat) or takes a Layer object as an argument, which a TOML table cannot give")
+    if name.endswith("Loss"):
+        return "it is a loss, not a layer of the network (the trainer computes the loss)"
+    return ""
 
 
 def layer_types() -> dict[str, type]:

@@ -4,20 +4,31 @@ Each entry of ``layers`` is a layer (``type`` plus that type's arguments) or cop
 (``block``, with ``repeat = N`` identical copies, ``each = {arg = [v1, v2]}`` one copy per value,
 ``with = {arg = v}`` the same value in every copy). A block is a table of layers like
 ``layers``; inside it ``$arg`` stands for an argument and ``input`` for the copy's input. A layer
-reads the previous layer unless it names its ``inputs``. Nodes come out with dotted names
-(``stage1.0.conv1``), sorted so that each follows its inputs.
+reads the previous layer unless it names its ``inputs`` (``pool[1]``: the second value a layer
+returns). Nodes come out with dotted names (``stage1.0.conv1``), sorted so that each follows
+its inputs.
 """
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 
-from runner.build.spec.layer_types import arguments, layer_types, value_problem
+from runner.build.spec.layer_types import arguments, layer_types, not_spec_reason, value_problem
 from runner.config import sources
 from runner.errors import ConfigError
 
 INPUT = "input"
 RESERVED = ("type", "inputs", "block", "repeat", "each", "with")
+# ``pool[1]`` in inputs: the second value that layer returns (a MaxPool2D with return_mask =
+# true returns its output and the indices a MaxUnPool2D reads). A plain name is the first.
+ITEM = re.compile(r"^(?P<name>.+)\[(?P<index>\d+)\]$")
+
+
+def split_item(source: str) -> tuple[str, int | None]:
+    """``"pool[1]"`` -> ``("pool", 1)``; a plain name -> ``(name, None)``."""
+    match = ITEM.match(source)
+    return (match["name"], int(match["index"])) if match else (source, None)
 
 
 @dataclass
@@ -41,6 +52,7 @@ class _Scope:
     input: str  # what ``input`` means here
     where: str
     values: dict  # $arg -> value
+    blocks: tuple = ()  # the blocks being expanded, outermost first (a block may not hold itself)
 
 
 def parse(spec) -> tuple[list[Node], str, dict[str, str]]:
@@ -58,7 +70,7 @@ def _parse(spec) -> tuple[list[Node], str, dict[str, str]]:
     nodes: dict[str, Node] = {}
     aliases: dict[str, str] = {}  # a block entry's name -> its last copy's output node
     _expand(spec.layers, _Scope("", INPUT, "model.layers", {}), spec.blocks, types, nodes,
-            aliases, depth=0)
+            aliases)
     for node in nodes.values():
         node.inputs = [_resolve(name, node, nodes, aliases) for name in node.inputs]
     order = _sorted(nodes)
@@ -66,8 +78,8 @@ def _parse(spec) -> tuple[list[Node], str, dict[str, str]]:
     return order, output, {name: _through(name, aliases) for name in aliases}
 
 
-def _expand(tables: dict, scope: _Scope, blocks: dict, types: dict, nodes: dict, aliases: dict,
-            depth: int) -> str:
+def _expand(tables: dict, scope: _Scope, blocks: dict, types: dict, nodes: dict,
+            aliases: dict) -> str:
     """Add the nodes of ``tables`` (layers of one scope); return the last one's name."""
     previous = scope.input
     for local, table in tables.items():
@@ -81,17 +93,23 @@ def _expand(tables: dict, scope: _Scope, blocks: dict, types: dict, nodes: dict,
         if local == INPUT:
             raise ConfigError(f"{where}: '{INPUT}' is reserved for the network's input (inside "
                               "a block, the copy's input); give the layer another name.")
+        if not local or any(mark in local for mark in ".[]"):
+            raise ConfigError(f"{where}: the layer name {local!r} is not allowed: a name is not "
+                              "empty and has no '.' (dots join a block copy's names, as in "
+                              "stage1.0.conv1) and no '[' or ']' (pool[1] in inputs reads a "
+                              "layer's second value); write it with '_' instead.")
         table = _substitute(table, scope, where)
         inputs = table.get("inputs")
         inputs = [inputs] if isinstance(inputs, str) else inputs
-        if inputs is not None and not (isinstance(inputs, list)
+        if inputs is not None and not (isinstance(inputs, list) and inputs
                                        and all(isinstance(i, str) for i in inputs)):
             raise ConfigError(f"{where}.inputs = {inputs!r} is not valid: give a list of layer "
-                              f"names (inputs = [\"a\", \"b\"]) or \"{INPUT}\".")
-        inputs = [_local(name, scope) for name in inputs] if inputs else [previous]
+                              f"names (inputs = [\"a\", \"b\"]) or \"{INPUT}\", or leave "
+                              "inputs out to read the layer before.")
+        inputs = [_local(name, scope, where) for name in inputs] if inputs else [previous]
         name = scope.prefix + local
         if "block" in table:
-            previous = _copies(name, table, inputs, where, blocks, types, nodes, aliases, depth,
+            previous = _copies(name, table, inputs, where, blocks, types, nodes, aliases,
                                scope)
         else:
             nodes[name] = _node(name, table, inputs, where, types)
@@ -99,7 +117,7 @@ def _expand(tables: dict, scope: _Scope, blocks: dict, types: dict, nodes: dict,
     return previous
 
 
-def _copies(name, table, inputs, where, blocks, types, nodes, aliases, depth, scope) -> str:
+def _copies(name, table, inputs, where, blocks, types, nodes, aliases, scope) -> str:
     """Expand ``block = "B"`` into its copies; return the last copy's output node."""
     block_name = table["block"]
     if "type" in table:
@@ -108,14 +126,22 @@ def _copies(name, table, inputs, where, blocks, types, nodes, aliases, depth, sc
                           "(block), not both.")
     extra = sorted(set(table) - set(RESERVED))
     if extra:
+        close = difflib.get_close_matches(extra[0], RESERVED, n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
         raise ConfigError(f"{where} uses block '{block_name}', so it takes only inputs, repeat, "
-                          f"each and with, not {', '.join(extra)}: pass block arguments in "
-                          f"with = {{{extra[0]} = ...}}.")
+                          f"each and with, not {', '.join(extra)}{hint}: pass block arguments "
+                          f"in with = {{{extra[0]} = ...}}.")
+    if not isinstance(block_name, str):
+        raise ConfigError(f"{where}.block = {block_name!r} is not a block name: give a string, "
+                          f"block = \"NAME\" for a [blocks.NAME] table of this model "
+                          f"({', '.join(sorted(blocks)) or 'it has none'}).")
     if block_name not in blocks:
         raise ConfigError(f"{where}.block = '{block_name}' is not a block of this model: "
                           f"{_known('the blocks are', list(blocks), block_name)}")
-    if depth > 8:
-        raise ConfigError(f"{where}: blocks nest more than 8 deep (a block that uses itself?).")
+    if block_name in scope.blocks:
+        path = " -> ".join([*scope.blocks, block_name])
+        raise ConfigError(f"{where}.block = '{block_name}': the block uses itself ({path}), so "
+                          "its copies would never end; a block may use other blocks only.")
     if len(inputs) != 1:
         raise ConfigError(f"{where} gives a block {len(inputs)} inputs: a block reads one "
                           f"input (inside it, '{INPUT}').")
@@ -137,7 +163,8 @@ def _copies(name, table, inputs, where, blocks, types, nodes, aliases, depth, sc
         raise ConfigError(f"{where}: repeat = {table['repeat']} but each gives {copies} "
                           "values per argument; give one of them.")
     if copies < 0:
-        raise ConfigError(f"{where}: repeat = {copies} is not allowed: use 0 or more copies.")
+        raise ConfigError(f"{where}.repeat = {copies} is not allowed: give 0 or more copies (0: "
+                          "the entry passes its input on, as if it were not there).")
     indexed = "repeat" in table or bool(each)
     body = blocks[block_name]
     _block_output(body, block_name)
@@ -146,8 +173,9 @@ def _copies(name, table, inputs, where, blocks, types, nodes, aliases, depth, sc
         values = {**shared, **{key: value[index] for key, value in each.items()}}
         _check_placeholders(body, values, block_name, where)
         prefix = f"{name}.{index}." if indexed else f"{name}."
-        inner = _Scope(prefix, current, f"model.blocks.{block_name} (in {where})", values)
-        last = _expand(body, inner, blocks, types, nodes, aliases, depth + 1)
+        inner = _Scope(prefix, current, f"model.blocks.{block_name} (in {where})", values,
+                       (*scope.blocks, block_name))
+        last = _expand(body, inner, blocks, types, nodes, aliases)
         output = body.get("output")
         current = prefix + output if isinstance(output, str) else last
         if indexed:
@@ -159,6 +187,10 @@ def _copies(name, table, inputs, where, blocks, types, nodes, aliases, depth, sc
 def _block_output(body: dict, block: str) -> None:
     """A block's ``output`` names one of its own layers (or block entries)."""
     output = body.get("output")
+    if isinstance(output, dict):
+        raise ConfigError(f"model.blocks.{block}.output is a layer table, but a block's output "
+                          "key names its output layer (output = \"NAME\"): give that layer "
+                          "another name.")
     layers = [key for key, value in body.items() if isinstance(value, dict)]
     if output is not None and output not in layers:
         raise ConfigError(f"model.blocks.{block}.output = {output!r} is not a layer of the "
@@ -178,6 +210,9 @@ def _node(name: str, table: dict, inputs: list[str], where: str, types: dict) ->
     if not isinstance(kind, str):
         raise ConfigError(f"{where} has no type: give type = \"Linear\" (a core.nn layer) or "
                           "block = \"NAME\" (a block of this model).")
+    if kind not in types and not_spec_reason(kind):
+        raise ConfigError(f"{where}.type = '{kind}' is not a known layer type: it is a core.nn "
+                          f"layer, but not one a spec can name: {not_spec_reason(kind)}.")
     if kind not in types:
         raise ConfigError(f"{where}.type = '{kind}' is not a known layer type: "
                           f"{_known('the types are', list(types), kind, 'docs/layers.md')}")
@@ -185,8 +220,8 @@ def _node(name: str, table: dict, inputs: list[str], where: str, types: dict) ->
     args = {key: value for key, value in table.items() if key not in RESERVED}
     allowed = arguments(cls)
     for key, value in args.items():
-        if key not in allowed:
-            close = difflib.get_close_matches(key, allowed, n=1)
+        if key not in allowed:  # a slip of a key every table takes (input for inputs) too
+            close = difflib.get_close_matches(key, [*allowed, "inputs"], n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
             raise ConfigError(f"{where}.{key} is not an argument of {kind}{hint}: {kind} takes "
                               f"{', '.join(allowed) or 'no arguments'}.")
@@ -199,24 +234,30 @@ def _node(name: str, table: dict, inputs: list[str], where: str, types: dict) ->
 
 def _substitute(table: dict, scope: _Scope, where: str) -> dict:
     """``$arg`` strings (whole values, or items of lists) replaced by the copy's values."""
-    def one(value):
+    def one(value, at: str):
         if isinstance(value, str) and value.startswith("$"):
             key = value[1:]
+            if not scope.prefix:  # a layer of model.layers: no block gives it arguments
+                raise ConfigError(f"{at} = '{value}' uses ${key}, but it is not inside a block: "
+                                  "$NAME stands for a block argument, given where the block is "
+                                  f"used (with = {{{key} = ...}}); a layer of model.layers "
+                                  "takes plain values, or ${model.KNOB} for a knob of the spec.")
             if key not in scope.values:
                 close = difflib.get_close_matches(key, list(scope.values), n=1)
                 hint = f" (did you mean ${close[0]}, which it is given?)" if close else ""
                 given = ", ".join(sorted(scope.values)) or "none"
-                raise ConfigError(f"{where} uses ${key}, but no value was given for it{hint}: "
+                raise ConfigError(f"{at} uses ${key}, but no value was given for it{hint}: "
                                   f"the block's arguments given here are {given}; pass it "
                                   f"with with = {{{key} = ...}} or each = {{{key} = [...]}} "
                                   "where the block is used.")
             return scope.values[key]
         if isinstance(value, list):
-            return [one(item) for item in value]
+            return [one(item, at) for item in value]
         if isinstance(value, dict):
-            return {k: one(v) for k, v in value.items()}
+            return {k: one(v, f"{at}.{k}") for k, v in value.items()}
         return value
-    return {key: (value if key == "block" else one(value)) for key, value in table.items()}
+    return {key: (value if key == "block" else one(value, f"{where}.{key}"))
+            for key, value in table.items()}
 
 
 def _check_placeholders(body: dict, values: dict, block: str, where: str) -> None:
@@ -248,10 +289,13 @@ def _check_placeholders(body: dict, values: dict, block: str, where: str) -> Non
                           f"{', '.join('$' + u for u in sorted(used)) or '(none)'}.")
 
 
-def _local(name: str, scope: _Scope) -> str:
+def _local(name: str, scope: _Scope, where: str) -> str:
     """A name as written in a scope -> a node name (``input`` is the scope's input)."""
     if name == INPUT:
         return scope.input
+    if split_item(name)[0] == INPUT:
+        raise ConfigError(f"{where}.inputs names '{name}', but '{INPUT}' is one value: [i] "
+                          "reads the i-th value of a layer that returns several (from 0).")
     return scope.prefix + name if scope.prefix else name
 
 
@@ -265,7 +309,14 @@ def _through(name: str, aliases: dict) -> str:
     return name
 
 
-def _resolve(name: str, node: Node, nodes: dict, aliases: dict) -> str:
+def _resolve(source: str, node: Node, nodes: dict, aliases: dict) -> str:
+    """An input as written -> the node (or ``input``) it reads, keeping an ``[i]`` item."""
+    name, index = split_item(source)
+    found = _resolve_name(name, node, nodes, aliases)
+    return found if index is None else f"{found}[{index}]"
+
+
+def _resolve_name(name: str, node: Node, nodes: dict, aliases: dict) -> str:
     if name == INPUT or name in nodes:
         return name
     if name in aliases:
@@ -279,17 +330,17 @@ def _resolve(name: str, node: Node, nodes: dict, aliases: dict) -> str:
                           f"block: inside a block, inputs name the block's own layers or "
                           f"'{INPUT}' (the copy's input). "
                           f"{_known('The block has', [INPUT, *own], local)}")
-    raise ConfigError(f"{node.where}.inputs names '{name.split('.')[-1]}', which is not a layer "
-                      f"here: {_known('the layers are', [INPUT, *nodes, *aliases], name)}")
+    raise ConfigError(f"{node.where}.inputs names '{name}', which is not a layer here: "
+                      f"{_known('the layers are', [INPUT, *nodes, *aliases], name)}")
 
 
 def _sorted(nodes: dict) -> list[Node]:
     """Nodes in dependency order (file order where free); a cycle is an error."""
-    pending = {name: set(n.inputs) - {INPUT} for name, n in nodes.items()}
-    for name, node in nodes.items():
-        for source in node.inputs:
-            if source != INPUT:
-                nodes[source].consumers.append(name)
+    pending = {name: {split_item(s)[0] for s in n.inputs} - {INPUT}
+               for name, n in nodes.items()}
+    for name, needs in pending.items():
+        for source in needs:
+            nodes[source].consumers.append(name)
     order: list[Node] = []
     while pending:  # the first node in file order whose inputs are all computed, each time
         ready = next((name for name, needs in pending.items() if not needs), None)

@@ -9,10 +9,13 @@ from __future__ import annotations
 import inspect
 import json
 
-from runner.build.spec.graph import SIZE_ARGS
-from runner.build.spec.layer_types import arguments, core_layer_types
+from runner.build.spec.graph import OTHER_INPUT_SIZES, SIZE_ARGS
+from runner.build.spec.layer_types import NOT_SPEC, arguments, core_layer_types
 
+PLACES = {1: "second", 2: "third"}
 INFERRED = {**{name: "inferred from the input's shape" for name in SIZE_ARGS},
+            **{name: f"inferred from the {PLACES[index]} input's shape, when given"
+               for name, index in OTHER_INPUT_SIZES.items()},
             "num_embeddings": "inferred from the data's vocabulary",
             "out_features": "inferred on the output layer: the number of classes"}
 
@@ -27,7 +30,10 @@ def render() -> str:
              "name, with their defaults as TOML values (`none`: unset); *inferred* ones may be "
              "left out. A layer reads the previous layer, or the layers its `inputs` names."),
              "",
-             f"{len(types)} types: " + ", ".join(f"[{n}](#{n.lower()})" for n in types), ""]
+             f"{len(types)} types: " + ", ".join(f"[{n}](#{n.lower()})" for n in types), "",
+             "Layers of `core.nn` that a spec cannot name: the containers (a spec's blocks "
+             "take their place); the losses; "
+             + "; ".join(f"`{name}`: {why}" for name, why in NOT_SPEC.items()) + ".", ""]
     for name, cls in types.items():
         lines += [f"## {name}", "", _summary(cls), ""]
         reads = _reads(cls)
@@ -59,6 +65,10 @@ def _reads(cls) -> str:
              and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     if len(named) > 1:
         example = ", ".join(f'"{chr(ord("a") + i)}"' for i in range(len(named)))
+        if named[-1] == "indices":  # an unpooling: the pool's second value
+            return (f"Reads {len(named)} inputs, in order ({', '.join(named)}): the indices are "
+                    "the second value of a max pooling with `return_mask = true`, "
+                    '`inputs = ["a", "pool[1]"]`.')
         return (f"Reads {len(named)} inputs, in order ({', '.join(named)}): name them in "
                 f"`inputs = [{example}]`.")
     return ""

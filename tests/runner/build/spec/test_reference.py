@@ -35,3 +35,9 @@ def test_inferred_sizes_defaults_and_inputs_are_marked():
     cosine = text.split("\n## CosineSimilarity\n")[1].split("\n## ")[0]
     assert 'Reads 2 inputs, in order (x1, x2): name them in `inputs = ["a", "b"]`.' in cosine
     assert "length" in text.split("\n## SequencePool\n")[1]
+    unpool = text.split("\n## MaxUnPool2D\n")[1].split("\n## ")[0]
+    assert 'with `return_mask = true`, `inputs = ["a", "pool[1]"]`' in unpool
+    bilinear = text.split("\n## Bilinear\n")[1].split("\n## ")[0]
+    assert "| `in2_features` | required | inferred from the second input's shape, when given |" \
+        in bilinear
+    assert "\n## SpectralNorm\n" not in text and "`SpectralNorm`: it normalizes" in text

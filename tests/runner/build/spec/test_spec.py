@@ -263,6 +263,10 @@ def test_summary_rows_count_parameters_and_flops():
      "model.layers.h.repeat = 'two' is not valid: give a whole number of copies"),
     ({"a": {"type": "Flatten"}, "h": {"block": "b", "repeat": 2.7}, "o": {"type": "Linear"}},
      {"b": {"fc": {"type": "Linear", "out_features": 8}}}, "repeat = 2.7 is not valid"),
+    ({"a": {"type": "Flatten"}, "h": {"block": "b", "repeat": -1}, "o": {"type": "Linear"}},
+     {"b": {"fc": {"type": "Linear", "out_features": 8}}},
+     "model.layers.h.repeat = -1 is not allowed: give 0 or more copies (0: the entry passes its "
+     "input on"),
     ({"a": {"type": "Flatten", "repeat": 2}, "o": {"type": "Linear"}}, None,
      "model.layers.a has repeat, which copy a block, but it is one layer"),
     ({"a": {"type": "Flatten"}, "h": {"block": "b", "type": "ReLU"}, "o": {"type": "Linear"}},
@@ -284,11 +288,168 @@ def test_summary_rows_count_parameters_and_flops():
     ({"a": {"type": "AdaptiveAvgPool2D", "output_size": 0}, "f": {"type": "Flatten"},
       "o": {"type": "Linear"}}, None,
      "model.layers.a (AdaptiveAvgPool2D) gives samples of shape [1, 0, 0], with no values"),
+    # A block name that is not a string, and a block that holds itself, are one paragraph:
+    ({"a": {"type": "Flatten"}, "h": {"block": 3}, "o": {"type": "Linear"}},
+     {"b": {"fc": {"type": "Linear", "out_features": 8}}},
+     "model.layers.h.block = 3 is not a block name: give a string, block = \"NAME\" for a "
+     "[blocks.NAME] table of this model (b)"),
+    ({"a": {"type": "Flatten"}, "h": {"block": "b"}, "o": {"type": "Linear"}},
+     {"b": {"x": {"type": "ReLU"}, "again": {"block": "c"}}, "c": {"y": {"block": "b"}}},
+     "the block uses itself (b -> c -> b)"),
+    # A slip of ``inputs`` is suggested, on a layer and on a block entry:
+    ({"a": {"type": "Flatten"}, "o": {"type": "Linear", "input": ["a"]}}, None,
+     "model.layers.o.input is not an argument of Linear (did you mean 'inputs'?)"),
+    ({"a": {"type": "Flatten"}, "h": {"block": "b", "input": ["a"]}, "o": {"type": "Linear"}},
+     {"b": {"fc": {"type": "Linear", "out_features": 8}}},
+     "not input (did you mean 'inputs'?)"),
+    ({"a": {"type": "Flatten"}, "o": {"type": "Linear", "inputs": []}}, None,
+     "model.layers.o.inputs = [] is not valid"),
+    ({"a": {"type": "Flatten"}, "h": {"block": "b", "repeat": 2}, "o": {"type": "Linear",
+                                                                        "inputs": ["h.5"]}},
+     {"b": {"fc": {"type": "Linear", "out_features": 8}}},
+     "model.layers.o.inputs names 'h.5', which is not a layer here: did you mean h.1, h.0?"),
+    # Dots join a copy's names: a layer called b.0 would replace block copy b.0's layers.
+    ({"a": {"type": "Flatten"}, "h": {"block": "b", "repeat": 2},
+      "h.0": {"type": "ReLU", "inputs": ["h"]}, "o": {"type": "Linear"}},
+     {"b": {"fc": {"type": "Linear", "out_features": 8}}},
+     "model.layers.h.0: the layer name 'h.0' is not allowed"),
+    ({"a[1]": {"type": "Flatten"}, "o": {"type": "Linear"}}, None,
+     "the layer name 'a[1]' is not allowed"),
+    ({"": {"type": "Flatten"}, "o": {"type": "Linear"}}, None, "the layer name '' is not allowed"),
+    ({"a": {"type": "SpectralNorm", "weight_shape": [2, 64]}, "o": {"type": "Linear"}}, None,
+     "model.layers.a.type = 'SpectralNorm' is not a known layer type: it is a core.nn layer, "
+     "but not one a spec can name: it normalizes one weight tensor"),
+    ({"a": {"type": "RNNCellBase"}, "o": {"type": "Linear"}}, None,
+     "'RNNCellBase' is not a known layer type: it is a core.nn layer, but not one a spec can "
+     "name: it is the base class"),
+    ({"a": {"type": "Sequential"}, "o": {"type": "Linear"}}, None, "it holds other layers"),
+    ({"a": {"type": "CrossEntropyLoss"}, "o": {"type": "Linear"}}, None, "it is a loss"),
+    ({"a": {"type": "Flatten"}, "h": {"type": "Linear", "out_features": 4, "weight_attr": False},
+      "o": {"type": "Linear"}}, None,
+     "model.layers.h.weight_attr = false leaves out the layer's weight, which Linear cannot run "
+     "without"),
+    ({"a": {"type": "Flatten"}, "o": {"type": "Linear"}, "r": {"type": "ReLU"}}, None,
+     "model.layers.o (Linear) needs out_features: give out_features = ... in its table (only "
+     "input sizes are inferred; out_features is inferred on the output layer alone, and this "
+     "network's output is 'r')"),
+    ({"a": {"type": "Flatten"}, "b": {"type": "Linear", "out_features": 3},
+      "bil": {"type": "Bilinear", "inputs": ["a", "b"], "in2_features": 4},
+      "o": {"type": "Linear"}}, None,
+     "model.layers.bil.in2_features = 4 does not fit its input: 'b' gives samples of shape "
+     "[3], so Bilinear's in2_features must be 3"),
+    # A layer's other values are read as NAME[i]:
+    ({"p": {"type": "MaxPool2D", "kernel_size": 2, "return_mask": True},
+      "u": {"type": "MaxUnPool2D", "kernel_size": 2}, "f": {"type": "Flatten"},
+      "o": {"type": "Linear"}}, None,
+     "model.layers.u (MaxUnPool2D) reads 2 input(s) (x, indices), but its inputs name 1: p. Give "
+     "it inputs = [...] with that many layers (NAME[i] reads value i"),
+    ({"p": {"type": "MaxPool2D", "kernel_size": 2},
+      "u": {"type": "MaxUnPool2D", "kernel_size": 2, "inputs": ["p", "p[1]"]},
+      "f": {"type": "Flatten"}, "o": {"type": "Linear"}}, None,
+     "model.layers.u.inputs names 'p[1]', but p (MaxPool2D) returns one value on the probe"),
+    ({"p": {"type": "MaxPool2D", "kernel_size": 2, "return_mask": True},
+      "u": {"type": "MaxUnPool2D", "kernel_size": 2, "inputs": ["p", "p[2]"]},
+      "f": {"type": "Flatten"}, "o": {"type": "Linear"}}, None,
+     "model.layers.u.inputs names 'p[2]', but p (MaxPool2D) returns 2 values"),
+    # Mixing the samples of a batch keeps every shape; the spec says so before training:
+    ({"a": {"type": "Flatten"}, "s": {"type": "Softmax", "axis": 0}, "o": {"type": "Linear"}},
+     None, "model.layers.s.axis = 0 is the batch axis of its input (samples of shape [64], so a "
+     "batch has 2 axes): a layer must act on each sample alone; axes count from 0 with the "
+     "batch, so a sample's axes are 1 (or -1)."),
+    ({"s": {"type": "LogSoftmax", "axis": -4}, "f": {"type": "Flatten"}, "o": {"type": "Linear"}},
+     None, "model.layers.s.axis = -4 is the batch axis of its input (samples of shape [1, 8, 8], "
+     "so a batch has 4 axes)"),
+    ({"s": {"type": "Flatten", "start_axis": 1, "stop_axis": 2}, "r": {"type": "LSTM",
+      "hidden_size": 3, "time_major": True}, "f": {"type": "Flatten"}, "o": {"type": "Linear"}},
+     None, "model.layers.r.time_major = true is not allowed in a spec: a spec's batches are "
+     "batch-first"),
+    ({"a": {"type": "Flatten"}, "h": {"block": "b"}, "o": {"type": "Linear"}},
+     {"b": {"fc": {"type": "Linear", "out_features": 8}, "output": {"type": "ReLU"}}},
+     "model.blocks.b.output is a layer table, but a block's output key names its output layer"),
+    ({"u": {"type": "Upsample", "scale_factor": 2, "mode": "$mode"}, "f": {"type": "Flatten"},
+      "o": {"type": "Linear"}}, None,
+     "model.layers.u.mode = '$mode' uses $mode, but it is not inside a block: $NAME stands for "
+     "a block argument"),
+    ({"s": {"type": "Flatten", "start_axis": 1, "stop_axis": 2},
+      "g": {"type": "GRU", "hidden_size": 3},
+      "h": {"type": "Flatten", "inputs": ["g[1]"]}, "o": {"type": "Linear"}}, None,
+     "model.layers.h.inputs names 'g[1]', whose values are not one row per sample: g (GRU) "
+     "gives it the shape [1, 2, 3] for a batch of 2 samples"),
+    ({"a": {"type": "Flatten", "inputs": ["input[1]"]}, "o": {"type": "Linear"}}, None,
+     "model.layers.a.inputs names 'input[1]', but 'input' is one value"),
+    ({"p": {"type": "MaxPool2D", "kernel_size": 2, "return_mask": True},
+      "u": {"type": "MaxUnPool2D", "kernel_size": 2, "inputs": ["p", "q[1]"]},
+      "f": {"type": "Flatten"}, "o": {"type": "Linear"}}, None,
+     "model.layers.u.inputs names 'q', which is not a layer here"),
 ])
 def test_spec_mistakes_name_the_layer_and_what_is_allowed(layers, blocks, message):
     with pytest.raises(ConfigError) as info:
         _build(layers, blocks=blocks)
     assert message in str(info.value)
+
+
+def test_no_core_layer_is_a_spec_type_without_a_reason_and_none_is_both():
+    """Every Layer class of core.nn is a spec type or has a reason it is not one."""
+    from core import nn
+    from runner.build.spec.layer_types import core_layer_types, not_spec_reason
+
+    types = core_layer_types()
+    layers = [name for name in nn.__all__ if isinstance(getattr(nn, name), type)
+              and issubclass(getattr(nn, name), nn.Layer)]
+    assert [name for name in layers if (name in types) == bool(not_spec_reason(name))] == []
+    assert not_spec_reason("ParamAttr") == "" and not_spec_reason("NoSuchLayer") == ""
+
+
+def test_a_dropout_may_share_its_mask_along_the_batch_axis():
+    """Dropout's axis lists the axes its mask varies along: 0 drops whole samples."""
+    model = _build({"d": {"type": "Dropout", "p": 0.5, "axis": 0}, "f": {"type": "Flatten"},
+                    "o": {"type": "Linear"}})
+    out = model["d"](core.ones([6, 1, 8, 8]))
+    per_sample = out.numpy().reshape(6, -1)
+    assert all(len(set(row)) == 1 for row in per_sample)  # each sample kept or dropped whole
+
+
+def test_bilinear_and_attention_infer_the_sizes_of_their_other_inputs():
+    layers = {"a": {"type": "Flatten"},
+              "b": {"type": "Linear", "out_features": 3},
+              "bil": {"type": "Bilinear", "inputs": ["a", "b"], "out_features": 5},
+              "q": {"type": "Unflatten", "axis": 1, "shape": [1, 5]},
+              "k": {"type": "Unflatten", "axis": 1, "shape": [8, 8], "inputs": ["a"]},
+              "half": {"type": "Linear", "out_features": 32, "inputs": ["a"]},
+              "v": {"type": "Unflatten", "axis": 1, "shape": [8, 4], "inputs": ["half"]},
+              "att": {"type": "MultiHeadAttention", "num_heads": 1, "inputs": ["q", "k", "v"]},
+              "self": {"type": "MultiHeadAttention", "num_heads": 1},  # key, value: the query
+              "f": {"type": "Flatten"}, "o": {"type": "Linear"}}
+    model = _build(layers)
+    assert model["bil"].weight.shape == [5, 64, 3]
+    assert model["att"].embed_dim == 5 and model["att"].kdim == 8 and model["att"].vdim == 4
+    assert model["self"].kdim == 5 and model["self"].vdim == 5
+    assert _forward(model).shape == [3, 10]
+
+
+def test_max_unpool_reads_the_pools_indices_as_its_second_value():
+    """``pool[1]``: a layer's second value (the indices of a MaxPool2D with return_mask)."""
+    layers = {"conv": {"type": "Conv2D", "out_channels": 2, "kernel_size": 3, "padding": 1},
+              "pool": {"type": "MaxPool2D", "kernel_size": 2, "return_mask": True},
+              "mid": {"type": "Tanh"},
+              "unpool": {"type": "MaxUnPool2D", "kernel_size": 2, "inputs": ["mid", "pool[1]"]},
+              "sum": {"type": "Add", "inputs": ["unpool", "conv"]},
+              "flat": {"type": "Flatten"}, "out": {"type": "Linear"}}
+    core.seed(0)
+    model = _build(layers, shape=(1, 4, 4), classes=3)
+    x = np.random.default_rng(0).standard_normal((2, 1, 4, 4)).astype(np.float32)
+    with core.no_grad():
+        conv = model["conv"](core.to_tensor(x))
+        pooled, indices = core.nn.functional.max_pool2d(conv, 2, return_mask=True)
+        unpooled = core.nn.functional.max_unpool2d(core.tanh(pooled), indices, 2)
+        expected = model["out"](core.flatten(unpooled + conv, 1))
+        np.testing.assert_allclose(model(core.to_tensor(x)).numpy(), expected.numpy(),
+                                   rtol=1e-5, atol=1e-6)
+    summary_rows = {row.name: row for row in summary.summarize(model, (1, 4, 4))}
+    assert summary_rows["unpool"].shape == (2, 4, 4)
+    for param in model.parameters():  # float64 for the finite differences
+        param.data = param.data.astype(np.float64)
+    check_grad(lambda t: model(t), x.astype(np.float64), rtol=1e-5, atol=1e-7)
 
 
 def test_channels_last_layers_infer_channels_from_the_last_axis():
@@ -404,6 +565,12 @@ CLI_ERRORS = {
                       "drop it with ~model.activation"),
     "softmax_output": (["+model.layers.sm={type: Softmax}", "+model.layers.fc.out_features=10"],
                        "the output layer 'sm' is a Softmax"),
+    "not_spec": (["model.layers.fc.type=RNNCellBase"],
+                 "model.layers.fc.type = 'RNNCellBase' is not a known layer type: it is a "
+                 "core.nn layer, but not one a spec can name: it is the base class"),
+    "item": (["+model.layers.fc.inputs=[flatten,'max_pool2[1]']"],
+             "model.layers.fc.inputs names 'max_pool2[1]', but max_pool2 (MaxPool2D) returns "
+             "one value"),
     "inspect": (["model=mlp", "inspect.every=5", "inspect.layer_outputs=[hidden.2]"],
                 "inspect.layer_outputs: layer 'hidden.2' is not a layer of this model whose "
                 "output can be read: the names are flatten, hidden, hidden.0, hidden.0.fc, "
