@@ -146,6 +146,9 @@ class GroupNorm(_AffineNorm):
         if num_channels % num_groups:
             raise ValueError(f"GroupNorm: num_channels={num_channels} is not divisible by "
                              f"num_groups={num_groups}.")
+        formats = ("NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
+        if data_format not in formats:
+            raise ValueError(f"GroupNorm: data_format={data_format!r} is not one of {formats}.")
         self.num_groups, self.num_channels = num_groups, num_channels
         self.epsilon, self.data_format = epsilon, data_format
         self._affine([num_channels], weight_attr, bias_attr)

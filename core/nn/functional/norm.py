@@ -294,12 +294,19 @@ def group_norm(x: Tensor, num_groups: int, epsilon: float = 1e-05, weight: Tenso
                bias: Tensor | None = None, data_format: str = "NCHW",
                name: str | None = None) -> Tensor:
     """Normalise each sample's channel groups (Paddle's ``group_norm(x, num_groups,
-    epsilon=1e-05, weight=None, bias=None, data_format='NCHW', name=None)``); channels-first
-    [N, C, *] inputs; per-channel ``weight`` and ``bias`` [C]."""
+    epsilon=1e-05, weight=None, bias=None, data_format='NCHW', name=None)``): [N, C, *]
+    inputs, or [N, *, C] with a channels-last ``data_format`` (NLC, NHWC, NDHWC, as Paddle 3);
+    per-channel ``weight`` and ``bias`` [C]."""
     del name
+    if data_format in _CHANNELS_LAST:
+        # The channels moved first and back: a group's statistics span its channels and every
+        # position, whatever the layout (two copies; channels-first inputs pay none).
+        first = x.transpose([0, x.ndim - 1, *range(1, x.ndim - 1)])
+        out = group_norm(first, num_groups, epsilon, weight, bias, "NCHW")
+        return out.transpose([0, *range(2, x.ndim), 1])
     if data_format not in _CHANNELS_FIRST:
-        raise ValueError(f"group_norm: data_format={data_format!r} is not supported; use a "
-                         f"channels-first format {_CHANNELS_FIRST}.")
+        raise ValueError(f"group_norm: data_format={data_format!r} is not supported; use one "
+                         f"of {_CHANNELS_FIRST + _CHANNELS_LAST}.")
     channels = x.shape[1]
     if channels % num_groups:
         raise ValueError(f"group_norm: {channels} channels are not divisible by "

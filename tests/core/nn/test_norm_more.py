@@ -24,6 +24,27 @@ def test_group_and_instance_norm_gradients():
     check_grad(lambda t, ww, bb: F.instance_norm(t, weight=ww, bias=bb), x, w, b)
 
 
+@pytest.mark.parametrize("shape, data_format", [((2, 3, 4), "NLC"), ((2, 3, 2, 4), "NHWC"),
+                                                ((2, 2, 2, 1, 4), "NDHWC")])
+def test_group_norm_channels_last_is_channels_first_moved(shape, data_format):
+    # GroupNorm(data_format='NHWC') was accepted by the layer and refused by its forward
+    x = RNG.standard_normal(shape)
+    w, b = RNG.standard_normal(4) + 1, RNG.standard_normal(4)
+    check_grad(lambda t, ww, bb: F.group_norm(t, 2, 1e-5, ww, bb, data_format), x, w, b)
+    layer = nn.GroupNorm(2, 4, data_format=data_format)
+    moved = np.moveaxis(x, -1, 1).astype(np.float32)
+    want = nn.GroupNorm(2, 4)(core.to_tensor(moved)).numpy()
+    got = layer(core.to_tensor(x.astype(np.float32))).numpy()
+    np.testing.assert_allclose(np.moveaxis(got, -1, 1), want, rtol=1e-5, atol=1e-6)
+
+
+def test_group_norm_refuses_an_unknown_data_format():
+    with pytest.raises(ValueError, match=r"GroupNorm: data_format='NWC' is not one of"):
+        nn.GroupNorm(2, 4, data_format="NWC")
+    with pytest.raises(ValueError, match=r"group_norm: data_format='CHW' is not supported"):
+        F.group_norm(core.to_tensor(RNG.standard_normal((2, 4, 3))), 2, data_format="CHW")
+
+
 def _with_torch(layer, ref, x, params) -> list[tuple[str, np.ndarray, np.ndarray, float]]:
     """(what, core's, torch's, tolerance) for the output, the input gradient and each
     parameter's gradient, both layers run from the same weights on ``x``."""
