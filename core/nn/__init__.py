@@ -196,3 +196,6 @@ __all__ += ["FractionalMaxPool2D", "FractionalMaxPool3D"]
 from core.nn.loss import RNNTLoss  # noqa: E402 - Paddle 3's RNN transducer loss
 
 __all__ += ["RNNTLoss"]
+from core.nn.merge import Matmul  # noqa: E402 - a graph merge: attention written as layers
+
+__all__ += ["Matmul"]

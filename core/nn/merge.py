@@ -3,12 +3,12 @@ multi-branch networks in a TOML spec, docs/models.md).
 
 Paddle writes these merges as plain calls (``x + y``, ``paddle.concat``) inside ``forward``; a
 network described as data needs them as layers. The names follow Keras (``Add``, ``Concat``,
-``Multiply``), as Paddle has none. Each is one of core's differentiable ops, so its gradient is
-the ops' gradient.
+``Multiply``) and ``paddle.matmul`` (``Matmul``), as Paddle has none. Each is one of core's
+differentiable ops, so its gradient is the ops' gradient.
 """
 from __future__ import annotations
 
-from core.arithmetic import add, multiply
+from core.arithmetic import add, matmul, multiply
 from core.manipulation import concat
 from core.nn.layer import Layer
 from core.tensor import Tensor
@@ -48,6 +48,29 @@ class Concat(Layer):
     def forward(self, *inputs: Tensor) -> Tensor:
         _need_two(self, inputs)
         return concat(list(inputs), axis=self.axis)
+
+
+class Matmul(Layer):
+    """The matrix product of its two inputs, ``alpha * matmul(x, y, transpose_x,
+    transpose_y)`` (``paddle.matmul``'s arguments; batch axes broadcast): attention written as
+    layers, ``scores = Matmul(q, k, transpose_y=true, alpha=1/sqrt(d))`` then
+    ``Matmul(softmax(scores), v)``."""
+
+    def __init__(self, transpose_x: bool = False, transpose_y: bool = False, alpha: float = 1.0):
+        super().__init__()
+        self.transpose_x, self.transpose_y = bool(transpose_x), bool(transpose_y)
+        self.alpha = float(alpha)
+
+    def forward(self, *inputs: Tensor) -> Tensor:
+        if len(inputs) != 2:
+            raise ValueError(f"Matmul multiplies exactly two inputs, got {len(inputs)}: name "
+                             "them with inputs = [\"x\", \"y\"].")
+        out = matmul(inputs[0], inputs[1], self.transpose_x, self.transpose_y)
+        return out if self.alpha == 1.0 else multiply(out, self.alpha)
+
+    def extra_repr(self) -> str:
+        return (f"transpose_x={self.transpose_x}, transpose_y={self.transpose_y}, "
+                f"alpha={self.alpha}")
 
 
 def _need_two(layer: Layer, inputs) -> None:

@@ -1,4 +1,4 @@
-"""Add, Multiply, Concat and SequencePool: the layers that merge or pool in network specs."""
+"""Add, Multiply, Concat, Matmul and SequencePool: the layers that merge or pool in specs."""
 from __future__ import annotations
 
 import numpy as np
@@ -18,6 +18,19 @@ def test_add_multiply_and_concat_gradients_match_finite_differences():
     check_grad(lambda x, y: nn.Concat(axis=2)(x, y), a, b)
     out = nn.Concat()(core.to_tensor(a), core.to_tensor(b))
     assert out.shape == [2, 6, 4]
+
+
+@pytest.mark.parametrize("tx, ty", [(False, False), (False, True), (True, False)])
+def test_matmul_is_paddles_matmul_scaled_and_its_gradient_is_exact(tx, ty):
+    a = RNG.standard_normal((2, 4, 3) if tx else (2, 3, 4))
+    b = RNG.standard_normal((2, 5, 4) if ty else (2, 4, 5))
+    layer = nn.Matmul(transpose_x=tx, transpose_y=ty, alpha=0.5)
+    check_grad(lambda x, y: layer(x, y), a, b)
+    want = 0.5 * np.matmul(np.swapaxes(a, 1, 2) if tx else a, np.swapaxes(b, 1, 2) if ty else b)
+    np.testing.assert_allclose(layer(core.to_tensor(a), core.to_tensor(b)).numpy(), want,
+                               rtol=1e-12)
+    with pytest.raises(ValueError, match="Matmul multiplies exactly two inputs, got 3"):
+        layer(core.to_tensor(a), core.to_tensor(b), core.to_tensor(b))
 
 
 def test_merges_need_two_inputs():

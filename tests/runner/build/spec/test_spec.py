@@ -127,6 +127,31 @@ def test_residual_and_branches_with_merges_and_sizes_inferred_everywhere():
     assert _forward(model).shape == [3, 10]
 
 
+def test_attention_written_as_layers_with_matmul_merges():
+    # one head of self-attention over the image's rows: q k^T / sqrt(d), softmax, times v
+    layers = {"rows": {"type": "Flatten", "start_axis": 1, "stop_axis": 2},
+              "q": {"type": "Linear", "out_features": 6},
+              "k": {"type": "Linear", "inputs": ["rows"], "out_features": 6},
+              "v": {"type": "Linear", "inputs": ["rows"], "out_features": 6},
+              "scores": {"type": "Matmul", "inputs": ["q", "k"], "transpose_y": True,
+                         "alpha": 6 ** -0.5},
+              "attn": {"type": "Softmax", "axis": -1},
+              "mixed": {"type": "Matmul", "inputs": ["attn", "v"]},
+              "flat": {"type": "Flatten"}, "out": {"type": "Linear"}}
+    model = _build(layers)
+    weights = {name: p.numpy().astype(np.float64) for name, p in model.named_parameters()}
+    assert weights["out.weight"].shape == (8 * 6, 10)
+    x = np.random.default_rng(2).standard_normal((3, *DIGITS)).astype("float32")
+    rows = x.reshape(3, 8, 8)
+    q, k, v = (rows @ weights[f"{n}.weight"] + weights[f"{n}.bias"] for n in "qkv")
+    scores = q @ k.transpose(0, 2, 1) * 6 ** -0.5
+    attn = np.exp(scores - scores.max(-1, keepdims=True))
+    attn /= attn.sum(-1, keepdims=True)
+    want = (attn @ v).reshape(3, -1) @ weights["out.weight"] + weights["out.bias"]
+    model.eval()
+    np.testing.assert_allclose(model(core.to_tensor(x)).numpy(), want, rtol=1e-4, atol=1e-5)
+
+
 def _bn_calls(monkeypatch) -> list:
     calls = []
     real = norm.batch_norm
