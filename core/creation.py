@@ -535,3 +535,6 @@ def _float_parameters(t, fn: str, arg: str, what: str) -> np.ndarray:
 
 def _on_device_of(x: Tensor, host_values: np.ndarray) -> Tensor:
     return Tensor(backend.array_module(x.data).asarray(host_values))
+
+
+Tensor.multinomial = multinomial  # a Paddle Tensor method too (see the end of core/ops.py)

@@ -10,6 +10,8 @@ initializers and the layers' parameters and buffers; what already exists keeps i
 """
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from core import backend
@@ -78,3 +80,67 @@ def seed(seed: int) -> None:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed: seed must be an int, got {seed!r}")
     backend.seed(int(seed))
+
+
+# ----- Paddle 3's dtype facts (paddle.iinfo / paddle.finfo) and the random generator's state
+# (paddle.get_rng_state / set_rng_state).
+
+def _numpy_dtype(dtype, fn: str, kinds: str, allowed: str) -> np.dtype:
+    try:
+        found = np.dtype(dtype.dtype if hasattr(dtype, "dtype") else dtype)
+    except TypeError:
+        found = None
+    if found is None or found.kind not in kinds:
+        raise TypeError(f"{fn}: dtype must be {allowed} (a name such as 'float32', or "
+                        f"core.float32), got {dtype!r}")
+    return found
+
+
+def iinfo(dtype) -> np.iinfo:
+    """Paddle's ``iinfo(dtype)``: the limits of an integer dtype (or bool's as uint8): ``bits``,
+    ``min``, ``max`` and ``dtype``, as numpy's ``iinfo`` gives them."""
+    found = _numpy_dtype(dtype, "iinfo", "iub", "an integer dtype")
+    return np.iinfo(np.uint8 if found.kind == "b" else found)
+
+
+def finfo(dtype) -> np.finfo:
+    """Paddle's ``finfo(dtype)``: the facts of a float dtype: ``bits``, ``eps``, ``min``,
+    ``max``, ``tiny`` (= ``smallest_normal``), ``resolution`` and ``dtype``, as numpy's
+    ``finfo`` gives them (numpy, hence core, has no bfloat16)."""
+    return np.finfo(_numpy_dtype(dtype, "finfo", "fc", "a float or complex dtype"))
+
+
+def get_rng_state(device=None) -> list:
+    """Paddle's ``get_rng_state(device=None)``: the state of core's random generator, as a
+    one-element list to pass to ``set_rng_state`` later (draws then repeat). The generator is
+    the host one behind ``core.seed``: initialisers, shuffling and every random op on the CPU;
+    on a GPU, dropout masks come from cupy's own generator, which this does not cover."""
+    del device
+    return [copy.deepcopy(backend.rng().bit_generator.state)]
+
+
+def set_rng_state(state_list, device=None) -> None:
+    """Paddle's ``set_rng_state(state_list, device=None)``: put back a state that
+    ``get_rng_state`` returned."""
+    del device
+    if not isinstance(state_list, (list, tuple)) or len(state_list) != 1 \
+            or not isinstance(state_list[0], dict):
+        raise TypeError("set_rng_state: state_list must be what get_rng_state returned (a list "
+                        f"of one generator state), got {state_list!r:.80}")
+    try:
+        backend.rng().bit_generator.state = copy.deepcopy(state_list[0])
+    except (TypeError, ValueError, KeyError) as error:
+        raise ValueError(f"set_rng_state: state_list[0] is not a state of core's generator "
+                         f"({error})") from None
+
+
+__all__ += ["finfo", "get_rng_state", "iinfo", "set_rng_state"]
+
+
+def disable_signal_handler() -> None:
+    """Paddle's ``disable_signal_handler()``: Paddle's C++ core installs handlers for SIGSEGV
+    and friends, which this removes so that another library's handlers work; core installs
+    none, so there is nothing to do."""
+
+
+__all__ += ["disable_signal_handler"]

@@ -718,24 +718,36 @@ def diagonal_scatter(x, y, offset: int = 0, axis1: int = 0, axis2: int = 1,
     """Paddle's ``diagonal_scatter(x, y, offset=0, axis1=0, axis2=1)``: a copy of ``x`` whose
     ``offset`` diagonal over ``axis1`` and ``axis2`` (as ``diagonal`` reads it) is ``y``."""
     del name
-    x = as_input(x, "diagonal_scatter")
-    y = as_input(y, "diagonal_scatter", "y")
+    return _scatter_diagonal(x, y, offset, axis1, axis2, "diagonal_scatter", ("axis1", "axis2"))
+
+
+def fill_diagonal_tensor(x, y, offset: int = 0, dim1: int = 0, dim2: int = 1,
+                         name: str | None = None) -> Tensor:
+    """Paddle's ``fill_diagonal_tensor(x, y, offset=0, dim1=0, dim2=1)``: a copy of ``x``
+    whose ``offset`` diagonal over ``dim1`` and ``dim2`` is ``y``, which has the diagonal's
+    shape (x's other dimensions, then the diagonal's length): ``diagonal_scatter`` under
+    Paddle's older name. Differentiable in x and y."""
+    del name
+    return _scatter_diagonal(x, y, offset, dim1, dim2, "fill_diagonal_tensor", ("dim1", "dim2"))
+
+
+def _scatter_diagonal(x, y, offset, axis1, axis2, fn: str, names: tuple) -> Tensor:
+    x = as_input(x, fn)
+    y = as_input(y, fn, "y")
     if x.ndim < 2:
-        raise ValueError(f"diagonal_scatter: x must have at least 2 dimensions, got shape "
-                         f"{x.shape}")
+        raise ValueError(f"{fn}: x must have at least 2 dimensions, got shape {x.shape}")
     if isinstance(offset, bool) or not hasattr(offset, "__index__"):
-        raise TypeError(f"diagonal_scatter: offset must be an int, got {offset!r}")
-    a1 = normalize_axis(axis1, x.ndim, "diagonal_scatter")
-    a2 = normalize_axis(axis2, x.ndim, "diagonal_scatter")
+        raise TypeError(f"{fn}: offset must be an int, got {offset!r}")
+    a1 = normalize_axis(axis1, x.ndim, fn)
+    a2 = normalize_axis(axis2, x.ndim, fn)
     if a1 == a2:
-        raise ValueError(f"diagonal_scatter: axis1 and axis2 must differ, both are {a1}")
+        raise ValueError(f"{fn}: {names[0]} and {names[1]} must differ, both are {a1}")
     xp = backend.array_module(x.data)
     k = int(offset)
     n = xp.diagonal(x.data, k, a1, a2).shape[-1]
     want = tuple(s for i, s in enumerate(x.data.shape) if i not in (a1, a2)) + (n,)
     if tuple(y.data.shape) != want:
-        raise ValueError(f"diagonal_scatter: y must have the diagonal's shape {list(want)}, "
-                         f"got {y.shape}")
+        raise ValueError(f"{fn}: y must have the diagonal's shape {list(want)}, got {y.shape}")
     rows, cols = xp.arange(n) + max(-k, 0), xp.arange(n) + max(k, 0)
     # the diagonal positions as one advanced index: the other axes broadcast over the front
     rest = [i for i in range(x.ndim) if i not in (a1, a2)]
@@ -744,7 +756,7 @@ def diagonal_scatter(x, y, offset: int = 0, axis1: int = 0, axis2: int = 1,
         where[d] = xp.arange(x.data.shape[d]).reshape(
             [-1 if i == j else 1 for i in range(len(rest))] + [1])
     where[a1], where[a2] = rows, cols
-    return _assign_region(x, tuple(where), y, "diagonal_scatter")
+    return _assign_region(x, tuple(where), y, fn)
 
 
 def scatter_nd(index, updates, shape, name: str | None = None) -> Tensor:
@@ -860,3 +872,8 @@ def shard_index(input, index_num: int, nshards: int, shard_id: int,  # noqa: A00
 
 
 __all__ += ["multiplex", "shard_index"]
+
+# Paddle 3 Tensor methods: fill_diagonal_tensor (above) and shard_index, which Paddle binds too.
+__all__ += ["fill_diagonal_tensor"]
+Tensor.fill_diagonal_tensor = fill_diagonal_tensor  # see the note at the end of core/ops.py
+Tensor.shard_index = shard_index

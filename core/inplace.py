@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from core import arithmetic, backend, elementwise, indexing, manipulation, ops
+from core import arithmetic, backend, elementwise, indexing, logic, manipulation, ops, search
 from core.creation import normal, uniform
+from core.linalg import norms, products
 from core.tensor import Tensor, is_grad_enabled, no_grad
 
 
@@ -368,5 +369,121 @@ def increment(x: Tensor, value=1.0, name: str | None = None) -> Tensor:
 
 
 for _method in (exponential_, cauchy_, geometric_, log_normal_, increment):
+    setattr(Tensor, _method.__name__, _method)
+del _method
+
+
+# ----- Paddle 3's remaining in-place variants: the incomplete gamma functions, comparisons,
+# logic and bitwise ops (their bool or integer result written into x, so x must already have
+# that dtype: ``_write`` keeps it), shifts, where_, addmm_, renorm_, bernoulli_, and the
+# diagonal fills fill_diagonal_ / fill_diagonal_tensor_.
+
+_MORE_BINARY = [_binary(op, name) for op, name in (
+    (elementwise.gammainc, "gammainc_"), (elementwise.gammaincc, "gammaincc_"),
+    (logic.equal, "equal_"), (logic.not_equal, "not_equal_"), (logic.less_than, "less_than_"),
+    (logic.less_than, "less_"), (logic.less_equal, "less_equal_"),
+    (logic.greater_than, "greater_than_"), (logic.greater_equal, "greater_equal_"),
+    (logic.logical_and, "logical_and_"), (logic.logical_or, "logical_or_"),
+    (logic.logical_xor, "logical_xor_"), (logic.bitwise_and, "bitwise_and_"),
+    (logic.bitwise_or, "bitwise_or_"), (logic.bitwise_xor, "bitwise_xor_"))]
+_MORE_UNARY = [_unary(logic.logical_not, "logical_not_", floats_only=False),
+               _unary(logic.bitwise_not, "bitwise_not_", floats_only=False),
+               _unary(logic.bitwise_not, "bitwise_invert_", floats_only=False)]
+_MORE_GENERAL = [_general(op, name) for op, name in (
+    (logic.bitwise_left_shift, "bitwise_left_shift_"),
+    (logic.bitwise_right_shift, "bitwise_right_shift_"), (norms.renorm, "renorm_"),
+    (products.addmm, "addmm_"))]
+
+for _method in _MORE_BINARY + _MORE_UNARY + _MORE_GENERAL:
+    setattr(Tensor, _method.__name__, _method)
+    globals()[_method.__name__] = _method
+del _method
+
+
+def where_(condition, x=None, y=None, name: str | None = None) -> Tensor:
+    """Paddle's ``where_(condition, x, y)``: ``core.where(condition, x, y)`` written into x,
+    which is returned (y broadcasts to x; the dtype stays x's). As in Paddle,
+    ``Tensor.where_`` takes the tensor as ``condition``."""
+    del name
+    if not isinstance(x, Tensor):
+        raise TypeError(f"where_: x must be the Tensor to write into, got {type(x).__name__}")
+    _check(x, "where_", condition, y, instead="core.where(condition, x, y)")
+    with no_grad():
+        out = search.where(condition, x, y)
+    return _write(x, out.data.astype(x.data.dtype, copy=False), "where_")
+
+
+def bernoulli_(x: Tensor, p=0.5, name: str | None = None) -> Tensor:
+    """Paddle's ``bernoulli_(x, p=0.5)``: every value of x replaced by 1 with probability
+    ``p`` (a number in [0, 1], or a Tensor of probabilities that broadcasts to x), else 0,
+    drawn from core.seed's generator; returns x."""
+    del name
+    if isinstance(p, Tensor):
+        probs = backend.to_numpy(p.data).astype(np.float64)
+        try:
+            probs = np.broadcast_to(probs, tuple(x.data.shape))
+        except ValueError:
+            raise ValueError(f"Tensor.bernoulli_: p of shape {p.shape} does not broadcast to "
+                             f"x's shape {x.shape}") from None
+    elif isinstance(p, bool) or not isinstance(p, (int, float, np.number)):
+        raise TypeError(f"Tensor.bernoulli_: p must be a number or a Tensor, got {p!r}")
+    else:
+        probs = np.float64(p)
+    if not ((probs >= 0) & (probs <= 1)).all():
+        raise ValueError(f"Tensor.bernoulli_: p must be in [0, 1], got values from "
+                         f"{np.min(probs)} to {np.max(probs)}")
+    return _fill_random(x, "bernoulli_", "core.bernoulli(core.full_like(x, p))",
+                        lambda shape: backend.rng().random(shape) < probs)
+
+
+def fill_diagonal_(x: Tensor, value, offset: int = 0, wrap: bool = False,
+                   name: str | None = None) -> Tensor:
+    """Paddle's ``Tensor.fill_diagonal_(value, offset=0, wrap=False)``: the diagonal of x set
+    to ``value``, in place; returns x. As Paddle's kernel: the flat positions 0, s, 2s, ...
+    with s = 1 + n_last + n_last * n_prev + ... (the step from [i, i, ..] to [i+1, i+1, ..]),
+    each moved ``offset`` columns within its row (dropped when it would leave the row); a 2-D
+    x stops after the first n_cols rows unless ``wrap`` (a tall matrix then restarts its
+    diagonal every n_cols + 1 rows, as numpy's ``fill_diagonal(wrap=True)``); x of more than
+    2 dimensions, which must all have the same size, always covers its whole diagonal."""
+    del name
+    if not isinstance(x, Tensor):
+        raise TypeError(f"fill_diagonal_: x must be a Tensor, got {type(x).__name__}")
+    value = value.item() if isinstance(value, Tensor) else value
+    if isinstance(value, (list, tuple)) or not hasattr(value, "__float__"):
+        raise TypeError(f"Tensor.fill_diagonal_: value must be a number, got {value!r}")
+    if isinstance(offset, bool) or not hasattr(offset, "__index__"):
+        raise TypeError(f"Tensor.fill_diagonal_: offset must be an int, got {offset!r}")
+    shape = tuple(x.data.shape)
+    if len(shape) < 2:
+        raise ValueError(f"Tensor.fill_diagonal_: x must have at least 2 dimensions, got shape "
+                         f"{list(shape)}")
+    if len(shape) > 2 and len(set(shape)) != 1:
+        raise ValueError("Tensor.fill_diagonal_: a tensor of more than 2 dimensions must have "
+                         f"every dimension of the same size, got shape {list(shape)}")
+    _check(x, "fill_diagonal_", instead="core.diagonal_scatter or a mask with core.where")
+    columns, step = shape[1], int(sum(np.prod(shape[i + 1:], dtype=np.int64)
+                                      for i in range(len(shape))))
+    end = x.data.size if wrap or len(shape) > 2 else min(x.data.size, columns * columns)
+    starts = np.arange(0, end, step, dtype=np.int64)
+    within = (starts % columns + int(offset) >= 0) & (starts % columns + int(offset) < columns)
+    flat = (starts[within] + int(offset)).astype(np.int64)
+    xp = backend.array_module(x.data)
+    values = x.data.copy().reshape(-1)
+    values[xp.asarray(flat)] = xp.asarray(value).astype(x.data.dtype)
+    return _write(x, values.reshape(shape), "fill_diagonal_")
+
+
+def fill_diagonal_tensor_(x: Tensor, y, offset: int = 0, dim1: int = 0, dim2: int = 1,
+                          name: str | None = None) -> Tensor:
+    """Paddle's ``fill_diagonal_tensor_(x, y, offset=0, dim1=0, dim2=1)``:
+    ``core.fill_diagonal_tensor`` written into x, which is returned."""
+    del name
+    _check(x, "fill_diagonal_tensor_", y, instead="core.fill_diagonal_tensor(x, y, ...)")
+    with no_grad():
+        out = indexing.fill_diagonal_tensor(x, y, offset, dim1, dim2)
+    return _write(x, out.data, "fill_diagonal_tensor_")
+
+
+for _method in (where_, bernoulli_, fill_diagonal_, fill_diagonal_tensor_):
     setattr(Tensor, _method.__name__, _method)
 del _method

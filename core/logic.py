@@ -326,3 +326,14 @@ for _fn in (bitwise_left_shift, bitwise_right_shift):
 del _fn
 
 __all__ += ["bitwise_left_shift", "bitwise_right_shift"]
+
+
+def bitwise_invert(x, out=None, name: str | None = None) -> Tensor:
+    """Paddle 3's ``bitwise_invert(x, out=None)``: ``bitwise_not`` under the Python array API's
+    name (``~x``)."""
+    del name
+    _no_out(out, "bitwise_invert")
+    return bitwise_not(x)
+
+
+Tensor.bitwise_invert = bitwise_invert  # see the note on Tensor methods at the end of core/ops.py

@@ -483,3 +483,4 @@ for _name, _fn in {
     setattr(Tensor, _name, _fn)
 Tensor.__abs__ = abs
 del _name, _fn
+Tensor.is_tensor = is_tensor  # Paddle's ``x.is_tensor()``: True

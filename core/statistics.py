@@ -577,3 +577,67 @@ def histogram_bin_edges(input, bins: int = 100, min: float = 0.0,  # noqa: A002 
 
 
 __all__ += ["histogram_bin_edges"]
+
+
+def histogramdd(x, bins=10, ranges=None, density: bool = False, weights=None,
+                name: str | None = None) -> tuple[Tensor, list[Tensor]]:
+    """Paddle's ``histogramdd(x, bins=10, ranges=None, density=False, weights=None)``: the
+    histogram of ``x``'s points, x of shape [..., N] read as points in N dimensions (all but
+    the last dimension flattened). ``bins``: an int for every dimension, N ints, or N 1-D
+    Tensors of increasing edges; ``ranges``: [left_0, right_0, left_1, right_1, ...] (default:
+    each dimension's own minimum and maximum, widened by 0.5 each way where they are equal);
+    ``weights``: x.shape[:-1], each point's weight. Returns (the N-D histogram, the N edge
+    tensors), in x's float dtype; each last bin includes its right edge. No gradient."""
+    del name
+    x = as_input(x, "histogramdd")
+    if x.ndim < 2 or x.data.dtype.kind != "f":
+        raise ValueError(f"histogramdd: x must be a float tensor of at least 2 dimensions "
+                         f"[..., N], got shape {x.shape} and dtype {x.data.dtype}")
+    dims = x.shape[-1]
+    points = backend.to_numpy(x.data).reshape(-1, dims).astype(np.float64)
+    if isinstance(bins, (list, tuple)) and bins and all(isinstance(b, Tensor) for b in bins):
+        edges = [backend.to_numpy(b.data).astype(np.float64) for b in bins]
+        if len(edges) != dims or any(e.ndim != 1 or e.size < 2 or (np.diff(e) <= 0).any()
+                                     for e in edges):
+            raise ValueError(f"histogramdd: bins given as Tensors must be {dims} 1-D tensors "
+                             "of at least 2 strictly increasing edges")
+        spec, span = edges, None
+    else:
+        counts = [bins] * dims if not isinstance(bins, (list, tuple)) else list(bins)
+        if len(counts) != dims or any(isinstance(c, bool) or not hasattr(c, "__index__")
+                                      or c < 1 for c in counts):
+            raise ValueError(f"histogramdd: bins must be a positive int, {dims} positive ints "
+                             f"or {dims} 1-D Tensors of edges, got {bins!r}")
+        spec, span = [int(c) for c in counts], _dd_ranges(ranges, points, dims)
+    w = None
+    if weights is not None:
+        w = backend.to_numpy(as_input(weights, "histogramdd", "weights").data)
+        if tuple(w.shape) != tuple(x.shape[:-1]):
+            raise ValueError(f"histogramdd: weights must have x's shape without its last "
+                             f"dimension, {x.shape[:-1]}, got {list(w.shape)}")
+        w = w.reshape(-1).astype(np.float64)
+    hist, edges = np.histogramdd(points, bins=spec, range=span, density=bool(density),
+                                 weights=w)
+    xp = backend.array_module(x.data)
+    dtype = x.data.dtype
+    return (Tensor(xp.asarray(hist.astype(dtype))),
+            [Tensor(xp.asarray(e.astype(dtype))) for e in edges])
+
+
+def _dd_ranges(ranges, points, dims: int) -> list[tuple[float, float]]:
+    if ranges is None:
+        low = points.min(axis=0) if len(points) else np.zeros(dims)
+        high = points.max(axis=0) if len(points) else np.ones(dims)
+        return [(lo - 0.5, hi + 0.5) if lo == hi else (lo, hi) for lo, hi in zip(low, high)]
+    flat = [float(v) for v in ranges] if isinstance(ranges, (list, tuple)) else None
+    if flat is None or len(flat) != 2 * dims or any(
+            lo > hi for lo, hi in zip(flat[::2], flat[1::2])):
+        raise ValueError(f"histogramdd: ranges must be {2 * dims} numbers [left_0, right_0, "
+                         f"left_1, ...] with each left <= right, got {ranges!r}")
+    return list(zip(flat[::2], flat[1::2]))
+
+
+__all__ += ["histogramdd"]
+for _name, _fn in {"histogramdd": histogramdd, "histogram_bin_edges": histogram_bin_edges}.items():
+    setattr(Tensor, _name, _fn)  # see the note on Tensor methods at the end of core/ops.py
+del _name, _fn

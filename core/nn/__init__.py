@@ -199,3 +199,6 @@ __all__ += ["RNNTLoss"]
 from core.nn.merge import Matmul  # noqa: E402 - a graph merge: attention written as layers
 
 __all__ += ["Matmul"]
+from core.nn.container import ParameterDict  # noqa: E402 - paddle.nn.ParameterDict
+
+__all__ += ["ParameterDict"]

@@ -238,8 +238,73 @@ class ParameterList(Layer):
                         "in the owner's forward().")
 
 
-def _check_parameter(param, where: str) -> Parameter:
+def _check_parameter(param, where: str, owner: str = "ParameterList") -> Parameter:
     if not isinstance(param, Parameter):
-        raise TypeError(f"ParameterList: {where} is a {type(param).__name__}, not a Parameter "
+        raise TypeError(f"{owner}: {where} is a {type(param).__name__}, not a Parameter "
                         "(make one with create_parameter).")
     return param
+
+
+class ParameterDict(Layer):
+    """An ordered dict of named Parameters that belong to the owner: Paddle's
+    ``ParameterDict(parameters=None)`` (a dict, a ParameterDict, or an iterable of
+    (name, Parameter) pairs).
+
+    The parameters are registered under their names, so the owner's ``parameters()`` and
+    ``state_dict()`` hold them (``params.t0``). As in Paddle: look up and assign by name
+    (assigning an existing name replaces that parameter in place in the order), ``len``,
+    iterate over the names, ``update``; and, as a dict, ``in``, ``keys``, ``values``, ``items``.
+    """
+
+    _runs_forward = False  # a container: its owner uses the items, never calls it
+
+    def __init__(self, parameters=None):
+        super().__init__()
+        if parameters is not None:
+            self.update(parameters)
+
+    def __getitem__(self, key: str) -> Parameter:
+        if key not in self._parameters:
+            raise KeyError(f"ParameterDict: no parameter named {key!r}; names are "
+                           f"{list(self._parameters)}.")
+        return self._parameters[key]
+
+    def __setitem__(self, key: str, param: Parameter) -> None:
+        if not isinstance(key, str):
+            raise TypeError(f"ParameterDict: a name must be a str, got {key!r}.")
+        self.add_parameter(key, _check_parameter(param, f"item {key!r}", "ParameterDict"))
+
+    def __len__(self) -> int:
+        return len(self._parameters)
+
+    def __iter__(self):
+        return iter(self._parameters)
+
+    def __contains__(self, key) -> bool:
+        return key in self._parameters
+
+    def keys(self):
+        return self._parameters.keys()
+
+    def items(self):
+        return self._parameters.items()
+
+    def values(self):
+        return self._parameters.values()
+
+    def update(self, parameters) -> None:
+        """Add (or replace) the parameters of a dict, a ParameterDict or an iterable of
+        (name, Parameter) pairs, in their order."""
+        if isinstance(parameters, (str, bytes)) or not hasattr(parameters, "__iter__"):
+            raise TypeError("ParameterDict.update: parameters must be a dict or an iterable of "
+                            f"(name, Parameter) pairs, got {type(parameters).__name__}.")
+        pairs = parameters.items() if hasattr(parameters, "items") else parameters
+        for i, pair in enumerate(pairs):
+            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+                raise ValueError(f"ParameterDict.update: item {i} is {pair!r}, not a "
+                                 "(name, Parameter) pair.")
+            self[pair[0]] = pair[1]
+
+    def forward(self, *inputs, **kwargs):
+        raise TypeError("ParameterDict is a container, not a layer to call: use its parameters "
+                        "by name in the owner's forward().")

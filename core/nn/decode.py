@@ -17,6 +17,7 @@ from functools import partial
 import core
 from core import backend
 from core.nn.functional.activation import log_softmax
+from core.nn.functional.decode_utils import gather_tree
 from core.nn.layer import Layer
 from core.tensor import Tensor, no_grad
 
@@ -59,20 +60,6 @@ class Decoder:
     @property
     def tracks_own_finished(self) -> bool:
         return False
-
-
-def _gather_tree(ids, parents):
-    """Paddle's ``gather_tree`` on arrays [T, B, beam]: each final beam's tokens, found by
-    following the parent pointers back from the last step."""
-    xp = backend.array_module(ids)
-    out = xp.empty_like(ids)
-    steps, batch, beam = ids.shape
-    rows = xp.arange(batch)[:, None]
-    parent = xp.broadcast_to(xp.arange(beam), (batch, beam))
-    for t in range(steps - 1, -1, -1):
-        out[t] = ids[t][rows, parent]
-        parent = parents[t][rows, parent]
-    return out
 
 
 class BeamSearchDecoder(Decoder):
@@ -216,8 +203,7 @@ class BeamSearchDecoder(Decoder):
     def finalize(self, outputs, final_states, sequence_lengths):
         """(predicted ids [T, B, beam] traced back through the parents, final states)."""
         del sequence_lengths
-        ids = _gather_tree(outputs.predicted_ids.data, outputs.parent_ids.data)
-        return Tensor(ids), final_states
+        return gather_tree(outputs.predicted_ids, outputs.parent_ids), final_states
 
     @property
     def tracks_own_finished(self) -> bool:

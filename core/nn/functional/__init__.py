@@ -175,3 +175,6 @@ from core.nn.functional.inplace import (  # noqa: E402 - Paddle 3's in-place act
 
 __all__ += ["elu_", "hardtanh_", "leaky_relu_", "relu_", "softmax_", "tanh_",
             "thresholded_relu_"]
+from core.nn.functional.decode_utils import gather_tree  # noqa: E402 - beam search's paths
+
+__all__ += ["gather_tree"]

@@ -16,7 +16,7 @@ from runner.errors import ConfigError
 # RNN and BiRNN take a cell Layer as a constructor argument, which a TOML table cannot give;
 # the cells themselves (GRUCell, ...) are spec layer types, and GRU / LSTM / SimpleRNN run
 # whole sequences.
-CONTAINERS = ("Layer", "Sequential", "LayerList", "LayerDict", "ParameterList",
+CONTAINERS = ("Layer", "Sequential", "LayerList", "LayerDict", "ParameterList", "ParameterDict",
               "TransformerEncoder", "RNN", "BiRNN", "TransformerDecoder")
 # Layers of core.nn that are not layers of a network's data path, with the reason a spec that
 # names one is told.
