@@ -146,14 +146,19 @@ from core.tensor import Parameter, Tensor, is_grad_enabled, no_grad, to_tensor
 import numpy as _np  # noqa: E402
 
 
+# Paddle's submodules that most programs never touch, imported on first use (``core.fft.fft``)
+# so that ``import core`` does not pay for them: vision ~30 ms of modules, the others a few each.
+_LAZY_SUBMODULES = ("distribution", "fft", "geometric", "vision")
+
+
 def __getattr__(name: str):
     """``core.__version__`` (paddle.__version__), the installed tomlrun's, looked up on first
-    use: reading package metadata costs ~20 ms, which every ``import core`` would pay.
-    ``core.vision`` (paddle.vision) is imported on first use too (~9 ms of modules)."""
-    if name == "vision":
+    use: reading package metadata costs ~20 ms, which every ``import core`` would pay; and the
+    submodules of ``_LAZY_SUBMODULES``, imported on first use."""
+    if name in _LAZY_SUBMODULES:
         import importlib  # noqa: PLC0415
 
-        return importlib.import_module("core.vision")  # also binds core.vision
+        return importlib.import_module(f"core.{name}")  # also binds core.<name>
     if name != "__version__":
         raise AttributeError(f"module 'core' has no attribute '{name}'")
     from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
@@ -309,18 +314,6 @@ from core.model_summary import flops  # noqa: E402
 
 __all__ += ["CPUPlace", "CUDAPinnedPlace", "CUDAPlace", "Place", "flops"]
 
-# paddle.distribution: core.distribution is imported on first use (``core.distribution.Normal``),
-# as core.vision is, so ``import core`` does not pay for it. The module __getattr__ above stays
-# in charge of every other name.
-_getattr_without_distribution = __getattr__
-
-
-def __getattr__(name: str):  # noqa: F811 - extends the __getattr__ above with one more name
-    if name == "distribution":
-        import importlib  # noqa: PLC0415
-
-        return importlib.import_module("core.distribution")  # also binds core.distribution
-    return _getattr_without_distribution(name)
 
 # Paddle 3.x tensor functions (the Tensor methods are attached by their modules): shapes and
 # splits, fills and scatters along indices, running extremes and NaN-ignoring order
@@ -561,3 +554,70 @@ __all__ += ["histogram_bin_edges"]
 from core.linalg.distances import pdist  # noqa: E402
 
 __all__ += ["pdist"]
+
+# Paddle 3 names core lacked (docs/paddle.md, "Paddle 3 names added late"): the incomplete gamma
+# functions, the remaining in-place variants (comparisons, logic, bitwise, where_, addmm_,
+# renorm_, bernoulli_, fill_diagonal_tensor_), bitwise_invert, matrix_transpose, dtype facts,
+# the random generator's state, the math constants, and (core.eager_methods) Tensor's
+# retain_grads / detach_ / apply / apply_ / is_contiguous / contiguous.
+import math as _math  # noqa: E402
+
+from core import eager_methods  # noqa: E402, F401 - attaches Tensor.retain_grads and the others
+from core.elementwise import gammainc, gammaincc  # noqa: E402
+from core.framework import finfo, get_rng_state, iinfo, set_rng_state  # noqa: E402
+from core.inplace import (  # noqa: E402
+    addmm_,
+    bernoulli_,
+    bitwise_and_,
+    bitwise_invert_,
+    bitwise_left_shift_,
+    bitwise_not_,
+    bitwise_or_,
+    bitwise_right_shift_,
+    bitwise_xor_,
+    equal_,
+    gammainc_,
+    gammaincc_,
+    greater_equal_,
+    greater_than_,
+    less_,
+    less_equal_,
+    less_than_,
+    logical_and_,
+    logical_not_,
+    logical_or_,
+    logical_xor_,
+    not_equal_,
+    renorm_,
+    where_,
+)
+from core.linalg.products import matrix_transpose  # noqa: E402
+from core.logic import bitwise_invert  # noqa: E402
+
+inf, nan, pi, e = _math.inf, _math.nan, _math.pi, _math.e  # paddle.inf, paddle.pi, ...
+newaxis = None  # paddle.newaxis: x[:, core.newaxis] adds a dimension, as numpy's
+
+__all__ += [
+    "gammainc", "gammaincc", "gammainc_", "gammaincc_", "finfo", "iinfo", "get_rng_state",
+    "set_rng_state", "addmm_", "bernoulli_", "bitwise_and_", "bitwise_invert",
+    "bitwise_invert_", "bitwise_left_shift_", "bitwise_not_", "bitwise_or_",
+    "bitwise_right_shift_", "bitwise_xor_", "equal_", "greater_equal_", "greater_than_",
+    "less_", "less_equal_", "less_than_", "logical_and_", "logical_not_", "logical_or_",
+    "logical_xor_", "not_equal_", "renorm_", "where_", "matrix_transpose", "inf", "nan", "pi",
+    "e", "newaxis",
+]
+
+# Complex tensors (paddle.real / imag / conj / angle / complex / polar / as_complex / as_real;
+# core.complex also attaches the Tensor methods); paddle.fft is core.fft (_LAZY_SUBMODULES).
+from core.complex import angle, as_complex, as_real, complex, conj, imag, polar, real  # noqa: E402, A004
+
+__all__ += ["angle", "as_complex", "as_real", "complex", "conj", "imag", "polar", "real"]
+
+# More Paddle 3 names (docs/paddle.md, "Paddle 3 names added late"): histogramdd, vecdot, the
+# DLPack exchange and disable_signal_handler.
+from core.eager_methods import from_dlpack, to_dlpack  # noqa: E402
+from core.framework import disable_signal_handler  # noqa: E402
+from core.linalg.products import vecdot  # noqa: E402
+from core.statistics import histogramdd  # noqa: E402
+
+__all__ += ["disable_signal_handler", "from_dlpack", "histogramdd", "to_dlpack", "vecdot"]

@@ -9,6 +9,17 @@ from core import backend, threads
 from core.tensor import Tensor, apply, as_tensor, is_grad_enabled, unbroadcast
 
 
+def conj_if_complex(array):
+    """``array``'s complex conjugate when it is complex, else ``array`` itself (no pass).
+
+    Complex gradients follow torch's (and Paddle's) convention: the gradient of a real loss
+    through a holomorphic op is ``g * conj(f'(z))``, so a product's backward multiplies by the
+    conjugate of the other operand. Real arrays (and a derivative that is a Python number)
+    skip the copy: one dtype check per backward."""
+    dtype = getattr(array, "dtype", None)
+    return array.conj() if dtype is not None and dtype.kind == "c" else array
+
+
 def add(x, y) -> Tensor:
     x, y = _pair(x, y)
     xs, ys = x.data.shape, y.data.shape
@@ -28,8 +39,8 @@ def multiply(x, y) -> Tensor:
     a, b = x.data, y.data
 
     def backward(g):
-        return (unbroadcast(g * b, a.shape) if not x.stop_gradient else None,
-                unbroadcast(g * a, b.shape) if not y.stop_gradient else None)
+        return (unbroadcast(g * conj_if_complex(b), a.shape) if not x.stop_gradient else None,
+                unbroadcast(g * conj_if_complex(a), b.shape) if not y.stop_gradient else None)
 
     return apply(a * b, (x, y), backward, "multiply")
 
@@ -46,8 +57,10 @@ def divide(x, y) -> Tensor:
     a, b = x.data, y.data
 
     def backward(g):
-        return (unbroadcast(g / b, a.shape) if not x.stop_gradient else None,
-                unbroadcast(-g * a / (b * b), b.shape) if not y.stop_gradient else None)
+        cb = conj_if_complex(b)
+        return (unbroadcast(g / cb, a.shape) if not x.stop_gradient else None,
+                unbroadcast(-g * conj_if_complex(a) / (cb * cb), b.shape)
+                if not y.stop_gradient else None)
 
     return apply(a / b, (x, y), backward, "divide")
 
@@ -92,7 +105,8 @@ def pow(x, y) -> Tensor:  # noqa: A001 - Paddle's name
         x = _as_float32(x)
     a, exponent = x.data, y
     out = a ** exponent
-    return apply(out, (x,), lambda g: (g * exponent * a ** (exponent - 1),), "pow")
+    return apply(out, (x,), lambda g: (g * conj_if_complex(exponent * a ** (exponent - 1)),),
+                 "pow")
 
 
 def _pow_tensor(x: Tensor, y: Tensor) -> Tensor:
@@ -120,12 +134,14 @@ def matmul(x, y, transpose_x: bool = False, transpose_y: bool = False) -> Tensor
     out = threads.matmul(xp, a, b)  # large products: rows split over core's threads
 
     def backward(g):
-        a2 = a[None, :] if a.ndim == 1 else a
-        b2 = b[:, None] if b.ndim == 1 else b
+        a2 = conj_if_complex(a[None, :] if a.ndim == 1 else a)
+        b2 = conj_if_complex(b[:, None] if b.ndim == 1 else b)
         g2 = g
-        if a.ndim == 1:
+        if a.ndim == 1 and b.ndim == 1:  # a dot product: g is 0-D
+            g2 = g2.reshape(1, 1)
+        elif a.ndim == 1:
             g2 = xp.expand_dims(g2, -2)
-        if b.ndim == 1:
+        elif b.ndim == 1:
             g2 = xp.expand_dims(g2, -1)
         ga = gb = None
         if not x.stop_gradient:

@@ -62,6 +62,8 @@ def run_backward(root, seed, retain_graph: bool = False) -> None:
         for parent, parent_grad in zip(node._parents, node._backward(grad)):
             if parent_grad is None or parent.stop_gradient:
                 continue
+            if parent_grad.dtype.kind == "c":
+                parent_grad = _for_parent(parent, parent_grad)
             key = id(parent)
             if parent._backward is not None:
                 pending[key] = parent_grad if key not in pending else pending[key] + parent_grad
@@ -77,6 +79,15 @@ def run_backward(root, seed, retain_graph: bool = False) -> None:
             node._parents, node._backward = (), _freed_graph
 
 
+def _for_parent(parent, grad):
+    """A complex gradient reaching a real tensor keeps its real part, as in torch (and Paddle):
+    the gradient of a complex z is dL/d(Re z) + i dL/d(Im z), and a real tensor only moves along
+    the real axis. Done on the edge so that hooks and real ops above see real gradients."""
+    if grad.dtype.kind == "c" and parent.data.dtype.kind != "c":
+        return grad.real
+    return grad
+
+
 def _accumulate_leaf(leaf, grad, given: set[int]) -> None:
     grad = _apply_hooks(leaf, grad)
     if leaf.grad_data is not None:
@@ -89,6 +100,7 @@ def _accumulate_leaf(leaf, grad, given: set[int]) -> None:
         grad = grad if grad.dtype == leaf.data.dtype else grad.astype(leaf.data.dtype)
     elif grad.dtype != leaf.data.dtype or isinstance(grad, np.generic):
         # Keep the leaf's dtype, and an array (numpy returns scalars for 0-D math).
+        grad = _for_parent(leaf, grad)
         grad = backend.array_module(grad).asarray(grad, dtype=leaf.data.dtype)
     given.add(id(grad))
     leaf.grad_data = grad
@@ -134,6 +146,8 @@ def run_partial_backward(outputs: tuple, seeds: tuple, targets: tuple, blocked: 
             if parent_grad is None or parent.stop_gradient or key not in relevant \
                     or key in stopped:
                 continue
+            if parent_grad.dtype.kind == "c":
+                parent_grad = _for_parent(parent, parent_grad)
             if parent._backward is not None:
                 pending[key] = parent_grad if key not in pending else pending[key] + parent_grad
             else:

@@ -11,12 +11,8 @@ from __future__ import annotations
 
 import string
 
-import numpy as np
-
 from core import backend
-from core.arithmetic import multiply
-from core.ops import as_input, normalize_axis
-from core.ops import sum as _sum
+from core.ops import as_input
 from core.tensor import Tensor, apply
 
 __all__ = ["einsum"]
@@ -90,24 +86,3 @@ def einsum(equation: str, *operands) -> Tensor:
         return tuple(None if t.stop_gradient else grad_for(k, g) for k, t in enumerate(xs))
 
     return apply(run(terms, out, datas), tuple(xs), backward, "einsum")
-
-
-def vecdot(x, y, axis: int = -1, name: str | None = None) -> Tensor:
-    """Paddle 3's ``vecdot(x, y, axis=-1)`` (also ``paddle.linalg.vecdot``): the dot products
-    of x's and y's vectors along ``axis``, sum(conj(x) * y, axis), after broadcasting x and
-    y. Differentiable in both."""
-    del name
-    x, y = as_input(x, "vecdot"), as_input(y, "vecdot", "y")
-    try:
-        ndim = len(np.broadcast_shapes(x.data.shape, y.data.shape))
-    except ValueError:
-        raise ValueError(f"vecdot: x of shape {x.shape} and y of shape {y.shape} do not "
-                         "broadcast") from None
-    axis = normalize_axis(axis, ndim, "vecdot")
-    if x.data.dtype.kind == "c":
-        x = x.conj()  # core.complex's Tensor.conj: differentiable
-    return _sum(multiply(x, y), axis=axis)
-
-
-__all__ += ["vecdot"]
-Tensor.vecdot = vecdot  # Paddle binds it too; see the note at the end of core/ops.py

@@ -1048,20 +1048,3 @@ __all__ += ["crop", "reduce_as"]
 for _fn in (crop, reduce_as):
     setattr(Tensor, _fn.__name__, _fn)  # see the note on Tensor methods at the end of core/ops.py
 del _fn
-
-
-def matrix_transpose(x, name: str | None = None) -> Tensor:
-    """Paddle 3's ``matrix_transpose(x)`` (also ``Tensor.mT``): x with its last two dimensions
-    swapped (a batch of transposed matrices); x needs at least 2 dimensions. Differentiable."""
-    del name
-    x = as_input(x, "matrix_transpose")
-    if x.ndim < 2:
-        raise ValueError(f"matrix_transpose: x must have at least 2 dimensions, got shape "
-                         f"{x.shape}")
-    perm = list(range(x.ndim - 2)) + [x.ndim - 1, x.ndim - 2]
-    return transpose(x, perm)
-
-
-__all__ += ["matrix_transpose"]
-Tensor.matrix_transpose = matrix_transpose  # see the note at the end of core/ops.py
-Tensor.mT = property(matrix_transpose, doc="Paddle 3's ``Tensor.mT``: ``matrix_transpose(x)``.")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 from core import backend
-from core.arithmetic import add, divide, matmul, multiply, subtract
+from core.arithmetic import add, conj_if_complex, divide, matmul, multiply, subtract
 from core.tensor import Tensor, apply
 
 __all__ = ["abs", "add", "add_n", "argmax", "argmin", "as_input", "ceil", "clip", "cos",
@@ -62,8 +62,12 @@ def normalize_axes(axis, ndim: int, fn: str) -> tuple[int, ...]:
     return (normalize_axis(axis, ndim, fn),)
 
 
-def _unary(x, fn: str, forward, derivative, keep_integers: bool = False) -> Tensor:
-    """An element-wise op; ``derivative(a, out)`` is d out / d a.
+def _unary(x, fn: str, forward, derivative, keep_integers: bool = False,
+           holomorphic: bool = True) -> Tensor:
+    """An element-wise op; ``derivative(a, out)`` is d out / d a. For a complex input the
+    gradient is ``g * conj(derivative)`` (torch's convention for holomorphic ops);
+    ``holomorphic=False`` marks an op whose ``derivative`` is already the gradient factor
+    (abs: z / |z|).
 
     Integer and bool inputs are computed in float32, as Paddle 3.x's unary math does
     ("integer types are autocasted into float32"): numpy would give float64 (float16 for
@@ -73,6 +77,8 @@ def _unary(x, fn: str, forward, derivative, keep_integers: bool = False) -> Tens
     if not keep_integers and a.dtype.kind in "iub":
         a = a.astype("float32")
     out = forward(_xp(x), a)
+    if holomorphic:
+        return apply(out, (x,), lambda g: (g * conj_if_complex(derivative(a, out)),), fn)
     return apply(out, (x,), lambda g: (g * derivative(a, out),), fn)
 
 
@@ -94,7 +100,7 @@ def sqrt(x) -> Tensor:
 def abs(x) -> Tensor:  # noqa: A001 - Paddle's name
     """|x|; the gradient at 0 is 0 (the sign), as in Paddle."""
     return _unary(x, "abs", lambda xp, a: xp.abs(a), lambda a, out: backend.array_module(a).sign(a),
-                  keep_integers=True)
+                  keep_integers=True, holomorphic=False)
 
 
 def square(x) -> Tensor:

@@ -246,6 +246,10 @@ class Tensor:
 
     def astype(self, dtype) -> Tensor:
         source = self.dtype
+        if source.kind != "c":  # a real tensor cast to complex keeps the gradient's real part
+            return apply(self.data.astype(dtype), (self,),
+                         lambda g: ((g.real if g.dtype.kind == "c" else g).astype(source),),
+                         "astype")
         return apply(self.data.astype(dtype), (self,), lambda g: (g.astype(source),), "astype")
 
     cast = astype
@@ -443,6 +447,8 @@ def _owned_gradient(g, like):
     if hasattr(g, "to_dense"):
         g = g.to_dense()
     if g.dtype != like.dtype or isinstance(g, np.generic):
+        if g.dtype.kind == "c" and like.dtype.kind != "c":
+            g = g.real  # a real input keeps the real part of a complex gradient, as in torch
         return backend.array_module(like).asarray(g, dtype=like.dtype)
     return g.copy()
 

@@ -310,3 +310,4 @@ def matrix_transpose(x, name: str | None = None) -> Tensor:
 
 __all__ += ["matrix_transpose", "vecdot"]
 Tensor.vecdot, Tensor.matrix_transpose = vecdot, matrix_transpose
+Tensor.mT = property(matrix_transpose, doc="Paddle 3's ``Tensor.mT``: ``matrix_transpose(x)``.")
