@@ -28,6 +28,7 @@ from runner.config.hydra_setup import register_hydra_plugins, register_plugin_op
 from runner.config.paths import config_dirs, shadowed_options
 from runner.config.validation import validate
 from runner.errors import ConfigError, UserError
+from runner.process import StoppedBeforeRun, before_run
 from runner.sweep import job
 
 PROG = "tomlrun"
@@ -52,8 +53,14 @@ def main(cfg: DictConfig) -> float:
     except KeyboardInterrupt as exc:
         # The run is already closed as KILLED; a stack trace would only hide that message.
         signal_name = "SIGTERM" if type(exc).__name__ == "Terminated" else "Ctrl-C"
-        print(f"{PROG}: stopped by {signal_name}; the run was marked KILLED{_resume_hint(cfg)}.",
-              file=sys.stderr)
+        if isinstance(exc, StoppedBeforeRun):
+            if not job.in_multirun():
+                _remove_unused_output_dir()
+            print(f"{PROG}: stopped by {signal_name} before the run started: nothing was "
+                  "trained or recorded.", file=sys.stderr)
+        else:
+            print(f"{PROG}: stopped by {signal_name}; the run was marked KILLED"
+                  f"{_resume_hint(cfg)}.", file=sys.stderr)
         sys.exit(143 if signal_name == "SIGTERM" else 130)
 
 
@@ -67,13 +74,14 @@ def _resume_hint(cfg: DictConfig) -> str:
 
 def _train(cfg: DictConfig) -> float:
     """Validate ``cfg``, select its device and run it; return the objective."""
-    plugins.load(cfg.get("plugins") or [])  # the config's own plugin modules
-    _check_not_hidden(HydraConfig.get())
-    _name_spec_after_its_file(cfg, HydraConfig.get())
-    run_config = validate(cfg)
-    build.check_model_config(run_config.model)  # a spec's layers, before any data is read
-    _use_device(run_config.device)
-    app = importlib.import_module("runner.app")  # training and MLflow load only when valid
+    with before_run():  # Ctrl-C while checking the config and importing the app
+        plugins.load(cfg.get("plugins") or [])  # the config's own plugin modules
+        _check_not_hidden(HydraConfig.get())
+        _name_spec_after_its_file(cfg, HydraConfig.get())
+        run_config = validate(cfg)
+        build.check_model_config(run_config.model)  # a spec's layers, before any data is read
+        _use_device(run_config.device)
+        app = importlib.import_module("runner.app")  # training and MLflow load only when valid
     hydra_config = HydraConfig.get()
     return app.run(run_config, overrides=list(hydra_config.overrides.task),
                    launch_dir=hydra_config.runtime.cwd)
@@ -116,15 +124,18 @@ def _remove_unused_output_dir() -> None:
     the run before it wrote anything there (only Hydra's .hydra records and an empty log), the
     folder goes, so that typos leave no debris under outputs/."""
     try:
-        folder = Path(HydraConfig.get().runtime.output_dir)
+        runtime = HydraConfig.get().runtime
     except ValueError:  # not under Hydra (called from Python)
         return
+    folder = Path(runtime.output_dir)
     if not folder.is_dir() or not {p.name for p in folder.iterdir()} <= {".hydra", "tomlrun.log"}:
         return
     log_file = folder / "tomlrun.log"
     if log_file.exists() and log_file.stat().st_size:
         return
     shutil.rmtree(folder, ignore_errors=True)
+    if folder.parent.parent != Path(runtime.cwd) / "outputs":
+        return  # a folder the user named (hydra.run.dir): its parents are theirs, kept
     with contextlib.suppress(OSError):  # outputs/<day>/ and outputs/, when they are now empty
         folder.parent.rmdir()
         folder.parent.parent.rmdir()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import difflib
 import hashlib
 import logging
 import math
@@ -88,18 +89,20 @@ def run(cfg: RunConfig, overrides: list[str], launch_dir: str) -> float:
     core.backend.set_gpu_memory_limit(cfg.runtime.gpu_memory_limit << 20)  # no-op on a CPU
     # distributed.guard: a failing rank ends the whole job
     with distributed.guard(), process.cpu_threads(cfg.runtime.threads):
-        core.seed(cfg.trainer.seed)
-        parts = distributed.prepare(_build(cfg))  # same start on every rank; batches sharded
-        tracker = make_tracker(cfg, overrides, launch_dir)
-        resumption = resume.find(cfg, tracker)  # None unless trainer.resume is set
+        with process.before_run():  # Ctrl-C here: no run exists yet
+            core.seed(cfg.trainer.seed)
+            parts = distributed.prepare(_build(cfg))  # same start on every rank; batches sharded
+            tracker = make_tracker(cfg, overrides, launch_dir)
+            tracker.connect()  # importing mlflow, creating the store: seconds on a first run
+            resumption = resume.find(cfg, tracker)  # None unless trainer.resume is set
         resume.open_run(tracker, resumption, flatten(cfg), run_tags(overrides, launch_dir, cfg),
                         checkpoint_folder(cfg))
-        datasets.log(tracker, cfg.data, {  # train/valid/test as MLflow inputs, with digests
-            "train": parts.train.dataset, "valid": getattr(parts.valid, "dataset", None),
-            "test": parts.test.dataset})
         status = "FAILED"
         begin = time.perf_counter()
-        try:
+        try:  # from here on, the run ends FINISHED, FAILED or KILLED whatever happens
+            datasets.log(tracker, cfg.data, {  # train/valid/test as MLflow inputs, with digests
+                "train": parts.train.dataset, "valid": getattr(parts.valid, "dataset", None),
+                "test": parts.test.dataset})
             with process.sigterm_raises():
                 objective, epochs = _train_and_report(cfg, parts, tracker, resumption)
             status = "FINISHED"
@@ -127,7 +130,8 @@ def _build(cfg: RunConfig) -> _Parts:
     train, valid, test = build.build_loaders(data, cfg.data, cfg.trainer)
     why = _no_validation(cfg.data.name)
     _check_objective(cfg.trainer.objective, valid is not None, why, monitored=_monitors(cfg))
-    _check_objective(job.objective_key(cfg), valid is not None, why)
+    if job.objective_key(cfg) != cfg.trainer.objective:  # a sweep's own objective
+        _check_objective(job.objective_key(cfg), valid is not None, why, key="sweep.objective")
     model = build.build_model(cfg.model, data.input_shape, data.num_classes, data.vocab_size,
                               data.variable_length)
     for name in cfg.inspect.layer_outputs:  # a wrong name stops here, before any run is opened
@@ -281,16 +285,20 @@ def _no_validation(data_name: str) -> str:
     return "data.valid_size is 0: hold out some data (data.valid_size=0.1)"
 
 
-def _check_objective(objective: str, has_valid: bool, why: str, monitored: str = "") -> None:
+def _check_objective(objective: str, has_valid: bool, why: str, monitored: str = "",
+                     key: str = "trainer.objective") -> None:
+    """``objective``, the value of ``key``, names a metric the run logs and can measure."""
     if objective not in METRICS:
-        raise ConfigError(f"trainer.objective={objective} is not a metric this runner logs: "
+        close = difflib.get_close_matches(objective, METRICS, n=1)
+        hint = f" (did you mean {key}={close[0]}?)" if close else ""
+        raise ConfigError(f"{key}={objective} is not a metric this runner logs{hint}: "
                           f"choose one of {', '.join(METRICS)}.")
     if monitored and not has_valid:
-        raise ConfigError(f"trainer.objective={objective} is watched after each validation "
+        raise ConfigError(f"{key}={objective} is watched after each validation "
                           f"pass ({monitored}), but there is no validation set ({why}), or "
                           "turn early stopping and the best checkpoint off.")
     if objective.startswith("valid/") and not has_valid:
-        raise ConfigError(f"trainer.objective={objective} needs a validation set but {why}, "
+        raise ConfigError(f"{key}={objective} needs a validation set but {why}, "
                           "or use a test/ or train/ metric as the objective.")
 
 

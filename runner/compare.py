@@ -33,8 +33,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--objective", default="", help="metric to sort by (default: the sweep's)")
     parser.add_argument("--direction", choices=("maximize", "minimize"), default="")
     parser.add_argument("--top", type=int, default=5, help="runs whose curves are drawn")
-    parser.add_argument("--output", default="", help="PNG of the curves (default: "
-                        "compare-<target>.png)")
+    parser.add_argument("--output", default="", help="image of the curves, in the format its "
+                        "extension names (.png, .pdf, .svg, ...; default: compare-<target>.png)")
     return parser.parse_args(argv)
 
 
@@ -81,7 +81,8 @@ def to_rows(runs: list[runstore.RunRecord], objective: str) -> list[summary.Row]
 
 def plot_curves(uri: str, rows: list[summary.Row], objective: str,
                 path: str | os.PathLike) -> str:
-    """The objective and train/loss against the step, one line per run, in one PNG."""
+    """The objective and train/loss against the step, one line per run, in one image whose
+    format is ``path``'s extension (PNG without one)."""
     import matplotlib  # noqa: PLC0415 - heavy import
 
     matplotlib.use("Agg", force=False)
@@ -103,8 +104,20 @@ def plot_curves(uri: str, rows: list[summary.Row], objective: str,
         if axes.has_data():
             axes.legend(fontsize=7)
     with atomic_write(os.fspath(path), "wb") as handle:
-        figure.savefig(handle, format="png")
+        figure.savefig(handle, format=image_format(os.fspath(path)) or "png")
     return os.fspath(path)
+
+
+def image_format(path: str) -> str:
+    """The image format ``path``'s extension names (``""`` without one)."""
+    return os.path.splitext(path)[1][1:].lower()
+
+
+def _image_formats() -> list[str]:
+    """The formats matplotlib writes (png, pdf, svg, jpg ...)."""
+    from matplotlib.backend_bases import FigureCanvasBase  # noqa: PLC0415 - heavy import
+
+    return sorted(FigureCanvasBase.get_supported_filetypes())
 
 
 def check_output(path: str) -> None:
@@ -120,6 +133,13 @@ def check_output(path: str) -> None:
                         "compare-<target>.png, here).")
     if os.path.isdir(path):
         raise UserError(f"--output {path} is a folder: give the path of the .png to write.")
+    # The extension picks the format: a .pdf holding PNG bytes (what was written before)
+    # opens nowhere, and an extension matplotlib cannot write is a typo to say now.
+    wanted = image_format(path)
+    if wanted and wanted not in _image_formats():
+        raise UserError(f"--output {path}: .{wanted} is not an image format the curves can be "
+                        f"written in: use one of .{', .'.join(_image_formats())} (the "
+                        "extension picks the format; default .png).")
 
 
 def main(argv: list[str] | None = None) -> int:

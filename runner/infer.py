@@ -34,6 +34,7 @@ labels, ``labels``; the summary prints the predicted label counts and the accura
 """
 from __future__ import annotations
 
+import difflib
 import math
 import os
 import sys
@@ -67,8 +68,10 @@ def parse(argv: list[str]) -> dict[str, str]:
     for word in argv:
         key, sep, value = word.partition("=")
         if not sep or key not in KEYS:
-            raise UserError(f"'{word}' is not a key=value argument this command knows: the keys "
-                            f"are {', '.join(KEYS)} (run and input are required).")
+            close = difflib.get_close_matches(key, KEYS, n=1)
+            hint = f" (did you mean {close[0]}={value}?)" if sep and close else ""
+            raise UserError(f"'{word}' is not a key=value argument this command knows{hint}: "
+                            f"the keys are {', '.join(KEYS)} (run and input are required).")
         options[key] = value
     missing = [k for k in ("run", "input") if not options.get(k)]
     if missing:
@@ -250,6 +253,10 @@ def check_values(options: dict) -> dict:
                         "give a path in an existing folder (default inference.npz, here).")
     if os.path.isdir(out):
         raise UserError(f"out={out} is a folder: give the path of the .npz file to write.")
+    if not out.lower().endswith(".npz"):  # out=preds.csv held a zip archive, and said so
+        raise UserError(f"out={out}: the outputs are written as a numpy .npz archive (one "
+                        "array per output, with predicted and labels; numpy.load reads it), "
+                        "not in the format the extension names: give a name ending in .npz.")
     return dict(options, batch_size=batch_size, out=out)
 
 

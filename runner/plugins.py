@@ -184,6 +184,8 @@ def load_module(module: str, why: str) -> None:
     """Import a plugin module (registering what it defines); a clear error if it fails."""
     if module in sys.modules:
         return
+    if module.endswith(".py") or "/" in module or os.sep in module:
+        raise PluginError(_file_not_module(module, why))
     try:
         importlib.import_module(module)
     except PluginError:
@@ -192,6 +194,19 @@ def load_module(module: str, why: str) -> None:
         raise PluginError(f"the plugin module '{module}' ({why}) could not be imported: "
                           f"{type(exc).__name__}: {exc}. Check that it is installed or on "
                           "PYTHONPATH and imports without errors.") from exc
+
+
+def _file_not_module(path: str, why: str) -> str:
+    """Plugins are modules by their import name; a file path (my_layers.py, ./my_layers.py)
+    is what users write first, and importlib's own error does not say what to write."""
+    name = os.path.splitext(os.path.basename(path))[0]
+    folder = os.path.dirname(os.path.abspath(path))
+    here = folder == os.getcwd()
+    return (f"the plugin module '{path}' ({why}) is a file path, but plugins names modules as "
+            f"Python imports them: write plugins=[{name}]"
+            + (f" (the file {name}.py is in the launch folder, where tomlrun finds it)." if here
+               else f" and make {folder} importable (PYTHONPATH={folder}, or launch from that "
+                    "folder)."))
 
 
 _entry_points_loaded = False

@@ -18,6 +18,23 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM turned into an exception, so the run is closed as KILLED like on Ctrl-C."""
 
 
+class StoppedBeforeRun(KeyboardInterrupt):
+    """Ctrl-C before the MLflow run was opened (reading the data, building the model): there is
+    no run to mark KILLED, and nothing to resume."""
+
+
+@contextlib.contextmanager
+def before_run():
+    """Within the block, Ctrl-C raises ``StoppedBeforeRun``, so that the message does not speak
+    of a run that was never made."""
+    try:
+        yield
+    except StoppedBeforeRun:
+        raise
+    except KeyboardInterrupt as exc:
+        raise StoppedBeforeRun(str(exc)) from exc
+
+
 @contextlib.contextmanager
 def cpu_threads(threads: int):
     """Run core's CPU work on ``threads`` threads within the block (PaddlePaddle's

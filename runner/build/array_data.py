@@ -184,6 +184,8 @@ def csv(cfg: schema.CSVConfig, seed: int) -> dict:
             for name in (transform.label, *transform.columns):
                 part.column(name, f"a column of the training file {whole.path}")
     sets = {split: TensorDataset(*transform.apply(part)) for split, part in tables.items()}
+    for split, part in tables.items():  # the raw rows: the MLflow model's input example
+        sets[split].table = part
     num_classes = cfg.num_classes or (len(transform.classes) or None)
     return _finish(sets, num_classes or 0, {s: t.path for s, t in tables.items()},
                    preprocessing=transform.to_dict())

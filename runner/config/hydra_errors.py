@@ -70,11 +70,21 @@ def switches_first(argv: list[str]) -> list[str]:
 
 def check_overrides(argv: list[str]) -> str | None:
     """A paragraph for an override with nothing before its '=' (Hydra's parser raises a bare
-    ValueError with a traceback for ``=3``), else None."""
+    ValueError with a traceback for ``=3``) or a value that starts with ``~`` (Hydra's lexer
+    error names no remedy), else None."""
     for arg in argv:
         if not arg.startswith("-") and arg.lstrip("+~").startswith("="):
             return (f"'{arg}' has no key before '=': write KEY=VALUE, e.g. optim.lr=0.01 or "
                     "model=mlp (python -m runner --help lists the groups and keys).")
+        key, equals, value = arg.partition("=")
+        if equals and not arg.startswith("-") and value.startswith("~"):
+            # A shell expands ~ only at a word's start or in a variable assignment: an
+            # override such as data.root=~/data reaches us as typed.
+            return (f"'{arg}': a value cannot start with '~' in Hydra's override grammar "
+                    f"(~ before a key deletes it): write the path out, "
+                    f"{key}={os.path.expanduser(value)}, or quote the value for Hydra inside "
+                    f"the shell's quotes, '{key}=\"{value}\"' (tomlrun expands ~ in data "
+                    "paths).")
     missing = [entry for entry in _searchpath_entries(argv) if entry.startswith("toml://")
                and not os.path.isdir(entry.partition("://")[2])]
     if missing:  # Hydra would only warn, then report every option of it as unknown

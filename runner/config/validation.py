@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import inspect
 import math
+import os
 import re
 import typing
 
@@ -139,8 +140,25 @@ def _validate(cfg: DictConfig | Mapping) -> schema.RunConfig:
     parts["plugins"] = _typed([listed] if isinstance(listed, str) else listed, list[str],
                               "plugins")  # plugins=NAME is a list of one
     run_config = schema.RunConfig(**parts)
+    _expand_home(run_config.data)
     _check_together(run_config)
     return run_config
+
+
+def _expand_home(data: Any) -> None:
+    """``~/...`` in the data config's paths (``data.root='~/data'``, ``data.train``, a file
+    glob) is the home folder, as in a shell: no file path there starts with a literal ``~``,
+    and the IDX sets already read their root so."""
+    if not is_dataclass(data):
+        return
+    for item in fields(data):
+        value = getattr(data, item.name)
+        if isinstance(value, str) and value.startswith("~"):
+            setattr(data, item.name, os.path.expanduser(value))
+        elif isinstance(value, list) and any(isinstance(v, str) and v.startswith("~")
+                                             for v in value):
+            setattr(data, item.name, [os.path.expanduser(v) if isinstance(v, str) else v
+                                      for v in value])
 
 
 _NESTED = {"layers", "blocks"}  # spec tables flattened down to each argument
@@ -287,8 +305,20 @@ def _group(group: str, node: Any, options: dict[str, type]) -> Any:
     if name not in options:
         shown = "is missing" if name is None else f"= {show(name)} is not a known {group}"
         raise ConfigError(f"{group}.name {shown}: the valid {group} names are {names}; choose "
-                          f"an option with {group}=NAME (a TOML file names its class by 'name').")
+                          f"an option with {group}=NAME (a TOML file names its class by 'name')."
+                          + (_layers_typo(node) if group == "model" else ""))
     return _build(options[name], node, group, siblings=options)
+
+
+def _layers_typo(node: dict) -> str:
+    """A hint when a model table looks like a network spec whose ``[layers.*]`` tables were
+    misspelt (``[layer.fc]``): without a ``layers`` key it reads as a named model."""
+    close = [key for key in node
+             if key != "name" and difflib.get_close_matches(key, ["layers"], n=1, cutoff=0.7)]
+    if not close:
+        return ""
+    return (f" If this is a network written in TOML, its layers go in [layers.NAME] tables: "
+            f"the model has a '{close[0]}' key (did you mean 'layers'?).")
 
 
 def _spec(node: dict) -> schema.SpecConfig:

@@ -1,5 +1,8 @@
 """The MLflow parent run of a sweep, as a Hydra callback (configured in conf/config.toml).
 
+``on_run_start`` and ``on_multirun_start`` first claim a fresh output folder, so commands
+started in the same second do not share one (runner.sweep.outputs).
+
 ``on_multirun_start`` opens the parent run (the sweep's overrides, objective, sweeper and
 launcher as params) and writes its id where the jobs find it (``runner.sweep.job``).
 ``on_multirun_end`` reads every job's record, prints the ranked table and the failures, logs the
@@ -31,7 +34,7 @@ from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, OmegaConf
 
 from runner.errors import UserError
-from runner.sweep import job, summary
+from runner.sweep import job, outputs, summary
 from runner.sweep.study import STUDY_TAG, parent_of_study, study_tags
 
 log = logging.getLogger(__name__)
@@ -60,10 +63,21 @@ class SweepCallback(Callback):
         self.previous_sigterm = None  # the SIGTERM handler to put back when the sweep ends
         self.register_failed = False  # registering the best job's model failed: exit non-zero
 
+    def on_run_start(self, config: DictConfig, **kwargs) -> None:
+        """A single run's time-named folder is its own (runner.sweep.outputs); the ranks of a
+        data-parallel run, started together by mpirun, share theirs (rank R > 0 writes into
+        its rank-R/)."""
+        del kwargs
+        if not _get(config, "trainer.distributed", False):
+            outputs.claim(config, outputs.RUN_DIR)
+
     def on_multirun_start(self, config: DictConfig, **kwargs) -> None:
         del kwargs
         self.begin = time.time()
         self.command_id = uuid.uuid4().hex
+        folder = outputs.claim(config, outputs.SWEEP_DIR)
+        if folder is not None:  # the jobs, composed again by the launcher, use it too
+            outputs.pin_for_jobs(config, outputs.SWEEP_DIR, folder)
         self.folder = Path(os.getcwd(), config.hydra.sweep.dir).resolve()
         self.folder.mkdir(parents=True, exist_ok=True)
         self.objective = _get(config, "sweep.objective", "") or _get(

@@ -98,7 +98,8 @@ def log_bundle(cfg, parts, tracker, folder) -> str:
     run's ``model`` artifact; returns the model folder."""
     description = describe(cfg, parts.input_shape, parts.num_classes, parts.vocab_size,
                            parts.variable_length, getattr(parts, "preprocessing", None))
-    example = pyfunc.example_batch(getattr(parts.test, "dataset", parts.test))
+    example = pyfunc.example_batch(getattr(parts.test, "dataset", parts.test),
+                                   description=description)
     scratch = tempfile.mkdtemp(dir=os.fspath(folder), prefix=".bundle-")
     try:
         staged = save_bundle(description, parts.model, scratch)

@@ -12,12 +12,19 @@ A finished run writes ``<output folder>/model/`` and logs it as the run's ``mode
 ``mlflow.pyfunc.load_model(uri).predict(batch)`` returns class probabilities (the softmax of
 the model's output); ``predict(batch, params={"outputs": ["fc", "softmax"]})`` returns a dict of
 the named layers' outputs instead (one name: that output's array; ``output`` is the model's raw
-output). The folder is written
+output). A ``data=csv`` model takes the raw table instead, a DataFrame with the training file's
+columns (the signature names them), and prepares it with the preprocessing learnt in training.
+An input that passes MLflow's check of the signature but that the model cannot take (an unknown
+output name, a category training never saw, a value that is not a number) raises ``BadInput``:
+a ``UserError`` that is also MLflow's INVALID_PARAMETER_VALUE, which ``mlflow models serve``
+answers with status 400 and the message (any other exception is "an unexpected error" and a
+stack trace there). The folder is written
 with ``mlflow.pyfunc.save_model`` and explicit pip requirements (no dependency inference, no
 model load to validate it): ~0.2 s. mlflow is imported inside the functions that need it.
 """
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import shutil
@@ -26,6 +33,7 @@ import tempfile
 import numpy as np
 
 from core.inference import SOFTMAX, Inference
+from runner.build import tabular
 from runner.errors import UserError
 
 log = logging.getLogger(__name__)
@@ -34,6 +42,7 @@ ARTIFACT_PATH = "model"  # the run's artifact path, and the folder in the run's 
 LOADER_MODULE = "runner.track.bundle"  # its _load_pyfunc(data_path) is what MLflow calls
 EXAMPLE_ROWS = 5  # test samples kept as the input example (and to infer the signature)
 BATCH_SIZE = 256
+TABLE = "the input table"  # how a data=csv model's errors name the DataFrame it was given
 
 
 class TomlrunModel:
@@ -53,14 +62,34 @@ class TomlrunModel:
             results = Inference(self.model, output_layer=wanted).infer(
                 samples, batch_size=BATCH_SIZE)
         except ValueError as exc:  # unknown layer names
-            raise UserError(str(exc)) from None
+            raise bad_input(str(exc)) from None
         if len(wanted) == 1:  # one output (the default: probabilities) is an array
             return results[wanted[0]]
         return {name: results[name] for name in wanted}
 
 
+@functools.cache
+def _bad_input_type() -> type:
+    from mlflow.exceptions import MlflowException  # noqa: PLC0415 - mlflow loads the model
+
+    return type("BadInput", (UserError, MlflowException), {
+        "__doc__": "What a caller gave predict cannot be used: a UserError for tomlrun's "
+                   "callers, MLflow's INVALID_PARAMETER_VALUE (HTTP 400) for serving."})
+
+
+def bad_input(message: str) -> UserError:
+    """The error for an input or parameter of ``predict`` that the model cannot take."""
+    from mlflow.protos.databricks_pb2 import INVALID_PARAMETER_VALUE  # noqa: PLC0415
+
+    return _bad_input_type()(message, error_code=INVALID_PARAMETER_VALUE)
+
+
 def _as_samples(data, description: dict) -> np.ndarray:
-    """A DataFrame, list or array of samples, shaped as the model's input."""
+    """A DataFrame, list or array of samples, shaped as the model's input (a data=csv
+    model's DataFrame is a raw table: prepared as in training)."""
+    saved = description.get("preprocessing") or {}
+    if saved.get("kind") == tabular.KIND and hasattr(data, "columns"):
+        return _prepared_table(data, saved)
     if hasattr(data, "to_numpy"):  # a pandas DataFrame (mlflow's serving of split JSON)
         data = data.to_numpy()
     if isinstance(data, dict):  # {"input": array} from a named-tensor request
@@ -73,10 +102,46 @@ def _as_samples(data, description: dict) -> np.ndarray:
     return samples.reshape(len(samples), *shape)
 
 
-def example_batch(dataset, rows: int = EXAMPLE_ROWS) -> np.ndarray | None:
+def _prepared_table(data, saved: dict) -> np.ndarray:
+    """A data=csv model's raw rows (a DataFrame holding the training file's feature columns,
+    in any order; other columns are ignored) as the model's inputs, prepared by the transform
+    learnt on the training rows."""
+    transform = tabular.TabularTransform.from_dict(saved)
+    header = [str(name) for name in data.columns]
+    rows = [[str(value) for value in row] for row in data.itertuples(index=False)]
+    table = tabular.Table(TABLE, header, rows, list(range(1, len(rows) + 1)))
+    try:
+        return transform.features(table)
+    except ValueError as exc:  # DatasetError: the row, the column and what was expected
+        message = str(exc).replace(f"{TABLE} line ", f"{TABLE}, row ").replace(
+            "; set data.unknown_category=zeros to encode", ": a model trained with "
+            "data.unknown_category=zeros would encode")
+        raise bad_input(message) from None
+
+
+def example_table(dataset, saved: dict, rows: int = EXAMPLE_ROWS):
+    """The first raw rows of a data=csv split (its ``table``) as a DataFrame of the columns the
+    model reads (numbers as float64, categories as strings): the input example, whose columns
+    the signature names."""
+    import pandas as pd  # noqa: PLC0415 - mlflow's dependency; only when a run ends
+
+    transform, table = tabular.TabularTransform.from_dict(saved), dataset.table
+    columns = {}
+    for name in transform.columns:
+        values = [row[table.header.index(name)] for row in table.rows[:rows]]
+        columns[name] = values if name in transform.categorical else np.asarray(values,
+                                                                                 np.float64)
+    return pd.DataFrame(columns)
+
+
+def example_batch(dataset, rows: int = EXAMPLE_ROWS, description: dict | None = None):
     """The first ``rows`` samples of ``dataset`` as one array (None when they do not stack).
     Sequences of several lengths are cut to the shortest of them: equal-length sequences are
-    what the model takes as one array."""
+    what the model takes as one array. A data=csv split gives its raw rows (a DataFrame):
+    what the model takes."""
+    saved = (description or {}).get("preprocessing") or {}
+    if saved.get("kind") == tabular.KIND and getattr(dataset, "table", None) is not None:
+        return example_table(dataset, saved, rows)
     sequences = getattr(dataset, "sequences", None)
     if sequences is not None and len(sequences):
         first = [np.asarray(s) for s in sequences[:rows]]
@@ -103,11 +168,13 @@ def save(bundle_folder: str, model, description: dict, example, folder: str) -> 
     signature = None
     if example is not None:
         probabilities = TomlrunModel(model, description).predict(example)
-        signature = infer_signature(_as_samples(example, description), probabilities,
-                                    params={"outputs": [SOFTMAX]})
+        if not hasattr(example, "columns"):  # a raw table (data=csv) stays one: its columns
+            example = _as_samples(example, description)
+        signature = infer_signature(example, probabilities, params={"outputs": [SOFTMAX]})
         if description.get("variable_length"):
             signature = _any_length(signature)
-        example = _as_samples(example, description)
+        if hasattr(example, "columns"):
+            signature = _any_column_type(signature)
     target = os.path.join(os.fspath(folder), ARTIFACT_PATH)
     scratch = tempfile.mkdtemp(dir=os.fspath(folder), prefix=".model-")
     try:
@@ -131,6 +198,16 @@ def _any_length(signature):
     spec = signature.inputs.inputs[0]
     shape = (-1, -1, *spec.shape[2:])
     signature.inputs = Schema([TensorSpec(spec.type, shape, spec.name)])
+    return signature
+
+
+def _any_column_type(signature):
+    """The signature with a raw table's columns of any type: MLflow would refuse an integer
+    column (``pd.read_csv``'s, or JSON's whole numbers) for a ``double`` one and a number for a
+    ``string`` category, where the model's own preparation reads both, with its own errors."""
+    from mlflow.types.schema import AnyType, ColSpec, Schema  # noqa: PLC0415
+
+    signature.inputs = Schema([ColSpec(AnyType(), spec.name) for spec in signature.inputs.inputs])
     return signature
 
 

@@ -119,6 +119,9 @@ class NullTracker(_Timed):
         self.overhead_sec = 0.0
         self.setup_sec = 0.0
 
+    def connect(self) -> None:
+        """Nothing to open."""
+
     def start(self, params: dict[str, str], tags: dict[str, str]) -> None:
         del params, tags
 
@@ -187,7 +190,7 @@ class MlflowTracker(_Timed):
         begin = time.perf_counter()
         from mlflow.entities import Param  # noqa: PLC0415 - slow import, only when used
 
-        self._connect()
+        self.connect()
         experiment_id = self._experiment_id()
         run = self._client.create_run(experiment_id, run_name=self.run_name or None,
                                       tags={k: _clip(v, MAX_TAG_VALUE) for k, v in tags.items()})
@@ -197,7 +200,16 @@ class MlflowTracker(_Timed):
             self._client.log_batch(self.run_id, params=items[first:first + MAX_PARAMS_PER_BATCH])
         self._last_flush = time.monotonic()
         self._start_system_metrics(resume=False)
-        self.setup_sec = time.perf_counter() - begin
+        self.setup_sec += time.perf_counter() - begin
+
+    def connect(self) -> None:
+        """Import mlflow and open the store (creating a missing sqlite one), once; ``start``
+        and ``resume`` do it when nobody did. Apart from them, a caller can tell a stop while
+        it runs (seconds, on a first run) from a stop after the run exists (runner.app)."""
+        if self._client is None:
+            begin = time.perf_counter()
+            self._connect()
+            self.setup_sec += time.perf_counter() - begin
 
     def _connect(self) -> None:
         from mlflow.entities import Metric  # noqa: PLC0415 - slow import, only when used
@@ -236,7 +248,7 @@ class MlflowTracker(_Timed):
         """Reopen run ``run_id`` (RUNNING again) and log into it from now on. Its params were
         logged when it started (MLflow params are write-once) and are not sent again."""
         begin = time.perf_counter()
-        self._connect()
+        self.connect()
         run = self.get_run(run_id)
         if run is None:
             raise TrackingError(f"trainer.resume={run_id}: no MLflow run with that id in "
@@ -248,7 +260,7 @@ class MlflowTracker(_Timed):
             self._client.set_tag(run_id, key, _clip(str(value), MAX_TAG_VALUE))
         self._last_flush = time.monotonic()
         self._start_system_metrics(resume=True)
-        self.setup_sec = time.perf_counter() - begin
+        self.setup_sec += time.perf_counter() - begin
 
     def get_run(self, run_id: str):
         """The MLflow run ``run_id`` of this store, or None when there is none."""

@@ -135,6 +135,35 @@ def test_sigterm_marks_the_run_killed_and_restores_the_handler(launch, job_dir, 
     assert signal.getsignal(signal.SIGTERM) is before
 
 
+@pytest.mark.parametrize("where", ["reading the data", "opening the store"])
+def test_ctrl_c_before_the_run_is_opened_is_told_apart(tmp_path, job_dir, monkeypatch, where):
+    """A Ctrl-C while the data loads or mlflow imports and creates the store (seconds on a
+    first run) used to be reported as "the run was marked KILLED": no run existed."""
+    from runner import process
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    if where == "reading the data":
+        monkeypatch.setattr(app.build, "build_data", interrupted)
+    else:
+        monkeypatch.setattr(tracking, "open_client", interrupted)
+    uri = tracking.default_uri(tmp_path)
+    with pytest.raises(process.StoppedBeforeRun):
+        app.run(make_config(uri), [], str(tmp_path))
+    assert not (tmp_path / "mlflow.db").exists() and list(job_dir.iterdir()) == []
+    # After the run is opened, Ctrl-C stays a plain KeyboardInterrupt: the run is KILLED.
+    monkeypatch.undo()
+    monkeypatch.chdir(job_dir)
+    monkeypatch.setattr(app.Trainer, "fit", interrupted)
+    with pytest.raises(KeyboardInterrupt) as caught:
+        app.run(make_config(uri), ["trainer.seed=13"], str(tmp_path))
+    assert not isinstance(caught.value, process.StoppedBeforeRun)
+    client = _client(uri)
+    [run] = client.search_runs([client.get_experiment_by_name("app-tests").experiment_id])
+    assert run.info.status == "KILLED"
+
+
 def test_tracking_disabled_still_writes_the_outputs(job_dir):
     cfg = make_config("unused", checkpoint=False, objective="test/acc")
     cfg.tracking.enabled = False
@@ -169,6 +198,23 @@ def test_an_unknown_objective_fails_before_the_run(job_dir):
     cfg.tracking.enabled = False
     with pytest.raises(ConfigError, match="valid/acc"):
         app.run(cfg, [], str(job_dir))
+
+
+def test_a_misspelt_sweep_objective_is_named_as_the_key_it_was_set_in(job_dir):
+    """sweep.objective=valid/acuracy was reported as trainer.objective, a key the user never
+    set; the closest metric is offered."""
+    cfg = make_config("unused")
+    cfg.tracking.enabled = False
+    cfg.sweep.objective = "valid/acuracy"
+    with pytest.raises(ConfigError, match=r"^sweep.objective=valid/acuracy is not a metric this "
+                                          r"runner logs \(did you mean "
+                                          r"sweep.objective=valid/acc\?\)"):
+        app.run(cfg, [], str(job_dir))
+    cfg.sweep.objective, cfg.data.valid_size = "valid/loss", 0
+    cfg.trainer.objective = "test/acc"
+    with pytest.raises(ConfigError, match="^sweep.objective=valid/loss needs a validation set"):
+        app.run(cfg, [], str(job_dir))
+    assert list(job_dir.iterdir()) == []
 
 
 @pytest.mark.parametrize("overrides,name", [

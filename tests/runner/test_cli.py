@@ -64,6 +64,7 @@ def _cases(user: Path) -> dict[str, list[str]]:
         "pool_order": ["data.pool_size=10", "data.min_pool_size=100"],
         "tracking_scheme": ["tracking.uri=nonsense://x"],
         "hidden_option": ["model=mlp", searchpath],
+        "tilde_value": ["data=csv", "data.root=~/tables"],
     }
 
 
@@ -143,6 +144,10 @@ def test_user_searchpath_adds_a_toml_option_and_parses_lazily(cli):
     # A user's file named like a shipped option would be silently ignored:
     ("hidden_option", [f"{Path('model') / 'mlp.toml'} is not read: tomlrun ships an option of "
                        "the same name (model=mlp)", "select it with model=my_mlp"]),
+    # Hydra's lexer error named no remedy for a home-folder path the shell passed on:
+    ("tilde_value", ["'data.root=~/tables': a value cannot start with '~'",
+                     f"data.root={Path('~/tables').expanduser()}",
+                     """'data.root="~/tables"'"""]),
 ])
 def test_user_errors_are_one_paragraph_with_status_2(cli, case, needles):
     code, out, err, cwd = cli[case]
@@ -155,6 +160,15 @@ def test_user_errors_are_one_paragraph_with_status_2(cli, case, needles):
     # Hydra made for the run is gone again.
     assert not (cwd / "mlflow.db").exists() and not (cwd / "mlruns").exists()
     assert not (cwd / "outputs").exists()
+
+
+def test_a_mistake_keeps_the_folders_above_a_run_folder_the_user_named(tmp_path):
+    # hydra.run.dir=runs/a: runs/ existed before (empty) and is the user's; only a/ goes
+    (tmp_path / "runs").mkdir()
+    (code, _, err, _), = run_all({"named": (tmp_path, ["hydra.run.dir=runs/a",
+                                                       "optim.lr=oops"])}, timeout=120).values()
+    assert code == 2, err
+    assert (tmp_path / "runs").is_dir() and not (tmp_path / "runs" / "a").exists()
 
 
 def test_no_case_prints_a_traceback(cli):
@@ -245,6 +259,19 @@ def test_a_stopped_run_says_how_to_go_on(fake_app, monkeypatch, capsys, args, hi
     err = capsys.readouterr().err
     assert err.startswith("tomlrun: stopped by Ctrl-C; the run was marked KILLED; ")
     assert hint in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_run_stopped_before_it_was_opened_says_so_and_leaves_no_folder(
+        fake_app, monkeypatch, capsys, tmp_path):
+    from runner.process import StoppedBeforeRun
+
+    fake_app.error = StoppedBeforeRun()
+    with pytest.raises(SystemExit) as info:
+        _main(monkeypatch)
+    assert info.value.code == 130
+    assert capsys.readouterr().err == ("tomlrun: stopped by Ctrl-C before the run started: "
+                                       "nothing was trained or recorded.\n")
+    assert not (tmp_path / "out").exists()  # Hydra's folder for the run, with nothing in it
 
 
 def test_user_error_inside_the_app_is_one_paragraph(fake_app, monkeypatch, capsys):

@@ -120,6 +120,13 @@ def test_bad_arguments_are_one_clear_error(trained, tmp_path):
     assert not (tmp_path / "mlflow.db").exists()
 
 
+def test_a_misspelt_key_offers_the_closest(capsys):
+    assert infer.cli(["run=x", "inpt=test"]) == 2
+    assert capsys.readouterr().err.startswith(
+        "tomlrun infer: error: 'inpt=test' is not a key=value argument this command knows "
+        "(did you mean input=test?): the keys are run, input")
+
+
 def test_help_prints_the_keys_and_exits_0(capsys):
     assert infer.cli(["--help"]) == 0
     out = capsys.readouterr().out
@@ -258,6 +265,7 @@ def test_a_bundle_without_the_data_keys_says_why_its_split_cannot_be_rebuilt():
 @pytest.mark.parametrize("argument, message", [
     ("out={tmp}/none/o.npz", "out={tmp}/none/o.npz: the folder {tmp}/none does not exist"),
     ("out={tmp}", "out={tmp} is a folder"),
+    ("out={tmp}/p.csv", "out={tmp}/p.csv: the outputs are written as a numpy .npz archive"),
     ("batch_size=abc", "batch_size=abc is not allowed: use an integer >= 1"),
     ("labels={tmp}/none.npy", "labels={tmp}/none.npy does not exist"),
     ("labels={tmp}/y2.npy", "labels={tmp}/y2.npy holds an array of shape [359, 2], but the "

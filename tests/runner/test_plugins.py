@@ -118,6 +118,28 @@ def test_plugins_given_as_one_name_load_that_module(site, tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]  # not split into 't', 'o', ...
 
 
+def test_a_plugin_given_as_a_file_path_says_which_module_name_to_write(tmp_path):
+    """plugins=[my_layers.py] ended in importlib's "No module named 'my_layers.py'; 'my_layers'
+    is not a package", which does not say what to write instead."""
+    (tmp_path / "my_layers.py").write_text("")
+    elsewhere = tmp_path / "lib" / "more_layers.py"
+    elsewhere.parent.mkdir()
+    elsewhere.write_text("")
+    for listed, advice in (("my_layers.py", "write plugins=[my_layers] (the file my_layers.py "
+                                            "is in the launch folder"),
+                           (str(elsewhere), f"write plugins=[more_layers] and make "
+                                            f"{elsewhere.parent} importable (PYTHONPATH="
+                                            f"{elsewhere.parent}")):
+        done = subprocess.run([sys.executable, "-m", "runner", *TINY, f"plugins=[{listed}]"],
+                              cwd=tmp_path, env=runner_env(), text=True, capture_output=True,
+                              timeout=300)
+        assert done.returncode == 2, done.stderr[-3000:]
+        assert done.stderr.startswith(f"tomlrun: error: the plugin module '{listed}' (listed in "
+                                      "plugins) is a file path, but plugins names modules as "
+                                      "Python imports them: ")
+        assert advice in done.stderr and "Traceback" not in done.stderr
+
+
 FAILING_PLUGIN = '''
 from core import nn
 from runner import plugins

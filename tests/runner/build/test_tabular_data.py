@@ -185,6 +185,40 @@ def test_csv_learns_the_easy_table_and_infers_a_raw_csv(cli, tmp_path, capsys):
         infer.main([f"run={bundle_dir}", f"input={tmp_path / 'short.csv'}"])
 
 
+def test_the_mlflow_model_of_a_csv_run_takes_the_raw_table(cli, tmp_path):
+    """mlflow.pyfunc: a DataFrame of the training file's columns (pd.read_csv's integers and
+    floats, any order, the label column ignored) is prepared as runner.infer prepares a CSV;
+    what it cannot take is one paragraph that MLflow serves as HTTP 400."""
+    import mlflow.pyfunc  # noqa: PLC0415 - heavy, only here
+    import pandas as pd  # noqa: PLC0415
+    from mlflow.exceptions import MlflowException  # noqa: PLC0415
+
+    code, _, err, cwd = cli[0]["csv"]
+    assert code == 0, err[-3000:]
+    model_dir = glob.glob(str(cwd / "outputs" / "*" / "*" / "model"))[0]
+    model = mlflow.pyfunc.load_model(model_dir)
+    assert model.metadata.signature.inputs.input_names() == ["x1", "colour", "x2"]
+    example = pd.read_json(Path(model_dir, "input_example.json"), orient="split")
+    assert list(example.columns) == ["x1", "colour", "x2"] and len(example) == 5
+    _csv(tmp_path / "new.csv", "x1,colour,x2,kind", _easy_table(np.random.default_rng(4), 50))
+    expected = infer.main([f"run={model_dir}", f"input={tmp_path / 'new.csv'}",
+                           "outputs=[softmax]", f"out={tmp_path / 'a.npz'}"])["softmax"]
+    table = pd.read_csv(tmp_path / "new.csv")
+    np.testing.assert_allclose(model.predict(table), expected, rtol=1e-5, atol=1e-7)
+    whole = table[["x2", "colour", "x1"]].assign(x1=table["x1"].round().astype(np.int64))
+    assert model.predict(whole).shape == (50, 3)  # integers where training had decimals
+    with pytest.raises(UserError, match=r"the input table, row 2, column 'colour': category "
+                                        r"'purple' was not seen .*known: blue, green, red") \
+            as caught:
+        model.predict(table.head(3).assign(colour=["red", "purple", "blue"]))
+    assert isinstance(caught.value, MlflowException)
+    assert caught.value.get_http_status_code() == 400
+    with pytest.raises(UserError, match="row 1, column 'x2': 'abc' is not a number"):
+        model.predict(table.head(1).assign(x2=["abc"]))
+    with pytest.raises(MlflowException, match="output_layer .'nope'. are not layers"):
+        model.predict(table, params={"outputs": ["nope"]})
+
+
 @pytest.mark.parametrize("case", [
     "missing_npz", "missing_key", "length_mismatch", "non_integer_labels", "half_a_pair",
     "missing_csv", "empty_csv", "non_numeric", "unknown_label", "unknown_feature",

@@ -214,11 +214,31 @@ def test_missing_groups_and_values(make):
     assert "trainer.nope" in _error(make, "optim.lr=${trainer.nope}")
 
 
+def test_a_home_folder_in_data_paths_is_expanded(make, monkeypatch, tmp_path):
+    """data.root='~/data' (quoted for Hydra) is the home folder, as in a shell; so are the
+    file names and globs of data=csv, arrays and files."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    csv = validate(make("data=csv", 'data.root="~/data"', 'data.test="~/t.csv"')).data
+    assert csv.root == str(tmp_path / "data") and csv.test == str(tmp_path / "t.csv")
+    assert csv.train == "train.csv"  # a relative name stays relative to the root
+    files = validate(make("data=files", 'data.files=["~/a/*.txt", "b/*.txt"]')).data
+    assert files.files == [str(tmp_path / "a" / "*.txt"), "b/*.txt"]
+
+
 def test_validate_accepts_a_plain_mapping(make):
     tree = OmegaConf.to_container(make())
     assert validate(tree) == validate(make())
     tree["model"]["output"] = 5
     with pytest.raises(ConfigError, match="model.output = 5 has the wrong type"):
+        validate(tree)
+
+
+def test_a_misspelt_layers_table_is_named(make):
+    # [layer.fc] for [layers.fc]: without a layers key the spec reads as a named model
+    tree = OmegaConf.to_container(make())
+    tree["model"] = {"name": "my_net", "layer": {"fc": {"type": "Linear"}}}
+    with pytest.raises(ConfigError, match=r"model.name = 'my_net' is not a known model.*"
+                                          r"the model has a 'layer' key \(did you mean 'layers'"):
         validate(tree)
 
 

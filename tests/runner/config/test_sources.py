@@ -220,7 +220,8 @@ def test_a_block_argument_used_but_not_given_suggests_a_given_one():
               "out": {"type": "Linear"}}
     blocks = {"dense": {"fc": {"type": "Linear", "out_features": "$width"},
                         "fc2": {"type": "Linear", "out_features": "$widht"}}}
-    with pytest.raises(ConfigError, match=r"model.blocks.dense \(in model.layers.h\).fc2 uses "
+    with pytest.raises(ConfigError, match=r"model.blocks.dense \(in model.layers.h\).fc2"
+                                          r".out_features uses "
                                           r"\$widht, but no value was given for it \(did you "
                                           r"mean \$width, which it is given\?\)"):
         spec.parse(_spec(layers, blocks))

@@ -235,6 +235,22 @@ def test_compare_refuses_an_output_in_a_missing_folder(tmp_path, capsys):
     assert f"--output {tmp_path} is a folder" in capsys.readouterr().err
 
 
+def test_compare_writes_the_format_its_output_extension_names(sweeps, tmp_path, capsys):
+    from runner import compare
+
+    uri = tracking.default_uri(sweeps["basic"][3])
+    for name, magic in (("curves.svg", b"<?xml"), ("curves.PDF", b"%PDF"),
+                        ("curves.jpg", b"\xff\xd8\xff"), ("curves", b"\x89PNG")):
+        assert compare.main(["basic", "--uri", uri, "--output", str(tmp_path / name)]) == 0
+        assert (tmp_path / name).read_bytes()[:len(magic)] == magic, name
+    capsys.readouterr()
+    assert compare.main(["basic", "--uri", uri, "--output", str(tmp_path / "best.txt")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"tomlrun: error: --output {tmp_path / 'best.txt'}: .txt is not an "
+                          "image format") and ".pdf" in err and ".svg" in err
+    assert not (tmp_path / "best.txt").exists()
+
+
 def test_a_failed_registration_of_the_best_model_ends_the_parent_and_the_exit_status(
         tmp_path, capsys):
     """Raised from Hydra's callback it was only a warning: the parent stayed RUNNING, exit 0."""

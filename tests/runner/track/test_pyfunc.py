@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -121,6 +122,17 @@ def test_mlflow_models_serve_answers_invocations_like_runner_infer(run, split_sa
         with urllib.request.urlopen(request, timeout=60) as answer:
             predictions = np.asarray(json.loads(answer.read())["predictions"])
         np.testing.assert_allclose(predictions, expected[:16], rtol=1e-5, atol=1e-7)
+        # A layer the model does not have: status 400 and the layers it has, not MLflow's
+        # "unexpected error" with a stack trace.
+        request = urllib.request.Request(
+            base + "/invocations", data=json.dumps({"inputs": samples[:2].tolist(), "params": {
+                "outputs": ["nope"]}}).encode(), headers={"Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=60)
+        assert refused.value.code == 400
+        answer = json.loads(refused.value.read())
+        assert "output_layer ['nope'] are not layers" in answer["message"]
+        assert "hidden.0.fc" in answer["message"] and "stack_trace" not in answer
     finally:
         stop_group(server, grace=20)
         log.close()
