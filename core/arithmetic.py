@@ -109,17 +109,28 @@ def pow(x, y) -> Tensor:  # noqa: A001 - Paddle's name
                  "pow")
 
 
+def _log_base(xp, a, out):
+    """The base whose log d(a ** b)/db takes: a real base where it is > 0, else 1 (the gradient
+    0 at a <= 0, where the real power's log is undefined); with a complex power, the base as
+    complex (its principal log), 1 only at 0 (and ``a > 0`` would compare complex numbers
+    lexicographically)."""
+    if out.dtype.kind != "c":
+        return xp.where(a > 0, a, 1)
+    return xp.where(a == 0, 1, a).astype(out.dtype, copy=False)
+
+
 def _pow_tensor(x: Tensor, y: Tensor) -> Tensor:
     a, b = x.data, y.data
     out = a ** b
     xp = backend.array_module(a)
 
     def backward(g):
-        gx = unbroadcast(g * b * a ** (b - 1), a.shape) if not x.stop_gradient else None
+        gx = None
+        if not x.stop_gradient:  # g * conj(d out / d a) for complex values (conj_if_complex)
+            gx = unbroadcast(g * conj_if_complex(b * a ** (b - 1)), a.shape)
         gy = None
         if not y.stop_gradient:
-            safe = xp.where(a > 0, a, 1)
-            gy = unbroadcast(g * out * xp.log(safe), b.shape)
+            gy = unbroadcast(g * conj_if_complex(out * xp.log(_log_base(xp, a, out))), b.shape)
         return gx, gy
 
     return apply(out, (x, y), backward, "pow")

@@ -344,7 +344,9 @@ def prod(x, axis=None, keepdim: bool = False, dtype=None, name: str | None = Non
         before = xp.cumprod(xp.concatenate([ones, flat[..., :-1]], axis=-1), axis=-1)
         after = xp.flip(xp.cumprod(xp.concatenate(
             [ones, xp.flip(flat, -1)[..., :-1]], axis=-1), axis=-1), -1)
-        grad = (before * after * g.reshape(kept)[..., None]).reshape(moved.shape)
+        # g * conj(d out / d a) for complex x (torch's convention, see conj_if_complex)
+        others = conj_if_complex(before * after)
+        grad = (others * g.reshape(kept)[..., None]).reshape(moved.shape)
         return (xp.moveaxis(grad, ends, axes).astype(source, copy=False),)
 
     return apply(out, (x,), backward, "prod")
@@ -447,8 +449,10 @@ def cumprod(x, dim=None, dtype=None, name: str | None = None) -> Tensor:
         before = zeros_so_far == 0
         first = zero & (zeros_so_far == 1)
         one = xp.ones((), dtype=source.dtype)
-        grad = xp.where(before, rev_cumsum(g * out) / xp.where(before, source, one), 0)
-        skipped = xp.cumprod(xp.where(first, one, source), axis=axis)
+        # complex x: g * conj(d out / d a), so the products and quotients of conjugates
+        values, products = conj_if_complex(source), conj_if_complex(out)
+        grad = xp.where(before, rev_cumsum(g * products) / xp.where(before, values, one), 0)
+        skipped = xp.cumprod(xp.where(first, one, values), axis=axis)
         grad = grad + xp.where(first, rev_cumsum(g * skipped), 0)
         return (grad.reshape(shape).astype(dt, copy=False),)
 

@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import numbers
 
+import numpy as np
+
 from core import backend
 from core.optimizer.line_search import dot, strong_wolfe
 from core.optimizer.optimizer import Optimizer, check_range
+from core.sparse import RowSparseGrad
 from core.tensor import Tensor, enable_grad, no_grad
 
 _ARRAY_STATE = ("d", "prev_flat_grad")
 _LIST_STATE = ("old_yk", "old_sk")
+_NUMBER_STATE = {"func_evals": int, "n_iter": int, "alpha": float, "H_diag": float,
+                 "prev_loss": float}
 
 
 class LBFGS(Optimizer):
@@ -63,8 +68,7 @@ class LBFGS(Optimizer):
     # ----- the flat view of the parameters ---------------------------------------------------
     def _flat_grad(self):
         xp = backend.array_module(self._params[0].data)
-        return xp.concatenate([(p.grad_data if p.grad_data is not None
-                                else xp.zeros_like(p.data)).ravel() for p in self._params])
+        return xp.concatenate([_dense_grad(p, xp).ravel() for p in self._params])
 
     def _add_step(self, alpha: float, d) -> None:
         """Every parameter += alpha * its slice of ``d``."""
@@ -207,11 +211,31 @@ class LBFGS(Optimizer):
             elif value is not None and key in _LIST_STATE:
                 value = [array(v) for v in value]
             elif key == "ro" and value is not None:
-                value = [float(v) for v in value]
+                value = [_number(v, float) for v in value]
+            elif value is not None and key in _NUMBER_STATE:
+                # Paddle keeps H_diag (and may keep the others) as 0-D tensors; the loop
+                # computes with Python numbers, so a Tensor here would reach the arrays
+                value = _number(value, _NUMBER_STATE[key])
             state[key] = value
         self.state = state
 
     set_dict = set_state_dict
+
+
+def _number(value, kind):
+    """A state number (a Python number, a numpy scalar or a one-element Tensor) as ``kind``."""
+    raw = value.data if isinstance(value, Tensor) else value
+    return kind(np.asarray(backend.to_numpy(raw)).reshape(()))
+
+
+def _dense_grad(param, xp):
+    """``param``'s gradient as a dense array: zeros when it has none, and an
+    ``Embedding(sparse=True)`` gradient scattered out (as torch's ``to_dense``): the flat
+    vector spans every element."""
+    grad = param.grad_data
+    if grad is None:
+        return xp.zeros_like(param.data)
+    return grad.to_dense() if isinstance(grad, RowSparseGrad) else grad
 
 
 def _positive_int(name: str, value) -> int:

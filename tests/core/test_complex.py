@@ -337,3 +337,29 @@ def test_a_real_dot_product_has_gradients():
     # 1-D @ 1-D gives a 0-D result; its backward used to fail on the 0-D gradient
     a, b = rng.normal(size=4), rng.normal(size=4)
     check_grad(lambda x, y: core.matmul(x, y), a, b)
+
+
+@pytest.mark.parametrize("axis", [None, 1])
+def test_prod_of_complex_values_conjugates_its_gradient(axis):
+    # Regression: prod's backward multiplied by the other factors unconjugated, the wrong
+    # gradient for complex inputs (right only for real ones).
+    z = cplx(3, 4)
+    got = check_complex_grad(lambda x: core.prod(x, axis=axis), z)
+    torch = pytest.importorskip("torch")
+    _, expected = torch_grads(lambda x: torch.prod(x) if axis is None else torch.prod(x, axis), z)
+    np.testing.assert_allclose(got[0], expected[0], rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["cumprod", "pow_tensors", "rpow"])
+def test_running_products_and_tensor_powers_of_complex_values_match_torch(name):
+    # Regression: cumprod's and a tensor exponent's backward used the derivatives
+    # unconjugated (and compared complex bases with > 0 for the exponent's log).
+    fns = {"cumprod": lambda lib, a, b: lib.cumprod(a, dim=1) * b,
+           "pow_tensors": lambda lib, a, b: a ** b,
+           "rpow": lambda lib, a, b: 2.0 ** a * b}
+    a, b = cplx(3, 4) + 1.0, cplx(3, 4) * 0.3
+    got = check_complex_grad(lambda x, y: fns[name](core, x, y), a, b)
+    torch = pytest.importorskip("torch")
+    _, expected = torch_grads(lambda x, y: fns[name](torch, x, y), a, b)
+    for g, e in zip(got, expected):
+        np.testing.assert_allclose(g, e, rtol=1e-9, atol=1e-12)

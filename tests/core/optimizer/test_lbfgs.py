@@ -150,3 +150,49 @@ def test_step_without_a_closure_and_minimize_explain_the_closure():
         opt.step(None)
     with pytest.raises(NotImplementedError, match=r"opt.step\(closure\)"):
         opt.minimize(core.to_tensor(1.0))
+
+
+def test_lbfgs_sparse_embedding_gradient_is_densified():
+    # Regression: an Embedding(sparse=True) gradient (row-sparse) broke the flat gradient;
+    # LBFGS now reads it densely and takes the same steps as with a dense embedding.
+    ids = core.to_tensor(np.array([0, 1, 1, 3]))
+    weights = []
+    for sparse in (True, False):
+        emb = nn.Embedding(5, 3, sparse=sparse)
+        emb.weight.set_value(np.arange(15, dtype="float32").reshape(5, 3) / 10)
+        opt = LBFGS(parameters=emb.parameters(), max_iter=4, line_search_fn="strong_wolfe")
+
+        def closure(emb=emb, opt=opt):
+            opt.clear_grad()
+            loss = ((emb(ids) - 1) ** 2).sum()
+            loss.backward()
+            return loss
+
+        opt.step(closure)
+        weights.append(emb.weight.numpy())
+    np.testing.assert_allclose(weights[0], weights[1], rtol=1e-6)
+    assert not np.allclose(weights[0], np.arange(15).reshape(5, 3) / 10)
+
+
+def test_state_dict_numbers_given_as_tensors_are_read_as_numbers():
+    # Regression: Paddle keeps H_diag (and ro) as 0-D tensors; a state dict holding its numbers
+    # as Tensors put a Tensor into the two-loop recursion, which failed on the next step.
+    straight, _ = core_iterates(3, line_search_fn="strong_wolfe", max_iter=3)
+    first_two, opt = core_iterates(2, line_search_fn="strong_wolfe", max_iter=3)
+    saved = dict(opt.state_dict()["state"])
+    for key in ("func_evals", "n_iter", "alpha", "H_diag", "prev_loss"):
+        saved[key] = core.to_tensor(np.array(saved[key]))
+    saved["ro"] = [core.to_tensor(np.array(v)) for v in saved["ro"]]
+    w = Parameter(np.array(first_two[-1]))
+    again = LBFGS(line_search_fn="strong_wolfe", max_iter=3, parameters=[w])
+    again.set_state_dict({"state": saved})
+    assert isinstance(again.state["H_diag"], float) and isinstance(again.state["n_iter"], int)
+
+    def closure():
+        again.clear_grad()
+        loss = rosenbrock(w)
+        loss.backward()
+        return loss
+
+    again.step(closure)
+    np.testing.assert_allclose(w.numpy(), straight[2], rtol=1e-12)
