@@ -12,6 +12,7 @@ from __future__ import annotations
 import string
 
 from core import backend
+from core.arithmetic import conj_if_complex
 from core.ops import as_input
 from core.tensor import Tensor, apply
 
@@ -76,7 +77,9 @@ def einsum(equation: str, *operands) -> Tensor:
         others = terms[:k] + terms[k + 1:]
         reached = set(out).union(*others)
         kept = "".join(c for c in terms[k] if c in reached)
-        grad = run([out] + others, kept, [g] + datas[:k] + datas[k + 1:])
+        # conj: the complex gradient convention (a no-op on real operands)
+        grad = run([out] + others, kept,
+                   [g] + [conj_if_complex(d) for d in datas[:k] + datas[k + 1:]])
         if kept != terms[k]:  # letters summed only inside operand k: broadcast back
             grad = grad.reshape([sizes[c] if c in kept else 1 for c in terms[k]])
             grad = xp.broadcast_to(grad, datas[k].shape)

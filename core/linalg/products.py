@@ -16,7 +16,7 @@ import numpy as np
 
 from core import backend
 from core import ops as _ops  # sum (for vecdot): Python's name in this module
-from core.arithmetic import add, matmul, scale
+from core.arithmetic import add, conj_if_complex, matmul, scale
 from core.linalg._common import _xp
 from core.manipulation import reshape, transpose
 from core.ops import as_input, normalize_axis
@@ -40,7 +40,8 @@ def dot(x, y, name: str | None = None) -> Tensor:
 
     def backward(g):
         g = g[..., None]
-        return (None if x.stop_gradient else g * b, None if y.stop_gradient else g * a)
+        return (None if x.stop_gradient else g * conj_if_complex(b),
+                None if y.stop_gradient else g * conj_if_complex(a))
 
     return apply(out, (x, y), backward, "dot")
 
@@ -183,8 +184,10 @@ def kron(x, y, name: str | None = None) -> Tensor:
 
     def backward(g):
         g = g.reshape(inter)
-        ga = None if x.stop_gradient else (g * b_view).sum(axis=b_ax).reshape(x.data.shape)
-        gb = None if y.stop_gradient else (g * a_view).sum(axis=a_ax).reshape(y.data.shape)
+        ga = None if x.stop_gradient else \
+            (g * conj_if_complex(b_view)).sum(axis=b_ax).reshape(x.data.shape)
+        gb = None if y.stop_gradient else \
+            (g * conj_if_complex(a_view)).sum(axis=a_ax).reshape(y.data.shape)
         return ga, gb
 
     return apply(out, (x, y), backward, "kron")

@@ -363,3 +363,17 @@ def test_running_products_and_tensor_powers_of_complex_values_match_torch(name):
     _, expected = torch_grads(lambda x, y: fns[name](torch, x, y), a, b)
     for g, e in zip(got, expected):
         np.testing.assert_allclose(g, e, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["dot", "einsum", "kron"])
+def test_contractions_of_complex_values_match_torch(name):
+    fns = {"dot": lambda lib, a, b: lib.dot(a, b) if lib is core else (a * b).sum(-1),
+           "einsum": lambda lib, a, b: lib.einsum("ij,jk->ik", a, b),
+           "kron": lambda lib, a, b: lib.kron(a, b)}
+    shapes = {"dot": ((3, 4), (3, 4)), "einsum": ((3, 4), (4, 2)), "kron": ((2, 2), (2, 3))}
+    a, b = cplx(*shapes[name][0]), cplx(*shapes[name][1])
+    got = check_complex_grad(lambda x, y: fns[name](core, x, y), a, b)
+    torch = pytest.importorskip("torch")
+    _, expected = torch_grads(lambda x, y: fns[name](torch, x, y), a, b)
+    for g, e in zip(got, expected):
+        np.testing.assert_allclose(g, e, rtol=1e-10, atol=1e-12)
