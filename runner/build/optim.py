@@ -82,6 +82,16 @@ def _adamw(cfg):
                              "weight_decay": cfg.weight_decay}
 
 
+def _nadam(cfg):
+    return optimizer.NAdam, {"beta1": cfg.beta1, "beta2": cfg.beta2, "epsilon": cfg.epsilon,
+                             "momentum_decay": cfg.momentum_decay, "weight_decay": _decay(cfg)}
+
+
+def _radam(cfg):
+    return optimizer.RAdam, {"beta1": cfg.beta1, "beta2": cfg.beta2, "epsilon": cfg.epsilon,
+                             "weight_decay": _decay(cfg)}
+
+
 def _adagrad(cfg):
     return optimizer.Adagrad, {"epsilon": cfg.epsilon, "weight_decay": _decay(cfg),
                                "initial_accumulator_value": cfg.initial_accumulator_value}
@@ -98,6 +108,7 @@ def _rmsprop(cfg):
 
 
 OPTIMIZERS = {"sgd": _sgd, "momentum": _momentum, "adam": _adam, "adamw": _adamw,
+              "nadam": _nadam, "radam": _radam,
               "adagrad": _adagrad, "adadelta": _adadelta, "rmsprop": _rmsprop}
 
 

@@ -102,6 +102,18 @@ class AdamWConfig(AdamConfig):
 
 
 @dataclass
+class NAdamConfig(AdamConfig):
+    name: str = "nadam"
+    lr: float = 0.002
+    momentum_decay: float = 0.004
+
+
+@dataclass
+class RAdamConfig(AdamConfig):
+    name: str = "radam"
+
+
+@dataclass
 class AdagradConfig(OptimConfig):
     name: str = "adagrad"
     lr: float = 0.01
@@ -343,6 +355,8 @@ OPTIM_SCHEMAS = {
     "momentum": MomentumConfig,
     "adam": AdamConfig,
     "adamw": AdamWConfig,
+    "nadam": NAdamConfig,
+    "radam": RAdamConfig,
     "adagrad": AdagradConfig,
     "adadelta": AdadeltaConfig,
     "rmsprop": RMSPropConfig,

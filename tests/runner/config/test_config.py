@@ -194,7 +194,7 @@ def test_unknown_keys_suggest_the_closest(edit, overrides, expected):
 
 
 @pytest.mark.parametrize("group, name, valid", [
-    ("optim", "lamb", "sgd, momentum, adam, adamw, adagrad, adadelta, rmsprop"),
+    ("optim", "lamb", "sgd, momentum, adam, adamw, nadam, radam, adagrad, adadelta, rmsprop"),
     ("data", "cifar10", "digits, mnist, fashion_mnist"),
     ("schedule", "linear", "constant, step, cosine"),
     ("clip", "adaptive", "none, value, norm, global_norm, error"),
