@@ -59,8 +59,10 @@ def main(cfg: DictConfig) -> float:
             print(f"{PROG}: stopped by {signal_name} before the run started: nothing was "
                   "trained or recorded.", file=sys.stderr)
         else:
-            print(f"{PROG}: stopped by {signal_name}; the run was marked KILLED"
-                  f"{_resume_hint(cfg)}.", file=sys.stderr)
+            tracked = bool((cfg.get("tracking") or {}).get("enabled", True))
+            marked = "; the run was marked KILLED" if tracked else " (tracking was off)"
+            print(f"{PROG}: stopped by {signal_name}{marked}{_resume_hint(cfg)}.",
+                  file=sys.stderr)
         sys.exit(143 if signal_name == "SIGTERM" else 130)
 
 

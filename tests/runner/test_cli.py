@@ -261,6 +261,14 @@ def test_a_stopped_run_says_how_to_go_on(fake_app, monkeypatch, capsys, args, hi
     assert hint in err and len(err.strip().splitlines()) == 1
 
 
+def test_a_stopped_run_without_tracking_claims_no_mlflow_run(fake_app, monkeypatch, capsys):
+    fake_app.error = KeyboardInterrupt()
+    with pytest.raises(SystemExit):
+        _main(monkeypatch, "tracking.enabled=false")
+    err = capsys.readouterr().err
+    assert err.startswith("tomlrun: stopped by Ctrl-C (tracking was off); ") and "KILLED" not in err
+
+
 def test_a_run_stopped_before_it_was_opened_says_so_and_leaves_no_folder(
         fake_app, monkeypatch, capsys, tmp_path):
     from runner.process import StoppedBeforeRun
