@@ -108,10 +108,16 @@ del _method
 
 def to_dlpack(x: Tensor):
     """Paddle's ``to_dlpack(x)``: a DLPack capsule of x's values (the memory is shared, not
-    copied), which ``from_dlpack`` here or another library's consumes once."""
+    copied, except for a read-only view such as ``expand``'s, whose values are copied), which
+    ``from_dlpack`` here or another library's consumes once."""
     if not isinstance(x, Tensor):
         raise TypeError(f"to_dlpack: x must be a Tensor, got {type(x).__name__}")
-    return x.data.__dlpack__()
+    data = x.data
+    if not getattr(getattr(data, "flags", None), "writeable", True):
+        # A read-only array (a broadcast or expand view) cannot go into a legacy capsule, which
+        # has no read-only flag; its values are exported as a copy instead.
+        data = data.copy()
+    return data.__dlpack__()
 
 
 class _Capsule:

@@ -802,6 +802,9 @@ def _incomplete_gamma(x, y, fn: str, sign: int) -> Tensor:
             log_b = xp.where(b64 > 0, xp.log(xp.where(b64 > 0, b64, 1)), -xp.inf)
             power = xp.where(a64 == 1, 0, (a64 - 1) * log_b)
             density = xp.exp(power - b64 - lgamma_a)
+        # x = 0: P(0, y) is the constant 1 for y > 0 (derivative 0; Paddle's exp(... -
+        # lgamma(0)) is 0 too) and NaN at y = 0, as the value; lgamma_a above used 1 there.
+        density = xp.where(a64 > 0, density, xp.where(b64 > 0, 0.0, xp.nan))
         return (None, unbroadcast(sign * g * density.astype(dtype), b.shape).astype(b.dtype))
 
     return apply(out, (x, y), backward, fn)

@@ -98,7 +98,9 @@ class StudentT(Distribution):
         df = self.df.data
         denominator = where(df > 2, self.df - 2, 1.0)  # no division by 0 in the unused branch
         finite = self.scale.square() * self.df / denominator
-        return where(df > 2, finite, where(df > 1, float("inf"), float("nan")))
+        xp = backend.array_module(df)
+        undefined = Tensor(xp.where(df > 1, xp.inf, xp.nan).astype(df.dtype))  # keeps the dtype
+        return where(df > 2, finite, undefined)
 
     def sample(self, shape=()) -> Tensor:
         """Draws of shape ``shape + batch_shape``: ``loc + scale t`` with standard t draws."""

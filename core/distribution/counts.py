@@ -11,6 +11,8 @@ from core import backend
 from core.creation import arange
 from core.distribution.distribution import (
     Distribution,
+    as_float,
+    detached,
     host,
     on_device,
     params,
@@ -27,8 +29,10 @@ __all__ = ["Binomial", "Geometric", "Multinomial", "Poisson"]
 
 def xlogy(x: Tensor, y: Tensor) -> Tensor:
     """``x log(y)``, 0 where x is 0 (so a zero-probability outcome that never occurs adds
-    nothing instead of NaN)."""
-    return where(x.data == 0, 0.0, x * y.log())
+    nothing instead of NaN). y is replaced by 1 there before the log, so that log's gradient
+    (1 / y, infinite at y = 0) is not multiplied by the zero cotangent into NaN."""
+    zero = x.data == 0
+    return where(zero, 0.0, x * where(zero, 1.0, y).log())
 
 
 def _check_range(fn: str, name: str, t: Tensor, low: float, high: float | None = None,
@@ -55,8 +59,15 @@ def _support(low: int, high: int, batch_rank: int, dtype) -> Tensor:
     return values.reshape([-1] + [1] * batch_rank)
 
 
+def _wide(t: Tensor) -> Tensor:
+    """``t`` in float64 (differentiably): the entropies sum many terms of lgamma of large
+    counts, which float32 rounds to garbage (Poisson(1e7) had entropy 0.05, not 9.48)."""
+    return as_float(t, np.dtype("float64"))
+
+
 def _support_entropy(dist, low: int, high: int) -> Tensor:
-    """``-sum p log p`` over the integers low..high (the mass left outside is negligible)."""
+    """``-sum p log p`` over the integers low..high (the mass left outside is negligible).
+    ``dist`` should have float64 parameters (see _wide)."""
     log_p = dist._log_mass(_support(low, high, len(dist.batch_shape), dist.dtype))
     finite = where(log_p.data == float("-inf"), 0.0, log_p)  # p log p is 0 where p is 0
     return -(log_p.exp() * finite).sum(0)
@@ -99,9 +110,10 @@ class Poisson(Distribution):
 
     def entropy(self) -> Tensor:
         rate = host(self.rate)
-        low = max(0, int(rate.min() - 10 * math.sqrt(rate.min()) - 10))
-        high = int(math.ceil(rate.max() + 10 * math.sqrt(rate.max()) + 10))
-        return _support_entropy(self, low, high)
+        least, most = (float(rate.min()), float(rate.max())) if rate.size else (0.0, 0.0)
+        low = max(0, int(least - 10 * math.sqrt(least) - 10))
+        high = int(math.ceil(most + 10 * math.sqrt(most) + 10))
+        return as_float(_support_entropy(Poisson(_wide(self.rate)), low, high), self.dtype)
 
 
 class Geometric(Distribution):
@@ -133,7 +145,7 @@ class Geometric(Distribution):
     def log_pmf(self, k) -> Tensor:
         """``k log(1 - p) + log(p)``."""
         k = value_of(k, self.probs, "Geometric.log_pmf")
-        return where(k.data == 0, 0.0, k * (-self.probs).log1p()) + self.probs.log()
+        return xlogy(k, 1 - self.probs) + self.probs.log()
 
     def log_prob(self, value) -> Tensor:
         """``log_pmf(value)`` (core's name for it on every distribution)."""
@@ -153,7 +165,12 @@ class Geometric(Distribution):
         piecewise constant in ``probs``)."""
         full = self._extend_shape(sample_shape(shape, "Geometric.rsample"))
         u = uniform_draws(full, self.dtype)
-        return (u.log() / (-self.probs).log1p()).floor()
+        certain = self.probs.data == 1  # always 0 failures; log1p(-1) would be -inf
+        safe = where(certain, 0.5, self.probs)
+        counts = detached(lambda: where(certain, 0.0, (u.log() / (-safe).log1p()).floor()))
+        # The zero gradient as an explicit 0 * probs: through the division it was 0 * inf =
+        # NaN where probs is 1.
+        return counts + 0 * self.probs
 
     def entropy(self) -> Tensor:
         """``-((1 - p) log(1 - p) + p log(p)) / p``."""
@@ -208,7 +225,10 @@ class Binomial(Distribution):
         return where(rest.data < 0, float("-inf"), log_mass)
 
     def entropy(self) -> Tensor:
-        return _support_entropy(self, 0, int(host(self.total_count).max()))
+        wide = Binomial(_wide(self.total_count), _wide(self.probs))
+        # initial: an empty batch has no maximum
+        entropy = _support_entropy(wide, 0, int(host(self.total_count).max(initial=1)))
+        return as_float(entropy, self.dtype)
 
 
 class Multinomial(Distribution):
@@ -256,10 +276,10 @@ class Multinomial(Distribution):
 
     def entropy(self) -> Tensor:
         """``n H(probs) - lgamma(n + 1) + sum_i E[lgamma(X_i + 1)]`` with the binomial
-        marginals ``X_i ~ Binomial(n, p_i)``."""
-        n = self.total_count
-        counts = _support(0, n, len(self.batch_shape) + 1, self.dtype)
-        marginal = Binomial(float(n), self.probs)._log_mass(counts).exp()
+        marginals ``X_i ~ Binomial(n, p_i)``, summed in float64 (see _wide)."""
+        n, probs = self.total_count, _wide(self.probs)
+        counts = _support(0, n, len(self.batch_shape) + 1, probs.dtype)
+        marginal = Binomial(float(n), probs)._log_mass(counts).exp()
         expected_lgamma = (marginal * lgamma(counts + 1)).sum(0).sum(-1)
-        return (-n * xlogy(self.probs, self.probs).sum(-1) - math.lgamma(n + 1)
-                + expected_lgamma)
+        entropy = (-n * xlogy(probs, probs).sum(-1) - math.lgamma(n + 1) + expected_lgamma)
+        return as_float(entropy, self.dtype)

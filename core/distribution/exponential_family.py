@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from core.distribution.distribution import Distribution
-from core.tensor import Tensor, grad
+from core.tensor import Tensor, enable_grad, grad
 
 __all__ = ["ExponentialFamily"]
 
@@ -34,8 +34,9 @@ class ExponentialFamily(Distribution):
             parameter = parameter.detach()  # a leaf of its own, as Paddle's
             parameter.stop_gradient = False
             theta.append(parameter)
-        log_norm = self._log_normalizer(*theta)
-        grads = grad(log_norm.sum(), theta)
+        with enable_grad():  # grad F needs a graph, also when called under core.no_grad()
+            log_norm = self._log_normalizer(*theta)
+            grads = grad(log_norm.sum(), theta)
         entropy = log_norm.detach()
         for parameter, g in zip(theta, grads):
             entropy = entropy - parameter.detach() * g

@@ -125,14 +125,14 @@ def _kl_cauchy_cauchy(p, q):
 @register_kl(Poisson, Poisson)
 def _kl_poisson_poisson(p, q):
     """``rate_p log(rate_p / rate_q) - rate_p + rate_q``, in closed form (Paddle sums the mass
-    over a truncated support)."""
-    return p.rate * (p.rate.log() - q.rate.log()) - p.rate + q.rate
+    over a truncated support); xlogy makes a zero rate_p give rate_q, not NaN."""
+    return xlogy(p.rate, p.rate) - xlogy(p.rate, q.rate) - p.rate + q.rate
 
 
 @register_kl(Geometric, Geometric)
 def _kl_geometric_geometric(p, q):
     """``-H(p) - log(q) - (1/p - 1) log(1 - q)``: E_p[-log q(X)] with E_p[X] = 1/p - 1."""
-    return -p.entropy() - q.probs.log() - p.mean * (-q.probs).log1p()
+    return -p.entropy() - q.probs.log() - xlogy(p.mean, 1 - q.probs)  # 0 where p = 1
 
 
 @register_kl(Binomial, Binomial)

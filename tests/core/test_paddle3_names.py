@@ -507,3 +507,25 @@ def test_multinomial_and_is_tensor_methods_and_disable_signal_handler():
     np.testing.assert_array_equal(draws.numpy(), [1] * 5)
     assert t([1.0]).is_tensor()
     assert core.disable_signal_handler() is None
+
+
+def test_gammainc_gradient_at_a_zero_shape_matches_paddle_and_torch():
+    """P(0, y) is 1 for every y > 0, so its derivative is 0 (Paddle's and torch's); it was
+    exp(-y) / y, lgamma(0) having been replaced by 0."""
+    torch = pytest.importorskip("torch")
+    shape, limit = [0.0, 0.0, 1.5], [1.0, 3.0, 2.0]
+    for ours, theirs in ((core.gammainc, torch.special.gammainc),
+                         (core.gammaincc, torch.special.gammaincc)):
+        y = t(limit, grad=True)
+        ours(t(shape), y).sum().backward()
+        expected = torch.tensor(limit, dtype=torch.float64, requires_grad=True)
+        theirs(torch.tensor(shape, dtype=torch.float64), expected).sum().backward()
+        np.testing.assert_allclose(y.grad.numpy(), expected.grad.numpy(), atol=1e-15)
+
+
+def test_to_dlpack_of_a_read_only_view():
+    """expand / broadcast_to give read-only views, which a legacy DLPack capsule cannot carry
+    (numpy raised BufferError); their values are exported as a copy."""
+    x = core.broadcast_to(t([1.0, 2.0, 3.0]), [2, 3])
+    np.testing.assert_array_equal(core.from_dlpack(core.to_dlpack(x)).numpy(),
+                                  [[1.0, 2.0, 3.0]] * 2)

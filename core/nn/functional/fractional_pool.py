@@ -189,13 +189,14 @@ def _fractional(x, output_size, kernel_size, random_u, return_mask, dims: int):
         along = xp.arange(outs[a]).reshape(grid)
         plane = plane + rows[along, step] * math.prod(spatial[a + 1:])
     mask = plane.astype(np.int32)
-    size = math.prod(spatial)
+    size, cells_out = math.prod(spatial), math.prod(outs)
 
     def backward(g):
         dx = xp.zeros((n * c, size), dtype=data.dtype)
         lanes = xp.arange(n * c)[:, None]
         # Overlapping windows (a kernel_size) may share a maximum: the gradients add up.
-        xp.add.at(dx, (lanes, plane.reshape(n * c, -1)), g.reshape(n * c, -1))
+        # (Explicit sizes, not -1: an empty batch has nothing to infer -1 from.)
+        xp.add.at(dx, (lanes, plane.reshape(n * c, cells_out)), g.reshape(n * c, cells_out))
         return (dx.reshape(data.shape),)
 
     pooled = apply(out, (x,), backward, op)

@@ -290,6 +290,18 @@ def layer_norm(x: Tensor, normalized_shape, weight: Tensor | None = None,
                       epsilon, "layer_norm")
 
 
+def _check_affine(first: Tensor, weight, bias, data_format: str) -> None:
+    """group_norm's weight and bias must have one value per channel (axis 1 of ``first``, the
+    input with its channels first); a mismatch would fail later in a bare reshape."""
+    channels = first.shape[1]
+    for label, param in (("weight", weight), ("bias", bias)):
+        if param is not None and param.size != channels:
+            axis = -1 if data_format in _CHANNELS_LAST else 1
+            raise ValueError(f"group_norm: {label} has {param.size} values, but the input has "
+                             f"{channels} channels (axis {axis} of its {data_format} layout); "
+                             "they must match.")
+
+
 def group_norm(x: Tensor, num_groups: int, epsilon: float = 1e-05, weight: Tensor | None = None,
                bias: Tensor | None = None, data_format: str = "NCHW",
                name: str | None = None) -> Tensor:
@@ -302,6 +314,7 @@ def group_norm(x: Tensor, num_groups: int, epsilon: float = 1e-05, weight: Tenso
         # The channels moved first and back: a group's statistics span its channels and every
         # position, whatever the layout (two copies; channels-first inputs pay none).
         first = x.transpose([0, x.ndim - 1, *range(1, x.ndim - 1)])
+        _check_affine(first, weight, bias, data_format)
         out = group_norm(first, num_groups, epsilon, weight, bias, "NCHW")
         return out.transpose([0, *range(2, x.ndim), 1])
     if data_format not in _CHANNELS_FIRST:
@@ -311,7 +324,9 @@ def group_norm(x: Tensor, num_groups: int, epsilon: float = 1e-05, weight: Tenso
     if channels % num_groups:
         raise ValueError(f"group_norm: {channels} channels are not divisible by "
                          f"num_groups={num_groups}.")
-    stat = (x.shape[0], num_groups, -1)
+    _check_affine(x, weight, bias, data_format)
+    # The group size spelled out, not -1: an empty batch has nothing to infer -1 from.
+    stat = (x.shape[0], num_groups, math.prod(x.shape[1:]) // num_groups)
     affine = (1, channels) + (1,) * (x.ndim - 2)
     return _normalize(x, stat, (2,), weight, bias, affine, epsilon, "group_norm")
 

@@ -447,3 +447,78 @@ def test_bad_arguments_name_the_argument():
         D.MultivariateNormal(0.0, covariance_matrix=np.eye(1))
     with pytest.raises(ValueError, match="cholesky: x is not positive definite"):
         D.MultivariateNormal([0.0, 0.0], covariance_matrix=-np.eye(2))
+
+
+# ----- QA regressions ------------------------------------------------------------------------
+
+def _leaf(values):
+    t = core.to_tensor(np.asarray(values, dtype=np.float64))
+    t.stop_gradient = False
+    return t
+
+
+def test_count_gradients_at_boundary_probabilities_are_finite():
+    """A zero count at probability 0 or 1 (or rate 0) used to give a NaN gradient: 1/y of the
+    log met the where's zero cotangent. The values are the one-sided derivatives."""
+    probs = _leaf([1.0, 0.0, 0.5])
+    D.Binomial(4.0, probs).log_prob(np.array([4.0, 0.0, 2.0])).sum().backward()
+    np.testing.assert_allclose(probs.grad.numpy(), [4.0, -4.0, 0.0])
+    probs = _leaf([1.0, 0.5])
+    D.Geometric(probs).log_prob(np.array([0.0, 1.0])).sum().backward()
+    np.testing.assert_allclose(probs.grad.numpy(), [1.0, 0.0])
+    rate = _leaf([0.0, 2.0])
+    D.Poisson(rate).log_prob(np.array([0.0, 1.0])).sum().backward()
+    np.testing.assert_allclose(rate.grad.numpy(), [-1.0, -0.5])
+
+
+def test_multinomial_gradient_with_a_zero_probability_matches_torch():
+    torch = pytest.importorskip("torch")
+    probs = _leaf([[1.0, 0.0, 1.0]])
+    D.Multinomial(3, probs).log_prob(np.array([[2.0, 0.0, 1.0]])).sum().backward()
+    expected = torch.tensor([[1.0, 0.0, 1.0]], dtype=torch.float64, requires_grad=True)
+    torch.distributions.Multinomial(3, expected).log_prob(
+        torch.tensor([[2.0, 0.0, 1.0]], dtype=torch.float64)).sum().backward()
+    np.testing.assert_allclose(probs.grad.numpy(), expected.grad.numpy())
+
+
+def test_student_t_variance_keeps_float32():
+    dist = D.StudentT(np.array([0.5, 1.5, 3.0], np.float32), 0.0, 1.0)
+    variance = dist.variance
+    assert variance.dtype == np.float32
+    np.testing.assert_allclose(variance.numpy(), [np.nan, np.inf, 3.0])
+
+
+@pytest.mark.parametrize("make, expected", [
+    (lambda: D.Poisson(1e7), 9.477986354732032),   # 0.5 log(2 pi e rate) + O(1/rate)
+    (lambda: D.Binomial(1e5, 0.3), 6.3950767560752855),
+    (lambda: D.Multinomial(2000, [0.3, 0.7]), 4.439034093998998),
+])
+def test_float32_count_entropies_are_summed_in_float64(make, expected):
+    """float32 sums of lgamma over large supports were garbage (Poisson(1e7): 0.05)."""
+    entropy = make().entropy()
+    assert entropy.dtype == np.float32
+    np.testing.assert_allclose(entropy.numpy(), expected, rtol=1e-6)
+
+
+def test_count_entropies_of_an_empty_batch():
+    assert D.Poisson(np.zeros((0, 3))).entropy().shape == [0, 3]
+    assert D.Binomial(np.ones(0), np.full(0, 0.5)).entropy().shape == [0]
+
+
+def test_poisson_and_geometric_kl_at_a_boundary_parameter():
+    """KL(Poisson(0) || Poisson(r)) is r and KL(Geometric(1) || Geometric(1)) is 0; both were
+    NaN (0 log 0)."""
+    kl = D.kl_divergence(D.Poisson(np.array([0.0, 3.0])), D.Poisson(np.array([2.0, 0.5])))
+    np.testing.assert_allclose(kl.numpy(), [2.0, 3.0 * math.log(6.0) - 2.5])
+    kl = D.kl_divergence(D.Geometric(np.array([1.0, 1.0])), D.Geometric(np.array([1.0, 0.4])))
+    np.testing.assert_allclose(kl.numpy(), [0.0, -math.log(0.4)])
+
+
+def test_geometric_rsample_gradient_is_zero_at_probability_one():
+    """rsample's gradient is zero (counts are piecewise constant); at probs = 1 it was NaN."""
+    probs = _leaf([1.0, 0.3])
+    draws = D.Geometric(probs).rsample([3])
+    assert not draws.stop_gradient
+    np.testing.assert_array_equal(draws.numpy()[:, 0], [0.0, 0.0, 0.0])
+    draws.sum().backward()
+    np.testing.assert_array_equal(probs.grad.numpy(), [0.0, 0.0])

@@ -315,3 +315,14 @@ def test_transform_properties_and_the_abstract_base():
     from core.distribution import transformed_distribution  # noqa: PLC0415 - Paddle's path
 
     assert transformed_distribution.TransformedDistribution is D.TransformedDistribution
+
+
+def test_exponential_family_entropy_under_no_grad():
+    """Evaluation loops run under core.no_grad(); the entropy's core.grad used to fail there
+    (nothing required a gradient)."""
+    loc, scale = np.array([0.0, 1.0]), np.array([1.0, 2.0])
+    with core.no_grad():
+        entropy = _NaturalNormal(loc, scale).entropy()
+        assert not core.is_grad_enabled()  # the context was restored
+    np.testing.assert_allclose(entropy.numpy(), D.Normal(loc, scale).entropy().numpy(),
+                               rtol=1e-12)

@@ -240,3 +240,12 @@ def test_a_spec_network_with_fractional_max_pooling_trains():
     out.sum().backward()
     assert model["conv"].weight.grad is not None
     assert core.summary(model, (1, 1, 8, 8))["total_params"] == 4 * 9 + 4 + 36 * 10 + 10
+
+
+def test_empty_batch_backward():
+    """An empty batch used to fail in the backward (reshape(0, -1) cannot infer -1)."""
+    x = core.to_tensor(np.zeros((0, 2, 7, 7), np.float32), stop_gradient=False)
+    out = F.fractional_max_pool2d(x, 3, random_u=0.3)
+    assert out.shape == [0, 2, 3, 3]
+    out.sum().backward()
+    assert x.grad.shape == [0, 2, 7, 7]

@@ -95,3 +95,26 @@ def test_paddle_specifics_defaults_names_and_no_affine():
         ln(core.to_tensor(np.zeros((4, 2))))
     with pytest.raises(ValueError, match="divisible"):
         nn.GroupNorm(3, 4)
+
+
+@pytest.mark.parametrize("data_format, shape", [("NCHW", (0, 6, 3, 3)), ("NHWC", (0, 3, 3, 6))])
+def test_group_norm_of_an_empty_batch(data_format, shape):
+    """reshape(0, groups, -1) cannot infer -1: an empty batch raised a bare numpy error."""
+    layer = nn.GroupNorm(2, 6, data_format=data_format)
+    x = core.to_tensor(np.zeros(shape, np.float32), stop_gradient=False)
+    out = layer(x)
+    assert out.shape == list(shape)
+    out.sum().backward()
+    assert x.grad.shape == list(shape)
+
+
+def test_group_norm_names_a_channel_count_that_does_not_match_the_weight():
+    """A channels-last input given as channels-first (or the reverse) used to fail in a bare
+    reshape ("cannot reshape array of size 6 into shape (1,4,1,1)")."""
+    layer = nn.GroupNorm(2, 6, data_format="NHWC")
+    with pytest.raises(ValueError, match=r"group_norm: weight has 6 values, but the input has "
+                                         r"4 channels \(axis -1 of its NHWC layout\)"):
+        layer(core.to_tensor(np.zeros((2, 6, 3, 4), np.float32)))
+    with pytest.raises(ValueError, match=r"bias has 3 values, but the input has 4 channels "
+                                         r"\(axis 1 of its NCHW layout\)"):
+        F.group_norm(core.to_tensor(np.zeros((2, 4, 3))), 2, bias=core.to_tensor(np.zeros(3)))
