@@ -285,7 +285,7 @@ def layer_norm(x: Tensor, normalized_shape, weight: Tensor | None = None,
         raise ValueError(f"layer_norm: normalized_shape={shape} must equal the trailing "
                          f"dimensions of the input of shape {x.shape}.")
     lead = x.shape[:x.ndim - k]
-    stat = tuple(lead) + (-1,)
+    stat = tuple(lead) + (math.prod(shape),)  # spelled out: an empty batch cannot infer -1
     return _normalize(x, stat, (len(lead),), weight, bias, (1,) * len(lead) + tuple(shape),
                       epsilon, "layer_norm")
 

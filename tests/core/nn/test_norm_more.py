@@ -118,3 +118,10 @@ def test_group_norm_names_a_channel_count_that_does_not_match_the_weight():
     with pytest.raises(ValueError, match=r"bias has 3 values, but the input has 4 channels "
                                          r"\(axis 1 of its NCHW layout\)"):
         F.group_norm(core.to_tensor(np.zeros((2, 4, 3))), 2, bias=core.to_tensor(np.zeros(3)))
+
+
+def test_layer_norm_of_an_empty_batch():
+    x = core.to_tensor(np.zeros((0, 3, 4), np.float32), stop_gradient=False)
+    out = F.layer_norm(x, [3, 4])
+    out.sum().backward()
+    assert out.shape == [0, 3, 4] and x.grad.shape == [0, 3, 4]
