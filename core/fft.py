@@ -31,7 +31,7 @@ from core import backend
 from core.complex import complex_dtype_of
 from core.framework import get_default_dtype
 from core.manipulation import roll
-from core.ops import as_input
+from core.ops import as_input, normalize_axis
 from core.tensor import Tensor, apply
 
 __all__ = ["fft", "fft2", "fftfreq", "fftn", "fftshift", "hfft", "hfft2", "hfftn", "ifft",
@@ -60,17 +60,6 @@ def _size(n, fn: str, arg: str) -> int:
     return int(n)
 
 
-def _axis(axis, ndim: int, fn: str, arg: str = "axis") -> int:
-    if isinstance(axis, bool) or not hasattr(axis, "__index__"):
-        raise TypeError(f"{fn}: {arg} must be an int, got {axis!r}")
-    axis = int(axis)
-    if not -ndim <= axis < ndim:
-        allowed = f"{-ndim}..{ndim - 1}" if ndim else "none (the tensor is 0-D)"
-        raise ValueError(f"{fn}: {arg} {axis} is out of range for a {ndim}-D tensor; "
-                         f"allowed: {allowed}")
-    return axis % ndim
-
-
 def _sequence(values, fn: str, arg: str, length: int | None) -> list:
     if not isinstance(values, Sequence) or isinstance(values, str):
         raise TypeError(f"{fn}: {arg} must be a sequence of ints, got {values!r}")
@@ -93,7 +82,7 @@ def _plan(x: Tensor, s, axes, fn: str, length: int | None = None) -> tuple[list,
         axes = list(range(ndim - count, ndim))
     else:
         named = _sequence(axes, fn, "axes", length)
-        axes = [_axis(a, ndim, fn, f"axes[{i}]") for i, a in enumerate(named)]
+        axes = [normalize_axis(a, ndim, fn, f"axes[{i}]") for i, a in enumerate(named)]
         if len(set(axes)) != len(axes):
             raise ValueError(f"{fn}: axes {named} name the same axis twice")
         if s is not None and len(s) != len(axes):
@@ -266,7 +255,7 @@ def _c2r_op(x, s, axes, norm, forward: bool, fn: str) -> Tensor:
 
 def _one_axis(x, n, axis, fn: str) -> tuple[list, list | None]:
     x = as_input(x, fn)
-    axes = [_axis(axis, x.ndim, fn)]
+    axes = [normalize_axis(axis, x.ndim, fn)]
     return axes, None if n is None else [_size(n, fn, "n")]
 
 
@@ -479,9 +468,9 @@ def _shift(x, axes, fn: str, inverse: bool) -> Tensor:
     if axes is None:
         axes = list(range(x.ndim))
     elif isinstance(axes, Sequence) and not isinstance(axes, str):
-        axes = [_axis(a, x.ndim, fn, "axes") for a in axes]
+        axes = [normalize_axis(a, x.ndim, fn, "axes") for a in axes]
     else:
-        axes = [_axis(axes, x.ndim, fn, "axes")]
+        axes = [normalize_axis(axes, x.ndim, fn, "axes")]
     if not axes:
         return x.clone()
     # Rolling by (n + 1) // 2 undoes a roll by n // 2: they add up to n (Paddle's shifts).

@@ -36,16 +36,16 @@ def _xp(x: Tensor):
     return backend.array_module(x.data)
 
 
-def normalize_axis(axis, ndim: int, fn: str) -> int:
-    """``axis`` in [-ndim, ndim) as a non-negative int, or a clear error."""
+def normalize_axis(axis, ndim: int, fn: str, arg: str = "axis") -> int:
+    """``axis`` in [-ndim, ndim) as a non-negative int, or a clear error naming ``arg``."""
     if isinstance(axis, Tensor):
         axis = axis.item()
     if isinstance(axis, bool) or not isinstance(axis, int) and not hasattr(axis, "__index__"):
-        raise TypeError(f"{fn}: axis must be an int, got {axis!r}")
+        raise TypeError(f"{fn}: {arg} must be an int, got {axis!r}")
     axis = int(axis)
     if not -ndim <= axis < ndim:
         allowed = f"{-ndim}..{ndim - 1}" if ndim else "none (the tensor is 0-D)"
-        raise ValueError(f"{fn}: axis {axis} is out of range for a {ndim}-D tensor; "
+        raise ValueError(f"{fn}: {arg} {axis} is out of range for a {ndim}-D tensor; "
                          f"allowed axes: {allowed}")
     return axis % ndim
 

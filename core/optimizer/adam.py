@@ -34,10 +34,7 @@ class Adam(Optimizer):
                  epsilon: float = 1e-8, parameters=None, weight_decay=None, grad_clip=None,
                  lazy_mode: bool = False, name: str | None = None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
-        owner = type(self).__name__
-        self._beta1 = check_range(owner, "beta1", beta1, 0.0, 1.0)
-        self._beta2 = check_range(owner, "beta2", beta2, 0.0, 1.0)
-        self._epsilon = check_range(owner, "epsilon", epsilon, 0.0)
+        _set_moment_rates(self, beta1, beta2, epsilon)
         self._lazy_mode = bool(lazy_mode)
         self._init_groups()
 
@@ -141,9 +138,7 @@ class Adamax(Optimizer):
                  epsilon: float = 1e-8, parameters=None, weight_decay=None, grad_clip=None,
                  name: str | None = None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
-        self._beta1 = check_range("Adamax", "beta1", beta1, 0.0, 1.0)
-        self._beta2 = check_range("Adamax", "beta2", beta2, 0.0, 1.0)
-        self._epsilon = check_range("Adamax", "epsilon", epsilon, 0.0)
+        _set_moment_rates(self, beta1, beta2, epsilon)
         self._init_groups()
 
     def _update(self, param, grad, state, lr):
@@ -188,9 +183,7 @@ class Lamb(Optimizer):
         del multi_precision
         super().__init__(learning_rate, parameters, None, grad_clip, name)
         self._decay = check_range("Lamb", "lamb_weight_decay", lamb_weight_decay, 0.0)
-        self._beta1 = check_range("Lamb", "beta1", beta1, 0.0, 1.0)
-        self._beta2 = check_range("Lamb", "beta2", beta2, 0.0, 1.0)
-        self._epsilon = check_range("Lamb", "epsilon", epsilon, 0.0)
+        _set_moment_rates(self, beta1, beta2, epsilon)
         if exclude_from_weight_decay_fn is not None and not callable(
                 exclude_from_weight_decay_fn):
             raise TypeError("Lamb: exclude_from_weight_decay_fn must be None or callable on a "
@@ -201,11 +194,7 @@ class Lamb(Optimizer):
 
     def _update(self, param, grad, state, lr):
         b1, b2, t = self._beta1, self._beta2, state["step"]
-        m, v = state["moment1"], state["moment2"]
-        m *= b1
-        m += (1.0 - b1) * grad
-        v *= b2
-        v += (1.0 - b2) * (grad * grad)
+        m, v = _update_moments(state, grad, b1, b2)
         xp = backend.array_module(m)
         data = param.data
         decay = 0.0 if self._exclude is not None and self._exclude(param) else self._decay
@@ -248,9 +237,7 @@ class NAdam(Optimizer):
                  epsilon: float = 1e-8, momentum_decay: float = 0.004, parameters=None,
                  weight_decay=None, grad_clip=None, name: str | None = None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
-        self._beta1 = check_range("NAdam", "beta1", beta1, 0.0, 1.0)
-        self._beta2 = check_range("NAdam", "beta2", beta2, 0.0, 1.0)
-        self._epsilon = check_range("NAdam", "epsilon", epsilon, 0.0)
+        _set_moment_rates(self, beta1, beta2, epsilon)
         self._momentum_decay = check_range("NAdam", "momentum_decay", momentum_decay, 0.0)
         self._init_groups()
 
@@ -259,11 +246,7 @@ class NAdam(Optimizer):
         mu = b1 * (1.0 - 0.5 * 0.96 ** (t * self._momentum_decay))
         mu_next = b1 * (1.0 - 0.5 * 0.96 ** ((t + 1) * self._momentum_decay))
         product = state["mu_product"] = state["mu_product"] * mu
-        m, v = state["moment1"], state["moment2"]
-        m *= b1
-        m += (1.0 - b1) * grad
-        v *= b2
-        v += (1.0 - b2) * (grad * grad)
+        m, v = _update_moments(state, grad, b1, b2)
         xp = backend.array_module(v)
         denom = xp.sqrt(v / (1.0 - b2 ** t))
         denom += self._epsilon
@@ -300,18 +283,12 @@ class RAdam(Optimizer):
                  epsilon: float = 1e-8, parameters=None, weight_decay=None, grad_clip=None,
                  name: str | None = None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
-        self._beta1 = check_range("RAdam", "beta1", beta1, 0.0, 1.0)
-        self._beta2 = check_range("RAdam", "beta2", beta2, 0.0, 1.0)
-        self._epsilon = check_range("RAdam", "epsilon", epsilon, 0.0)
+        _set_moment_rates(self, beta1, beta2, epsilon)
         self._init_groups()
 
     def _update(self, param, grad, state, lr):
         b1, b2, t = self._beta1, self._beta2, state["step"]
-        m, v = state["moment1"], state["moment2"]
-        m *= b1
-        m += (1.0 - b1) * grad
-        v *= b2
-        v += (1.0 - b2) * (grad * grad)
+        m, v = _update_moments(state, grad, b1, b2)
         step_size = lr / (1.0 - b1 ** t)
         rho_inf = 2.0 / (1.0 - b2) - 1.0
         b2_t = b2 ** t
@@ -325,6 +302,24 @@ class RAdam(Optimizer):
         denom = xp.sqrt(v)
         denom += self._epsilon
         param.data -= (step_size * rect * math.sqrt(1.0 - b2_t)) * m / denom
+
+
+def _set_moment_rates(opt: Optimizer, beta1, beta2, epsilon) -> None:
+    """The Adam family's ``beta1``, ``beta2`` in [0, 1) and ``epsilon`` >= 0, checked."""
+    owner = type(opt).__name__
+    opt._beta1 = check_range(owner, "beta1", beta1, 0.0, 1.0)
+    opt._beta2 = check_range(owner, "beta2", beta2, 0.0, 1.0)
+    opt._epsilon = check_range(owner, "epsilon", epsilon, 0.0)
+
+
+def _update_moments(state: dict, grad, beta1: float, beta2: float):
+    """``moment1 = b1 m1 + (1 - b1) g`` and ``moment2 = b2 m2 + (1 - b2) g^2`` in place."""
+    m, v = state["moment1"], state["moment2"]
+    m *= beta1
+    m += (1.0 - beta1) * grad
+    v *= beta2
+    v += (1.0 - beta2) * (grad * grad)
+    return m, v
 
 
 __all__ = ["Adam", "AdamW", "Adamax", "Lamb", "NAdam", "RAdam"]

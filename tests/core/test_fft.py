@@ -265,7 +265,7 @@ def test_bad_arguments_are_named():
     with pytest.raises(ValueError, match="irfftn: norm must be"):
         F.irfftn(x, norm=None)
     with pytest.raises(ValueError, match=r"rfft: axis 2 is out of range for a 2-D tensor; "
-                                         r"allowed: -2..1"):
+                                         r"allowed axes: -2..1"):
         F.rfft(x, axis=2)
     with pytest.raises(ValueError, match="fftn: axes\\[1\\] -3 is out of range"):
         F.fftn(x, axes=[0, -3])
