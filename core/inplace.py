@@ -308,6 +308,21 @@ def cauchy_(x: Tensor, loc=0, scale=1, name: str | None = None) -> Tensor:
                         lambda shape: float(loc) + width * backend.rng().standard_cauchy(shape))
 
 
+def _host_probabilities(x: Tensor, value, fn: str, arg: str):
+    """A number, or a Tensor broadcast to x's shape, as float64 on the host (the draws are
+    made there, from core.seed's generator)."""
+    if isinstance(value, Tensor):
+        try:
+            return np.broadcast_to(backend.to_numpy(value.data).astype(np.float64),
+                                   tuple(x.data.shape))
+        except ValueError:
+            raise ValueError(f"Tensor.{fn}: {arg} of shape {value.shape} does not broadcast "
+                             f"to x's shape {x.shape}") from None
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
+        raise TypeError(f"Tensor.{fn}: {arg} must be a number or a Tensor, got {value!r}")
+    return np.float64(value)
+
+
 def geometric_(x: Tensor, probs, name: str | None = None) -> Tensor:
     """Paddle's ``geometric_(x, probs)``: x filled as Paddle fills it, with
     ``log(u) / log(1 - probs)`` for u uniform in (0, 1): the continuous counterpart of the
@@ -315,17 +330,7 @@ def geometric_(x: Tensor, probs, name: str | None = None) -> Tensor:
     ``floor`` of it is geometric on {0, 1, ...}). ``probs`` (in (0, 1]) is a number or a
     Tensor that broadcasts to x; returns x."""
     del name
-    if isinstance(probs, Tensor):
-        p = backend.to_numpy(probs.data).astype(np.float64)
-        try:
-            p = np.broadcast_to(p, tuple(x.data.shape))
-        except ValueError:
-            raise ValueError(f"Tensor.geometric_: probs of shape {probs.shape} does not "
-                             f"broadcast to x's shape {x.shape}") from None
-    elif isinstance(probs, bool) or not isinstance(probs, (int, float, np.number)):
-        raise TypeError(f"Tensor.geometric_: probs must be a number or a Tensor, got {probs!r}")
-    else:
-        p = np.float64(probs)
+    p = _host_probabilities(x, probs, "geometric_", "probs")
     if not ((p > 0) & (p <= 1)).all():
         raise ValueError(f"Tensor.geometric_: probs must be in (0, 1], got values from "
                          f"{np.min(p)} to {np.max(p)}")
@@ -418,17 +423,7 @@ def bernoulli_(x: Tensor, p=0.5, name: str | None = None) -> Tensor:
     ``p`` (a number in [0, 1], or a Tensor of probabilities that broadcasts to x), else 0,
     drawn from core.seed's generator; returns x."""
     del name
-    if isinstance(p, Tensor):
-        probs = backend.to_numpy(p.data).astype(np.float64)
-        try:
-            probs = np.broadcast_to(probs, tuple(x.data.shape))
-        except ValueError:
-            raise ValueError(f"Tensor.bernoulli_: p of shape {p.shape} does not broadcast to "
-                             f"x's shape {x.shape}") from None
-    elif isinstance(p, bool) or not isinstance(p, (int, float, np.number)):
-        raise TypeError(f"Tensor.bernoulli_: p must be a number or a Tensor, got {p!r}")
-    else:
-        probs = np.float64(p)
+    probs = _host_probabilities(x, p, "bernoulli_", "p")
     if not ((probs >= 0) & (probs <= 1)).all():
         raise ValueError(f"Tensor.bernoulli_: p must be in [0, 1], got values from "
                          f"{np.min(probs)} to {np.max(probs)}")
