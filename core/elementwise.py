@@ -64,8 +64,16 @@ def asinh(x) -> Tensor:
 
 def acosh(x) -> Tensor:
     """Inverse hyperbolic cosine, element-wise (NaN below 1); d/dx = 1 / sqrt(x^2 - 1)."""
-    return _unary(x, "acosh", lambda xp, a: xp.arccosh(a),
-                  lambda a, out: 1 / _xp_of(a).sqrt(a * a - 1))
+    return _unary(x, "acosh", lambda xp, a: xp.arccosh(a), _acosh_derivative)
+
+
+def _acosh_derivative(a, out):
+    """1 / sqrt(a^2 - 1); for complex a as 1 / (sqrt(a - 1) sqrt(a + 1)), the branch arccosh
+    takes (the single root is wrong for Re a < 0)."""
+    xp = _xp_of(a)
+    if a.dtype.kind == "c":
+        return 1 / (xp.sqrt(a - 1) * xp.sqrt(a + 1))
+    return 1 / xp.sqrt(a * a - 1)
 
 
 def atanh(x) -> Tensor:

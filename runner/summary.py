@@ -50,6 +50,11 @@ def main(argv: list[str] | None = None) -> int:
     if any(arg in ("-h", "--help") for arg in args):
         print(__doc__)
         return 0
+    if any(arg in ("-m", "--multirun") for arg in args):
+        print(f"{PROG}: error: runner.summary shows one model and does not sweep: drop "
+              "-m/--multirun and give each key one value (model=cnn, not model=cnn,mlp).",
+              file=sys.stderr)
+        return 2
     try:
         print(describe(args))
     except (UserError, DeviceError) as exc:
