@@ -10,6 +10,8 @@ as the op modules attach theirs (see the note at the end of core/ops.py).
 """
 from __future__ import annotations
 
+import ctypes
+
 import numpy as np
 
 from core import backend
@@ -142,6 +144,9 @@ def from_dlpack(dlpack) -> Tensor:
         on_host = dlpack.__dlpack_device__()[0] == _DLPACK_CPU
         source = dlpack
     elif type(dlpack).__name__ == "PyCapsule":
+        if _consumed(dlpack):
+            raise ValueError("from_dlpack: this DLPack capsule was already consumed (a capsule "
+                             "is read once); call to_dlpack again for another tensor")
         on_host, source = None, dlpack
     else:
         raise TypeError("from_dlpack: dlpack must be a DLPack capsule or an object with "
@@ -155,6 +160,15 @@ def from_dlpack(dlpack) -> Tensor:
     import cupy  # noqa: PLC0415 - GPU memory needs cupy, loaded only then
 
     return Tensor(cupy.from_dlpack(source))
+
+
+def _consumed(capsule) -> bool:
+    """Whether a capsule was read already: its consumer renames it from 'dltensor' (or
+    'dltensor_versioned') to 'used_dltensor'. Without this check a second read fell through to
+    the GPU path and failed there with an unrelated error (no cupy, or a bad pointer)."""
+    is_valid = ctypes.pythonapi.PyCapsule_IsValid
+    is_valid.restype, is_valid.argtypes = ctypes.c_int, [ctypes.py_object, ctypes.c_char_p]
+    return not (is_valid(capsule, b"dltensor") or is_valid(capsule, b"dltensor_versioned"))
 
 
 def _dlpack(x: Tensor, stream=None, **kwargs):

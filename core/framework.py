@@ -85,21 +85,26 @@ def seed(seed: int) -> None:
 # ----- Paddle 3's dtype facts (paddle.iinfo / paddle.finfo) and the random generator's state
 # (paddle.get_rng_state / set_rng_state).
 
-def _numpy_dtype(dtype, fn: str, kinds: str, allowed: str) -> np.dtype:
+def _numpy_dtype(dtype, fn: str, kinds: str, allowed: str, example: str) -> np.dtype:
     try:
-        found = np.dtype(dtype.dtype if hasattr(dtype, "dtype") else dtype)
+        # a scalar type such as np.float32 has a class attribute ``dtype`` too: only an
+        # object that np.dtype refuses is read through its ``dtype``
+        found = np.dtype(dtype)
     except TypeError:
-        found = None
+        try:
+            found = np.dtype(dtype.dtype) if hasattr(dtype, "dtype") else None
+        except TypeError:
+            found = None
     if found is None or found.kind not in kinds:
-        raise TypeError(f"{fn}: dtype must be {allowed} (a name such as 'float32', or "
-                        f"core.float32), got {dtype!r}")
+        raise TypeError(f"{fn}: dtype must be {allowed} (a name such as '{example}', or "
+                        f"core.{example}), got {dtype!r}")
     return found
 
 
 def iinfo(dtype) -> np.iinfo:
     """Paddle's ``iinfo(dtype)``: the limits of an integer dtype (or bool's as uint8): ``bits``,
     ``min``, ``max`` and ``dtype``, as numpy's ``iinfo`` gives them."""
-    found = _numpy_dtype(dtype, "iinfo", "iub", "an integer dtype")
+    found = _numpy_dtype(dtype, "iinfo", "iub", "an integer dtype", "int32")
     return np.iinfo(np.uint8 if found.kind == "b" else found)
 
 
@@ -107,7 +112,7 @@ def finfo(dtype) -> np.finfo:
     """Paddle's ``finfo(dtype)``: the facts of a float dtype: ``bits``, ``eps``, ``min``,
     ``max``, ``tiny`` (= ``smallest_normal``), ``resolution`` and ``dtype``, as numpy's
     ``finfo`` gives them (numpy, hence core, has no bfloat16)."""
-    return np.finfo(_numpy_dtype(dtype, "finfo", "fc", "a float or complex dtype"))
+    return np.finfo(_numpy_dtype(dtype, "finfo", "fc", "a float or complex dtype", "float32"))
 
 
 def get_rng_state(device=None) -> list:

@@ -236,6 +236,9 @@ def mean(x, axis=None, keepdim: bool = False, name: str | None = None, *, dtype=
     del name
     if dtype is not None:
         x = as_input(x, "mean").astype(dtype)
+        if x.data.dtype.kind not in "fc":  # numpy would hand back float64, not the dtype asked
+            raise TypeError(f"mean: dtype must be a float or complex dtype (the mean of an "
+                            f"integer or bool tensor is not one), got {dtype!r}")
     a = as_input(x, "mean").data
     axes = normalize_axes(axis, a.ndim, "mean")
     count = math.prod(a.shape[i] for i in axes)

@@ -64,7 +64,9 @@ def _to_last(a, axes: tuple):
     xp = _xp_of(a)
     kept = tuple(n for i, n in enumerate(a.shape) if i not in axes)
     ends = tuple(range(len(kept), a.ndim))
-    return xp.moveaxis(a, axes, ends).reshape(kept + (-1,)), kept, ends
+    # the merged length spelt out: -1 is ambiguous when a kept dimension is 0
+    merged = math.prod(a.shape[i] for i in axes)
+    return xp.moveaxis(a, axes, ends).reshape(kept + (merged,)), kept, ends
 
 
 def _from_last(flat_grad, shape: tuple, axes: tuple, kept: tuple, ends: tuple):
@@ -484,7 +486,7 @@ def _nan_order_stats(x: Tensor, axes: tuple, keepdim: bool, qs: list, method: st
     source = a.shape
 
     def backward(g):
-        g = g.reshape((len(qs), -1))
+        g = g.reshape((len(qs), rows.shape[0]))  # not -1: there may be no rows
         grad_sorted = xp.zeros(rows.shape, dtype=g.dtype)
         for k, (lo, hi, w_lo, w_hi) in enumerate(picks):
             xp.add.at(grad_sorted, (r, lo), (w_lo * g[k]).astype(g.dtype))

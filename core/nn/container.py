@@ -272,6 +272,14 @@ class ParameterDict(Layer):
     def __setitem__(self, key: str, param: Parameter) -> None:
         if not isinstance(key, str):
             raise TypeError(f"ParameterDict: a name must be a str, got {key!r}.")
+        # Paddle's add_parameter rules: a dotted name could not be read back as an attribute
+        # path, and a name such as 'training' or 'update' would shadow the layer's own
+        if not key or "." in key:
+            raise KeyError(f"ParameterDict: a name must be non-empty and contain no '.', got "
+                           f"{key!r}.")
+        if key not in self._parameters and hasattr(self, key):
+            raise KeyError(f"ParameterDict: the name {key!r} is already an attribute of the "
+                           "layer (a method or setting); choose another name.")
         self.add_parameter(key, _check_parameter(param, f"item {key!r}", "ParameterDict"))
 
     def __len__(self) -> int:

@@ -529,3 +529,57 @@ def test_to_dlpack_of_a_read_only_view():
     x = core.broadcast_to(t([1.0, 2.0, 3.0]), [2, 3])
     np.testing.assert_array_equal(core.from_dlpack(core.to_dlpack(x)).numpy(),
                                   [[1.0, 2.0, 3.0]] * 2)
+
+
+def test_parameter_dict_refuses_names_paddle_refuses():
+    # QA regression: 'training' used to replace the layer's training flag with a Parameter
+    # (and 'update' to hide the method behind the name); dotted and empty names as Paddle.
+    p = core.create_parameter([1], "float32")
+    for name in ("training", "update", "forward"):
+        with pytest.raises(KeyError, match=f"the name '{name}' is already an attribute"):
+            nn.ParameterDict({name: p})
+    for name in ("a.b", ""):
+        with pytest.raises(KeyError, match="a name must be non-empty and contain no '.'"):
+            nn.ParameterDict({name: p})
+    holder = nn.ParameterDict({"w": p})
+    holder["w"] = core.create_parameter([2], "float32")  # replacing its own name stays allowed
+    assert holder["w"].shape == [2] and holder.training
+
+
+def test_parameter_dict_state_dict_round_trip_and_optimizer_step():
+    model = _Stacked(2)
+    saved = {k: v.numpy().copy() for k, v in model.state_dict().items()}
+    opt = core.optimizer.SGD(learning_rate=0.1, parameters=model.parameters())
+    model(core.ones([1, 2], dtype="float64")).sum().backward()
+    opt.step()
+    assert not np.allclose(model.params["t0"].numpy(), saved["params.t0"])
+    model.set_state_dict({k: core.to_tensor(v) for k, v in saved.items()})
+    np.testing.assert_array_equal(model.params["t0"].numpy(), saved["params.t0"])
+
+
+def test_iinfo_finfo_take_numpy_scalar_types_and_name_an_integer_example():
+    # QA regression: np.float32 (a type with a class attribute `dtype`) was refused, and
+    # iinfo's error suggested 'float32' as an integer dtype
+    assert core.finfo(np.float32).bits == 32 and core.iinfo(np.int16).max == 2**15 - 1
+    with pytest.raises(TypeError, match=r"a name such as 'int32', or core\.int32\), got 'float32'"):
+        core.iinfo("float32")
+
+
+def test_rng_state_reproduces_dropout_masks_and_initialisers():
+    state = core.get_rng_state()
+    mask = F.dropout(core.ones([64]), p=0.5).numpy()
+    weight = nn.Linear(3, 3).weight.numpy()
+    values = core.rand([5]).numpy()
+    core.set_rng_state(state)
+    np.testing.assert_array_equal(F.dropout(core.ones([64]), p=0.5).numpy(), mask)
+    np.testing.assert_array_equal(nn.Linear(3, 3).weight.numpy(), weight)
+    np.testing.assert_array_equal(core.rand([5]).numpy(), values)
+
+
+def test_from_dlpack_names_a_capsule_read_twice():
+    # QA regression: the second read fell through to the GPU path ("No module named 'cupy'")
+    capsule = core.to_dlpack(t([1.0, 2.0]))
+    np.testing.assert_array_equal(core.from_dlpack(capsule).numpy(), [1.0, 2.0])
+    with pytest.raises(ValueError, match="from_dlpack: this DLPack capsule was already consumed"):
+        core.from_dlpack(capsule)
+    assert core.from_dlpack(core.to_dlpack(core.to_tensor(3.0))).shape == []  # 0-D round trip

@@ -5008,3 +5008,21 @@ def test_assign_into_an_output_of_another_shape():
     assert same.dtype == np.float64  # one of x's shape keeps its dtype
     with pytest.raises(TypeError, match="assign: output must be a Tensor or None, got list"):
         core.assign(np.zeros(2), [0, 0])
+
+
+def test_mean_refuses_a_dtype_it_cannot_return():
+    # QA regression: dtype='int32' used to give a float64 mean (numpy's mean of ints)
+    x = core.to_tensor(np.array([1.0, 2.0], dtype=np.float32))
+    for dtype in ("int32", "int64", "bool"):
+        with pytest.raises(TypeError, match=f"mean: dtype must be a float or complex.*{dtype}"):
+            core.mean(x, dtype=dtype)
+    assert core.mean(x, dtype="float32").dtype == np.float32
+
+
+def test_pad_refuses_negative_amounts_in_every_mode():
+    # QA regression: a negative constant pad crashed inside numpy, the other modes ignored it
+    x = core.ones([1, 2, 5])
+    for mode in ("constant", "reflect", "replicate", "circular"):
+        with pytest.raises(ValueError, match=r"pad: pad amounts must be non-negative, got "
+                                             r"pad=\[-1, 1\]"):
+            core.nn.functional.pad(x, [-1, 1], mode=mode)

@@ -156,3 +156,17 @@ def test_bincount_and_histogram():
         core.histogram(t(data), 0)
     with pytest.raises(ValueError, match="histogram: max must not be less than min"):
         core.histogram(t(data), 3, 2, 1)
+
+
+def test_order_statistics_of_an_empty_batch():
+    # QA regression: a kept dimension of size 0 (an empty batch) made the merged-axis reshape
+    # ambiguous (numpy's "cannot reshape array of size 0"); the results are empty, as torch's.
+    x = t(np.zeros((0, 3)), grad=True)
+    assert core.median(x, axis=1).shape == [0]
+    assert [r.shape for r in core.median(x, axis=1, mode="min")] == [[0], [0]]
+    assert core.quantile(x, [0.2, 0.5], axis=1, keepdim=True).shape == [2, 0, 1]
+    assert [r.shape for r in core.nanmedian(x, axis=1, mode="min")] == [[0], [0]]
+    y = core.nanquantile(x, [0.2, 0.5], axis=1)
+    assert y.shape == [2, 0]
+    y.sum().backward()
+    assert x.grad.shape == [0, 3]

@@ -186,6 +186,10 @@ def pad(x: Tensor, pad, mode: str = "constant", value: float = 0.0, data_format:
         raise ValueError(f"pad: mode={mode!r} is not supported; use one of {_PAD_MODES}.")
     pad = [int(v) for v in (pad.tolist() if isinstance(pad, Tensor) else
                             (pad if isinstance(pad, (list, tuple)) else [pad]))]
+    if any(v < 0 for v in pad):
+        # a negative amount used to crash (constant) or be ignored silently (other modes)
+        raise ValueError(f"pad: pad amounts must be non-negative, got pad={pad}; crop with "
+                         "slicing (x[..., 1:-1]) instead.")
     ndim = x.ndim
     if len(pad) == 2 * ndim:
         pairs = [tuple(pad[2 * i:2 * i + 2]) for i in range(ndim)]
