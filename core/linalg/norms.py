@@ -159,7 +159,10 @@ def renorm(x, p, axis: int, max_norm, name: str | None = None) -> Tensor:
         raise ValueError(f"renorm: max_norm must be >= 0, got {max_norm}")
     axis = normalize_axis(axis, x.ndim, "renorm")
     others = [i for i in range(x.ndim) if i != axis]
-    norms = _pow(_ops.sum(_pow(_ops.abs(x), float(p)), axis=others, keepdim=True), 1.0 / p)
+    if math.isinf(p):  # the max-norm: |x|^inf would overflow to inf or vanish to 0
+        norms = _ops.max(_ops.abs(x), axis=others, keepdim=True)
+    else:
+        norms = _pow(_ops.sum(_pow(_ops.abs(x), float(p)), axis=others, keepdim=True), 1.0 / p)
     over = (norms.data > max_norm).astype(x.dtype)  # which slices shrink: no gradient
     xp = backend.array_module(x.data)
     shrink = divide(Tensor(xp.asarray(over * max_norm, dtype=x.dtype)), add(norms, 1e-7))

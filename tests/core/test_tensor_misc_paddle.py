@@ -174,7 +174,8 @@ def test_reduce_as_bad_target():
         core.reduce_as(core.ones([3]), core.ones([2, 3]))
 
 
-@pytest.mark.parametrize("p, axis, max_norm", [(2, 1, 1.0), (1, 0, 2.0), (3.0, -1, 0.5)])
+@pytest.mark.parametrize("p, axis, max_norm", [(2, 1, 1.0), (1, 0, 2.0), (3.0, -1, 0.5),
+                                             (float("inf"), 1, 0.8)])
 def test_renorm_matches_torch(p, axis, max_norm):
     torch = pytest.importorskip("torch")
     a = RNG.standard_normal((3, 4, 2))
