@@ -17,6 +17,7 @@ import numpy as np
 
 import core
 from core import nn
+from core.clipping import check_error_clip
 from core.nn import fusion
 from runner import plugins
 from runner.build.spec.layer_types import ATTR_ARGS, arguments, takes_lengths
@@ -45,6 +46,23 @@ class _Group(nn.Layer):
 
     _runs_forward = False  # GraphNet runs the layers inside; a hook on the group never fires
 
+    def __init__(self, name: str):
+        super().__init__()
+        self._name = name  # dotted: stage1.0
+        self._output = ""  # the node giving the copy's output, set by GraphNet
+
+    def __setattr__(self, key: str, value) -> None:
+        # error_clip acts in a hook on the layer's forward, which a group never runs: a
+        # threshold here would clip nothing, silently.
+        if key == "error_clip" and check_error_clip(value) is not None:
+            inside = self._output.startswith(f"{self._name}.")
+            target = (f"'{self._output}', the layer giving its output (+model.error_clip."
+                      f"{self._output}={value})" if inside else "one of its layers")
+            raise ConfigError(f"error_clip = {value} on '{self._name}', a block entry or copy: "
+                              "GraphNet runs its layers one by one and never the group itself, "
+                              f"so a threshold on it would clip nothing; set it on {target}.")
+        super().__setattr__(key, value)
+
 
 class GraphNet(nn.Layer):
     """A network built from a spec: runs its nodes in order, each on its inputs' outputs.
@@ -64,6 +82,10 @@ class GraphNet(nn.Layer):
         self._output = output
         for name, layer in layers.items():
             _attach(self, name, layer)
+        groups = dict(self.named_sublayers())
+        for name, node in self._aliases.items():
+            if isinstance(groups.get(name), _Group):
+                groups[name]._output = node
         self._layers = layers
         self._items = _items_read(nodes)
         last_use = {}
@@ -183,6 +205,7 @@ def _build_graph(nodes, output, input_shape, num_classes, vocab_size, variable_l
         for node in nodes:
             in_shapes = [shapes[source] for source in node.inputs]
             _check_input_count(node)  # first: the sizes inferred below read every input
+            _check_matrices_per_sample(node, in_shapes)  # before a run that may pass
             args = _sized_args(node, in_shapes, vocab_size,
                                num_classes if node.name == output else 0)
             layer = _make(node, args, output)
@@ -304,6 +327,23 @@ def _check_batch_first(node: Node, in_shapes: list) -> None:
                           f"(samples of shape {show(list(in_shapes[0]))}, so a batch has {dims} "
                           "axes): a layer must act on each sample alone; axes count from 0 "
                           f"with the batch, so a sample's axes are {allowed}.")
+
+
+def _check_matrices_per_sample(node: Node, in_shapes: list) -> None:
+    """A Matmul multiplies its inputs' last two axes: on samples of one axis ([batch,
+    features]) those are the batch and the features, so q k^T of two such inputs is a
+    [batch, batch] product across samples, which the probe's batch of 2 passes and a batch of
+    another size breaks."""
+    if not issubclass(node.cls, nn.Matmul):
+        return
+    for source, shape in zip(node.inputs, in_shapes):
+        if len(shape) < 2:
+            raise ConfigError(f"{node.where} (Matmul) multiplies the last two axes of its "
+                              f"inputs, but '{source}' gives samples of shape {show(list(shape))}"
+                              ", one axis, so the batch axis would be a matrix axis and the "
+                              "samples would mix: give it samples of 2 or more axes (an "
+                              "Unflatten makes [rows, cols] of features), or use Multiply or "
+                              "Bilinear for vectors.")
 
 
 def _check_not_empty(node: Node, shape: tuple, variable_length: bool) -> None:
@@ -431,6 +471,12 @@ def _item(node: Node, out, index: int, reader: Node):
                           "samples, and a spec's layers read batch-first values; read "
                           f"'{node.name}' (its first value), or pool it.")
     what = (f"returns {count} values" if count > 1 else "returns one value")
+    if isinstance(value, (tuple, list)):  # an LSTM's (h, c): [layers, batch, hidden] each
+        raise ConfigError(f"{reader.where}.inputs names '{node.name}[{index}]', but {node.name} "
+                          f"({node.type}) returns {len(value)} values as its value {index} (an "
+                          "LSTM's final states (h, c)), not one Tensor, and a spec reads only "
+                          f"one [i] deep: read '{node.name}' (the outputs of every step) and pool "
+                          "or flatten it.")
     if value is not None:
         what = f"returns {type(value).__name__} as its value {index}, not a Tensor"
     raise ConfigError(f"{reader.where}.inputs names '{node.name}[{index}]', but {node.name} "
@@ -478,9 +524,9 @@ def _check_output(name: str, layer, shape: tuple, num_classes: int,
 def _attach(root: nn.Layer, dotted: str, layer: nn.Layer) -> None:
     *scopes, last = dotted.split(".")
     parent = root
-    for scope in scopes:
+    for depth, scope in enumerate(scopes):
         child = parent._sub_layers.get(scope)
         if child is None:
-            child = parent.add_sublayer(scope, _Group())
+            child = parent.add_sublayer(scope, _Group(".".join(scopes[:depth + 1])))
         parent = child
     parent.add_sublayer(last, layer)

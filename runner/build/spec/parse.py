@@ -291,12 +291,24 @@ def _check_placeholders(body: dict, values: dict, block: str, where: str) -> Non
 
 def _local(name: str, scope: _Scope, where: str) -> str:
     """A name as written in a scope -> a node name (``input`` is the scope's input)."""
+    _check_item(name, where)
     if name == INPUT:
         return scope.input
     if split_item(name)[0] == INPUT:
         raise ConfigError(f"{where}.inputs names '{name}', but '{INPUT}' is one value: [i] "
                           "reads the i-th value of a layer that returns several (from 0).")
     return scope.prefix + name if scope.prefix else name
+
+
+def _check_item(name: str, where: str) -> None:
+    """``[`` in an input is always an item (no layer name holds one): ``pool[-1]``,
+    ``pool[a]`` or ``lstm[1][0]`` is a misspelt item, not a missing layer."""
+    match = ITEM.match(name)
+    if ("[" in name or "]" in name) and (not match or any(c in match["name"] for c in "[]")):
+        raise ConfigError(f"{where}.inputs names {name!r}, which is not a layer or a layer's "
+                          "value: NAME[i] reads value i of a layer that returns several, with i "
+                          "a whole number from 0 (pool[1], the second value) and one [i] only "
+                          "(no negative index, no value inside a value).")
 
 
 def _through(name: str, aliases: dict) -> str:
@@ -313,6 +325,12 @@ def _resolve(source: str, node: Node, nodes: dict, aliases: dict) -> str:
     """An input as written -> the node (or ``input``) it reads, keeping an ``[i]`` item."""
     name, index = split_item(source)
     found = _resolve_name(name, node, nodes, aliases)
+    if index is not None and (found == INPUT or split_item(found)[1] is not None):
+        what = "the network's input" if found == INPUT else f"'{found}'"
+        raise ConfigError(f"{node.where}.inputs names '{source}', but the block entry "
+                          f"'{name}' passes on {what} unchanged (it has no copies, or its "
+                          "output is its input), and that is one value: [i] reads value i of a "
+                          f"layer that returns several; read '{name}' itself.")
     return found if index is None else f"{found}[{index}]"
 
 
@@ -370,6 +388,10 @@ def _in_cycles(pending: dict) -> set:
 
 def _output(given: str, nodes: dict, aliases: dict) -> str:
     sinks = [name for name, node in nodes.items() if not node.consumers]
+    if given and "[" in given:
+        raise ConfigError(f"model.output = {given!r} is not allowed: the output is a whole "
+                          "layer, whose first value the loss reads; NAME[i] is for inputs only. "
+                          f"Name the layer ({split_item(given)[0]!r}).")
     if given:
         output = _through(given, aliases)
         if output not in nodes:

@@ -406,6 +406,40 @@ def test_summary_rows_count_parameters_and_flops():
       "u": {"type": "MaxUnPool2D", "kernel_size": 2, "inputs": ["p", "q[1]"]},
       "f": {"type": "Flatten"}, "o": {"type": "Linear"}}, None,
      "model.layers.u.inputs names 'q', which is not a layer here"),
+    # Matmul of [batch, features] inputs would multiply across the batch (q k^T: [batch, batch]):
+    ({"f": {"type": "Flatten"}, "q": {"type": "Linear", "out_features": 4},
+      "k": {"type": "Linear", "out_features": 4, "inputs": ["f"]},
+      "s": {"type": "Matmul", "inputs": ["q", "k"], "transpose_y": True},
+      "o": {"type": "Linear"}}, None,
+     "model.layers.s (Matmul) multiplies the last two axes of its inputs, but 'q' gives samples "
+     "of shape [4], one axis, so the batch axis would be a matrix axis and the samples would "
+     "mix: give it samples of 2 or more axes"),
+    # A misspelt item is named as one, not as a missing layer:
+    ({"p": {"type": "MaxPool2D", "kernel_size": 2, "return_mask": True},
+      "u": {"type": "MaxUnPool2D", "kernel_size": 2, "inputs": ["p", "p[-1]"]},
+      "f": {"type": "Flatten"}, "o": {"type": "Linear"}}, None,
+     "model.layers.u.inputs names 'p[-1]', which is not a layer or a layer's value: NAME[i] "
+     "reads value i of a layer that returns several, with i a whole number from 0"),
+    ({"p": {"type": "MaxPool2D", "kernel_size": 2, "return_mask": True},
+      "u": {"type": "MaxUnPool2D", "kernel_size": 2, "inputs": ["p", "p[1.0]"]},
+      "f": {"type": "Flatten"}, "o": {"type": "Linear"}}, None,
+     "model.layers.u.inputs names 'p[1.0]', which is not a layer or a layer's value"),
+    ({"s": {"type": "Flatten", "start_axis": 1, "stop_axis": 2},
+      "l": {"type": "LSTM", "hidden_size": 3},
+      "h": {"type": "Flatten", "inputs": ["l[1][0]"]}, "o": {"type": "Linear"}}, None,
+     "model.layers.h.inputs names 'l[1][0]', which is not a layer or a layer's value"),
+    ({"s": {"type": "Flatten", "start_axis": 1, "stop_axis": 2},
+      "l": {"type": "LSTM", "hidden_size": 3},
+      "h": {"type": "Flatten", "inputs": ["l[1]"]}, "o": {"type": "Linear"}}, None,
+     "model.layers.h.inputs names 'l[1]', but l (LSTM) returns 2 values as its value 1 (an "
+     "LSTM's final states (h, c)), not one Tensor, and a spec reads only one [i] deep: read "
+     "'l' (the outputs of every step)"),
+    ({"s": {"block": "b", "repeat": 0}, "m": {"type": "ReLU"},
+      "u": {"type": "MaxUnPool2D", "kernel_size": 2, "inputs": ["m", "s[1]"]},
+      "f": {"type": "Flatten"}, "o": {"type": "Linear"}},
+     {"b": {"pool": {"type": "MaxPool2D", "kernel_size": 2, "return_mask": True}}},
+     "model.layers.u.inputs names 's[1]', but the block entry 's' passes on the network's "
+     "input unchanged (it has no copies, or its output is its input), and that is one value"),
 ])
 def test_spec_mistakes_name_the_layer_and_what_is_allowed(layers, blocks, message):
     with pytest.raises(ConfigError) as info:
@@ -691,3 +725,99 @@ def test_the_summary_command_prints_the_table_without_training(tmp_path, monkeyp
     assert not (tmp_path / "mlflow.db").exists()
     assert summary_cli.main(["model.layers.fc.type=Lineer"]) == 2
     assert "did you mean Linear" in capsys.readouterr().err
+
+
+
+def test_name_i_reads_each_copys_own_layer_and_a_block_entrys_output():
+    """``pool[1]`` inside a block is that copy's pool; ``down[1]`` is value 1 of the block
+    entry's output layer (a SegNet: stages that unpool with their own indices)."""
+    blocks = {"seg": {"conv": {"type": "Conv2D", "out_channels": "$ch", "kernel_size": 3,
+                               "padding": 1},
+                      "pool": {"type": "MaxPool2D", "kernel_size": 2, "return_mask": True},
+                      "mid": {"type": "ReLU"},
+                      "unpool": {"type": "MaxUnPool2D", "kernel_size": 2,
+                                 "inputs": ["mid", "pool[1]"]}},
+              "down": {"conv": {"type": "Conv2D", "out_channels": 2, "kernel_size": 1},
+                       "pool": {"type": "MaxPool2D", "kernel_size": 2, "return_mask": True}}}
+    layers = {"stage": {"block": "seg", "each": {"ch": [2, 3]}},
+              "down": {"block": "down"},
+              "mid": {"type": "Tanh"},
+              "up": {"type": "MaxUnPool2D", "kernel_size": 2, "inputs": ["mid", "down[1]"]},
+              "f": {"type": "Flatten"}, "o": {"type": "Linear"}}
+    model = _build(layers, shape=(1, 4, 4), classes=3, blocks=blocks)
+    x = core.to_tensor(np.random.default_rng(3).standard_normal((2, 1, 4, 4)).astype("float32"))
+    F = core.nn.functional
+    with core.no_grad():
+        h = x
+        for copy in ("stage.0", "stage.1"):
+            pooled, indices = F.max_pool2d(model[f"{copy}.conv"](h), 2, return_mask=True)
+            h = F.max_unpool2d(F.relu(pooled), indices, 2)
+        pooled, indices = F.max_pool2d(model["down.conv"](h), 2, return_mask=True)
+        want = model["o"](core.flatten(F.max_unpool2d(core.tanh(pooled), indices, 2), 1))
+        np.testing.assert_allclose(model(x).numpy(), want.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_error_clip_on_a_block_copy_is_refused_and_names_its_output_layer():
+    """A block copy's forward never runs, so its error_clip hook would never clip."""
+    layers = {"a": {"type": "Flatten"}, "h": {"block": "b", "repeat": 2},
+              "o": {"type": "Linear"}}
+    blocks = {"b": {"fc": {"type": "Linear", "out_features": 4}, "act": {"type": "ReLU"}}}
+    with pytest.raises(ConfigError) as info:
+        build.build_model(_spec(layers, blocks, error_clip={"h": {"0": 1.0}}), DIGITS, 10)
+    assert str(info.value) == (
+        "error_clip = 1.0 on 'h.0', a block entry or copy: GraphNet runs its layers one by one "
+        "and never the group itself, so a threshold on it would clip nothing; set it on "
+        "'h.0.act', the layer giving its output (+model.error_clip.h.0.act=1.0).")
+    model = build.build_model(_spec(layers, blocks, error_clip={"h": {"0": {"act": 1.0}}}),
+                              DIGITS, 10)
+    assert model["h.0.act"].error_clip == 1.0
+    model["h"].error_clip = None  # off: nothing to refuse
+    with pytest.raises(ConfigError, match="on 'h', a block entry or copy"):
+        model["h"].error_clip = 2.0
+
+
+def test_the_output_is_a_layer_not_one_of_its_values():
+    layers = {"a": {"type": "Flatten"}, "h": {"block": "b", "repeat": 2},
+              "o": {"type": "Linear"}}
+    blocks = {"b": {"fc": {"type": "Linear", "out_features": 10}}}
+    with pytest.raises(ConfigError, match="model.output = 'h\\[1\\]' is not allowed: the "
+                       "output is a whole layer, whose first value the loss reads; NAME\\[i\\] "
+                       "is for inputs only. Name the layer \\('h'\\)."):
+        build.build_model(_spec(layers, blocks, output="h[1]"), DIGITS, 10)
+
+
+def test_multi_head_attention_written_as_one_block_entry_per_head():
+    """With no layer that moves the heads to a batch axis (Paddle's nn has no Transpose), a
+    spec writes the heads as block entries reading the same input, joined by a Concat: with
+    the same weights, that is MultiHeadAttention."""
+    head = {"q": {"type": "Linear", "out_features": 4},
+            "k": {"type": "Linear", "out_features": 4, "inputs": ["input"]},
+            "v": {"type": "Linear", "out_features": 4, "inputs": ["input"]},
+            "scores": {"type": "Matmul", "inputs": ["q", "k"], "transpose_y": True,
+                       "alpha": 0.5},
+            "attn": {"type": "Softmax", "axis": -1},
+            "mixed": {"type": "Matmul", "inputs": ["attn", "v"]}}
+    layers = {"rows": {"type": "Flatten", "start_axis": 1, "stop_axis": 2},
+              "h0": {"block": "head", "inputs": ["rows"]},
+              "h1": {"block": "head", "inputs": ["rows"]},
+              "heads": {"type": "Concat", "axis": -1, "inputs": ["h0", "h1"]},
+              "proj": {"type": "Linear", "out_features": 8},
+              "flat": {"type": "Flatten"}, "out": {"type": "Linear"}}
+    model = _build(layers, blocks={"head": head})
+    core.seed(1)
+    mha = core.nn.MultiHeadAttention(8, 2)
+    for i in range(2):
+        cols = slice(4 * i, 4 * i + 4)
+        for name in "qkv":
+            proj = getattr(mha, f"{name}_proj")
+            model[f"h{i}.{name}"].weight.set_value(proj.weight.numpy()[:, cols])
+            model[f"h{i}.{name}"].bias.set_value(proj.bias.numpy()[cols])
+    model["proj"].weight.set_value(mha.out_proj.weight.numpy())
+    model["proj"].bias.set_value(mha.out_proj.bias.numpy())
+    x = np.random.default_rng(4).standard_normal((3, *DIGITS)).astype("float32")
+    model.eval()
+    mha.eval()
+    out = Inference(model, ["proj"]).infer(x)["proj"]
+    with core.no_grad():
+        want = mha(core.to_tensor(x.reshape(3, 8, 8))).numpy()
+    np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-6)
