@@ -95,11 +95,13 @@ def run(cfg: RunConfig, overrides: list[str], launch_dir: str) -> float:
             tracker = make_tracker(cfg, overrides, launch_dir)
             tracker.connect()  # importing mlflow, creating the store: seconds on a first run
             resumption = resume.find(cfg, tracker)  # None unless trainer.resume is set
-        resume.open_run(tracker, resumption, flatten(cfg), run_tags(overrides, launch_dir, cfg),
-                        checkpoint_folder(cfg))
         status = "FAILED"
         begin = time.perf_counter()
         try:  # from here on, the run ends FINISHED, FAILED or KILLED whatever happens
+            # Opening is inside: a Ctrl-C while it logs the params or the tags must not leave
+            # the new (or reopened) run RUNNING (tracker.end of a run never created is a no-op).
+            resume.open_run(tracker, resumption, flatten(cfg),
+                            run_tags(overrides, launch_dir, cfg), checkpoint_folder(cfg))
             datasets.log(tracker, cfg.data, {  # train/valid/test as MLflow inputs, with digests
                 "train": parts.train.dataset, "valid": getattr(parts.valid, "dataset", None),
                 "test": parts.test.dataset})

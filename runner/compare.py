@@ -133,6 +133,10 @@ def check_output(path: str) -> None:
                         "compare-<target>.png, here).")
     if os.path.isdir(path):
         raise UserError(f"--output {path} is a folder: give the path of the .png to write.")
+    # A trailing separator means a folder; the image would otherwise be a file of its name.
+    if path.endswith(tuple(filter(None, (os.sep, os.altsep)))):
+        raise UserError(f"--output {path} ends in a path separator, so it names a folder: give "
+                        "the path of the image to write (e.g. compare.png inside it).")
     # The extension picks the format: a .pdf holding PNG bytes (what was written before)
     # opens nowhere, and an extension matplotlib cannot write is a typo to say now.
     wanted = image_format(path)
@@ -144,6 +148,8 @@ def check_output(path: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    # --output=~/best.png reaches here unexpanded (a shell expands ~ only at a word's start)
+    args.output = os.path.expanduser(args.output)
     uri = args.uri or tracking.default_uri(os.getcwd())
     try:
         if args.top < 0:

@@ -29,6 +29,8 @@ Keys (``key=value``, in any order):
   unknown_category=  error or zeros, for a run trained with data=csv: what a category its
             training rows never had does (default: what the run used, data.unknown_category)
 
+``~/...`` in run=, input=, labels=, out= and root= is the home folder (also when quoted).
+
 For a classifier the ``.npz`` also holds ``predicted`` (argmax of the model's output) and, with
 labels, ``labels``; the summary prints the predicted label counts and the accuracy.
 """
@@ -60,6 +62,9 @@ MAX_COUNTS = 20  # predicted label counts printed
 # Data kinds whose whole config the bundle records (runner.track.bundle.REBUILT_FROM_FILES).
 RECORDED = set(array_data.DATASETS) | set(sequence_data.DATASETS)
 OWN_KEYS = {"data.root": "root", "data.unknown_category": "unknown_category"}
+# Keys holding a path: ``~/...`` there is the home folder, as in training's data paths
+# (runner.config.validation) and as a shell would expand it unquoted.
+PATH_KEYS = ("run", "input", "labels", "out", "root")
 
 
 def parse(argv: list[str]) -> dict[str, str]:
@@ -72,7 +77,8 @@ def parse(argv: list[str]) -> dict[str, str]:
             hint = f" (did you mean {close[0]}={value}?)" if sep and close else ""
             raise UserError(f"'{word}' is not a key=value argument this command knows{hint}: "
                             f"the keys are {', '.join(KEYS)} (run and input are required).")
-        options[key] = value
+        options[key] = os.path.expanduser(value) if key in PATH_KEYS and value.startswith(
+            "~") else value
     missing = [k for k in ("run", "input") if not options.get(k)]
     if missing:
         raise UserError(f"missing {' and '.join(missing)}=...: usage: python -m runner.infer "
@@ -95,11 +101,16 @@ def load_input(options: dict, description: dict) -> tuple[np.ndarray, np.ndarray
                         "with data=csv has categories; leave the key out for this run.")
     if source in SPLITS:
         return _split(source, description, options)
-    if source.endswith(".csv"):
+    table_model = (description.get("preprocessing") or {}).get("kind") == tabular.KIND
+    npy = source.lower().endswith(".npy")
+    # A data=csv model reads any file but a .npy as its table: training took any name
+    # (data.train=table.tsv with data.delimiter set), and .CSV is a CSV too.
+    if source.lower().endswith(".csv") or (table_model and not npy and os.path.isfile(source)):
         return _csv(source, description, options.get("unknown_category"))
-    if not source.endswith(".npy") or not os.path.isfile(source):
+    if not npy or not os.path.isfile(source):
+        table = ", nor a table file that exists (data=csv)" if table_model else ""
         raise UserError(f"input={source} is neither a .npy file that exists nor a split "
-                        f"({', '.join(SPLITS)}).")
+                        f"({', '.join(SPLITS)}){table}.")
     samples = _npy("input", source)
     shape = tuple(description["input_shape"])
     if description.get("variable_length"):

@@ -59,6 +59,7 @@ _COUNT: Rule = (lambda v: v >= 1, "an integer >= 1")
 _FRACTION: Rule = (lambda v: 0 <= v < 1, "a number in [0, 1)")
 _POSITIVE_INTS: Rule = (lambda v: all(n >= 1 for n in v), "a list of integers >= 1")
 _NON_EMPTY: Rule = (lambda v: v != "", "a non-empty string")
+TAB_ESCAPE = "\\t"  # data.delimiter='\\t' on the command line: backslash and t, a tab
 _VALID_SIZE: Rule = (lambda v: 0 <= v < 1 or (v >= 1 and float(v).is_integer()),
                      "a fraction in [0, 1) or a whole count of samples >= 1")
 _POSITIVE_VALUES: Rule = (lambda v: all(x > 0 for x in v.values()), "a table of numbers > 0")
@@ -96,7 +97,8 @@ RULES: dict[str, dict[str, Rule]] = {
              # data=arrays and data=csv (runner/build/array_data.py, runner/build/tabular.py)
              "x_key": _NON_EMPTY, "y_key": _NON_EMPTY, "label": _NON_EMPTY,
              "unknown_category": _choice(("error", "zeros")),
-             "delimiter": (lambda v: len(v) == 1, "a single character")},
+             "delimiter": (lambda v: len(v) == 1 or v == TAB_ESCAPE,
+                           "a single character, or \\t for a tab")},
     "trainer": {"epochs": _COUNT, "batch_size": _COUNT, "log_every": _COUNT,
                 "eval_every": _COUNT, "seed": _NON_NEGATIVE, "objective": _NON_EMPTY,
                 "checkpoint_every": _NON_NEGATIVE, "keep_last": _COUNT,
@@ -141,8 +143,16 @@ def _validate(cfg: DictConfig | Mapping) -> schema.RunConfig:
                               "plugins")  # plugins=NAME is a list of one
     run_config = schema.RunConfig(**parts)
     _expand_home(run_config.data)
+    _tab_delimiter(run_config.data)
     _check_together(run_config)
     return run_config
+
+
+def _tab_delimiter(data: Any) -> None:
+    """``data.delimiter='\\t'`` is a tab: a shell and Hydra's grammar make a real tab hard to
+    type, and TOML's ``"\\t"`` is already one."""
+    if getattr(data, "delimiter", None) == TAB_ESCAPE:
+        data.delimiter = "\t"
 
 
 def _expand_home(data: Any) -> None:

@@ -108,7 +108,9 @@ def _prepared_table(data, saved: dict) -> np.ndarray:
     learnt on the training rows."""
     transform = tabular.TabularTransform.from_dict(saved)
     header = [str(name) for name in data.columns]
-    rows = [[str(value) for value in row] for row in data.itertuples(index=False)]
+    known = [set(transform.categorical.get(name, ())) for name in header]
+    rows = [[_cell(value, cats) for value, cats in zip(row, known)]
+            for row in data.itertuples(index=False)]
     table = tabular.Table(TABLE, header, rows, list(range(1, len(rows) + 1)))
     try:
         return transform.features(table)
@@ -117,6 +119,18 @@ def _prepared_table(data, saved: dict) -> np.ndarray:
             "; set data.unknown_category=zeros to encode", ": a model trained with "
             "data.unknown_category=zeros would encode")
         raise bad_input(message) from None
+
+
+def _cell(value, categories: set[str]) -> str:
+    """A DataFrame cell as the text a CSV file would hold. A whole number in a float column
+    (pandas makes an integer column float when one of its cells is missing) is a category by
+    its integer text: training read ``2`` from the file, the DataFrame holds ``2.0``."""
+    text = str(value)
+    if text in categories or not isinstance(value, (float, np.floating)):
+        return text
+    if np.isfinite(value) and float(value).is_integer() and str(int(value)) in categories:
+        return str(int(value))
+    return text
 
 
 def example_table(dataset, saved: dict, rows: int = EXAMPLE_ROWS):

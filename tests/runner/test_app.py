@@ -164,6 +164,20 @@ def test_ctrl_c_before_the_run_is_opened_is_told_apart(tmp_path, job_dir, monkey
     assert run.info.status == "KILLED"
 
 
+def test_ctrl_c_while_the_run_is_opened_marks_it_killed(tmp_path, job_dir, monkeypatch):
+    """Between the run's creation and its first step (logging params, tags, starting the
+    system-metrics sampler) a Ctrl-C used to leave the run RUNNING in the store."""
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tracking.MlflowTracker, "_start_system_metrics", interrupted)
+    uri = tracking.default_uri(tmp_path)
+    with pytest.raises(KeyboardInterrupt):
+        app.run(make_config(uri), ["trainer.seed=14"], str(tmp_path))
+    _, run = _only_run(uri, overrides="trainer.seed=14")
+    assert run.info.status == "KILLED"
+
+
 def test_tracking_disabled_still_writes_the_outputs(job_dir):
     cfg = make_config("unused", checkpoint=False, objective="test/acc")
     cfg.tracking.enabled = False

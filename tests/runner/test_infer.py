@@ -120,6 +120,19 @@ def test_bad_arguments_are_one_clear_error(trained, tmp_path):
     assert not (tmp_path / "mlflow.db").exists()
 
 
+def test_paths_starting_with_a_tilde_are_in_the_home_folder(trained, tmp_path, monkeypatch):
+    """A quoted ``out='~/p.npz'`` (or a shell that leaves ``~`` after ``=`` alone, as zsh)
+    reaches the command as typed: the home folder, as in training's data paths."""
+    folder, _, _ = trained
+    monkeypatch.setenv("HOME", str(tmp_path))
+    samples, labels = infer.load_input({"input": "test"}, bundle.load_model(str(folder))[1])
+    np.save(tmp_path / "x.npy", samples)
+    np.save(tmp_path / "y.npy", labels)
+    arrays = infer.main([f"run={folder}", "input=~/x.npy", "labels=~/y.npy", "out=~/p.npz"])
+    assert np.array_equal(np.load(tmp_path / "p.npz")["labels"], labels)
+    assert np.array_equal(arrays["labels"], labels)
+
+
 def test_a_misspelt_key_offers_the_closest(capsys):
     assert infer.cli(["run=x", "inpt=test"]) == 2
     assert capsys.readouterr().err.startswith(

@@ -185,6 +185,27 @@ def test_csv_learns_the_easy_table_and_infers_a_raw_csv(cli, tmp_path, capsys):
         infer.main([f"run={bundle_dir}", f"input={tmp_path / 'short.csv'}"])
 
 
+def test_runner_infer_reads_a_table_of_any_file_name_for_a_csv_model(cli, tmp_path):
+    """Training takes any file name (data.train=table.tsv with data.delimiter), so infer reads
+    any existing file but a .npy as the table; a name that is none of them says so."""
+    code, _, err, cwd = cli[0]["csv"]
+    assert code == 0, err[-3000:]
+    bundle_dir = glob.glob(str(cwd / "outputs" / "*" / "*" / "model"))[0]
+    rows = _easy_table(np.random.default_rng(5), 30)
+    _csv(tmp_path / "new.csv", "x1,colour,x2,kind", rows)
+    _csv(tmp_path / "NEW.CSV", "x1,colour,x2,kind", rows)
+    _csv(tmp_path / "new.txt", "x1,colour,x2,kind", rows)
+    expected = infer.main([f"run={bundle_dir}", f"input={tmp_path / 'new.csv'}",
+                           f"out={tmp_path / 'a.npz'}"])["output"]
+    for name in ("NEW.CSV", "new.txt"):
+        got = infer.main([f"run={bundle_dir}", f"input={tmp_path / name}",
+                          f"out={tmp_path / 'b.npz'}"])["output"]
+        np.testing.assert_array_equal(got, expected)
+    with pytest.raises(UserError, match=r"input=tst is neither a .npy file that exists nor a "
+                                        r"split \(train, valid, test\), nor a table file"):
+        infer.main([f"run={bundle_dir}", "input=tst", f"out={tmp_path / 'c.npz'}"])
+
+
 def test_the_mlflow_model_of_a_csv_run_takes_the_raw_table(cli, tmp_path):
     """mlflow.pyfunc: a DataFrame of the training file's columns (pd.read_csv's integers and
     floats, any order, the label column ignored) is prepared as runner.infer prepares a CSV;

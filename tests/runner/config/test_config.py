@@ -225,6 +225,21 @@ def test_a_home_folder_in_data_paths_is_expanded(make, monkeypatch, tmp_path):
     assert files.files == [str(tmp_path / "a" / "*.txt"), "b/*.txt"]
 
 
+def test_a_backslash_t_delimiter_is_a_tab(make, tmp_path):
+    """data.delimiter='\\t' (a real tab is hard to type in a shell and Hydra's grammar) reads
+    a tab-separated file; other strings of two characters stay an error."""
+    from runner import build  # noqa: PLC0415
+
+    rows = [f"{i / 10}\tu\t{i % 2}" for i in range(20)]
+    (tmp_path / "t.tsv").write_text("\n".join(["a\tc\tlabel", *rows]) + "\n")
+    cfg = validate(make("data=csv", f"data.root={tmp_path}", "data.train=t.tsv",
+                        "data.categorical=[c]", "data.delimiter='\\t'")).data
+    assert cfg.delimiter == "\t"
+    assert build.build_data(cfg, build.SPLIT_SEED).preprocessing["columns"] == ["a", "c"]
+    assert ("data.delimiter = 'ab' is not allowed: use a single character, or \\t for a tab"
+            in _error(make, "data=csv", "data.delimiter=ab"))
+
+
 def test_validate_accepts_a_plain_mapping(make):
     tree = OmegaConf.to_container(make())
     assert validate(tree) == validate(make())

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import math
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -235,6 +236,17 @@ def test_compare_refuses_an_output_in_a_missing_folder(tmp_path, capsys):
     assert f"--output {tmp_path} is a folder" in capsys.readouterr().err
 
 
+def test_compare_refuses_an_output_that_ends_in_a_separator(tmp_path, capsys):
+    """``--output plots/`` names a folder that does not exist yet: not a PNG file named plots."""
+    from runner import compare
+
+    folder = f"{tmp_path / 'plots'}{os.sep}"
+    assert compare.main(["--output", folder]) == 2
+    assert capsys.readouterr().err.startswith(
+        f"tomlrun: error: --output {folder} ends in a path separator, so it names a folder")
+    assert not (tmp_path / "plots").exists()
+
+
 def test_compare_writes_the_format_its_output_extension_names(sweeps, tmp_path, capsys):
     from runner import compare
 
@@ -249,6 +261,17 @@ def test_compare_writes_the_format_its_output_extension_names(sweeps, tmp_path, 
     assert err.startswith(f"tomlrun: error: --output {tmp_path / 'best.txt'}: .txt is not an "
                           "image format") and ".pdf" in err and ".svg" in err
     assert not (tmp_path / "best.txt").exists()
+
+
+def test_compare_writes_an_output_in_the_home_folder(sweeps, tmp_path, monkeypatch, capsys):
+    """``--output=~/best.png``: the shell leaves that ``~`` alone; it is the home folder."""
+    from runner import compare
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    uri = tracking.default_uri(sweeps["basic"][3])
+    assert compare.main(["basic", "--uri", uri, "--output=~/best.png"]) == 0
+    assert (tmp_path / "best.png").read_bytes()[:4] == b"\x89PNG"
+    assert f"{tmp_path / 'best.png'}" in capsys.readouterr().out
 
 
 def test_a_failed_registration_of_the_best_model_ends_the_parent_and_the_exit_status(

@@ -199,3 +199,26 @@ def test_a_model_of_a_newer_bundle_format_is_a_clear_error(run, tmp_path):
     with pytest.raises(infer.UserError, match="bundle format 99.*reads formats up to 1"):
         bundle.load_model(str(copy))
     assert pyfunc.bundle_in(str(source)).endswith("data/inference")
+
+
+def test_a_csv_model_reads_whole_floats_as_the_integer_categories_of_its_training_file():
+    """pandas makes an integer column float when a cell is missing (a JSON record without the
+    key, ``pd.read_csv`` of a file with a blank): ``2.0`` is then the category ``2`` the
+    training file had, not an unseen one; ``1.5`` still is."""
+    import pandas as pd  # noqa: PLC0415 - mlflow's dependency
+    from mlflow.exceptions import MlflowException  # noqa: PLC0415
+
+    import core  # noqa: PLC0415
+    from runner.build import tabular  # noqa: PLC0415
+
+    transform = tabular.TabularTransform(label="kind", columns=["x", "zone"],
+                                         categorical={"zone": ["1", "2", "3"]})
+    core.seed(0)
+    model = pyfunc.TomlrunModel(core.nn.Linear(4, 2), {"input_shape": [4],
+                                                       "preprocessing": transform.to_dict()})
+    whole = model.predict(pd.DataFrame({"x": [0.5, 1.0], "zone": [2, 3]}))
+    floats = model.predict(pd.DataFrame({"x": [0.5, 1.0], "zone": [2.0, 3.0]}))
+    np.testing.assert_array_equal(floats, whole)
+    with pytest.raises(MlflowException, match=r"row 2, column 'zone': category '1.5' was not "
+                                              r"seen in the training data \(known: 1, 2, 3\)"):
+        model.predict(pd.DataFrame({"x": [0.5, 1.0], "zone": [2.0, 1.5]}))
