@@ -75,9 +75,11 @@ def _chunks(text: str) -> list[tuple[str, str | None]]:
     return [("\n".join(src), "\n".join(out) if out else None) for src, out in chunks]
 
 
-def run_example(example: Example) -> None:
-    """Run the example's statements in order, checking each printed output."""
+def run_example(example: Example) -> int:
+    """Run the example's statements in order, checking each printed output; returns how many
+    outputs were compared."""
     namespace: dict = {}
+    compared = 0
     printed: list = []  # what print() showed since the last output Paddle printed
     namespace["print"] = lambda *args, **_: printed.append(args[0] if len(args) == 1 else args)
     for source, expected in _chunks(example.text):
@@ -90,6 +92,8 @@ def run_example(example: Example) -> None:
                                                       list(printed))
         printed.clear()
         _check(actual, expected, example, source)
+        compared += 1
+    return compared
 
 
 _NOTHING = object()
@@ -4938,7 +4942,9 @@ ALL = (MATH + C_OPS + STAT + SEARCH + ACTIVATION + CREATION + MANIPULATION + LOS
 
 @pytest.mark.parametrize("example", [pytest.param(e, id=e.api) for e in ALL])
 def test_paddle_docstring_example(example):
-    run_example(example)
+    # every case shows at least one output of Paddle's to compare with (shape and dtype only
+    # for random draws)
+    assert run_example(example) > 0, f"{example.api}: the example printed nothing to compare"
 
 
 # ----- the fixes these examples led to, beyond what the examples print ----------------------
