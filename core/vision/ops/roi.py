@@ -270,59 +270,52 @@ def psroi_pool(x: Tensor, boxes: Tensor, boxes_num: Tensor, output_size, spatial
 
 # ----------------------------------------------------------------------------- layers
 
-class RoIAlign(Layer):
-    """``roi_align`` as a layer, Paddle's ``RoIAlign(output_size, spatial_scale=1.0)``;
-    ``forward(x, boxes, boxes_num, aligned=True)``."""
+class _RoILayer(Layer):
+    """A layer over one of the RoI functions: Paddle's ``(output_size, spatial_scale=1.0)``,
+    checked when built."""
 
     def __init__(self, output_size, spatial_scale=1.0):
         super().__init__()
-        _checks.output_size(output_size, "RoIAlign")
-        _checks.scale(spatial_scale, "spatial_scale", "RoIAlign")
+        _checks.output_size(output_size, type(self).__name__)
+        _checks.scale(spatial_scale, "spatial_scale", type(self).__name__)
         self._output_size = output_size
         self._spatial_scale = spatial_scale
+
+    def extra_repr(self) -> str:
+        return f"output_size={self._output_size}, spatial_scale={self._spatial_scale}"
+
+
+class RoIAlign(_RoILayer):
+    """``roi_align`` as a layer, Paddle's ``RoIAlign(output_size, spatial_scale=1.0)``;
+    ``forward(x, boxes, boxes_num, aligned=True)``."""
 
     def forward(self, x, boxes, boxes_num, aligned: bool = True):
         return roi_align(x, boxes, boxes_num, self._output_size, self._spatial_scale,
                          aligned=aligned)
 
-    def extra_repr(self) -> str:
-        return f"output_size={self._output_size}, spatial_scale={self._spatial_scale}"
 
-
-class RoIPool(Layer):
+class RoIPool(_RoILayer):
     """``roi_pool`` as a layer, Paddle's ``RoIPool(output_size, spatial_scale=1.0)``;
     ``forward(x, boxes, boxes_num)``."""
-
-    def __init__(self, output_size, spatial_scale=1.0):
-        super().__init__()
-        _checks.output_size(output_size, "RoIPool")
-        _checks.scale(spatial_scale, "spatial_scale", "RoIPool")
-        self._output_size = output_size
-        self._spatial_scale = spatial_scale
 
     def forward(self, x, boxes, boxes_num):
         return roi_pool(x, boxes, boxes_num, self._output_size, self._spatial_scale)
 
-    def extra_repr(self) -> str:
-        return f"output_size={self._output_size}, spatial_scale={self._spatial_scale}"
 
-
-class PSRoIPool(Layer):
+class PSRoIPool(_RoILayer):
     """``psroi_pool`` as a layer, Paddle's ``PSRoIPool(output_size, spatial_scale=1.0)``;
-    ``forward(x, boxes, boxes_num)``."""
+    ``forward(x, boxes, boxes_num)``. Paddle names its settings without the underscore."""
 
-    def __init__(self, output_size, spatial_scale=1.0):
-        super().__init__()
-        _checks.output_size(output_size, "PSRoIPool")
-        _checks.scale(spatial_scale, "spatial_scale", "PSRoIPool")
-        self.output_size = output_size
-        self.spatial_scale = spatial_scale
+    @property
+    def output_size(self):
+        return self._output_size
+
+    @property
+    def spatial_scale(self):
+        return self._spatial_scale
 
     def forward(self, x, boxes, boxes_num):
-        return psroi_pool(x, boxes, boxes_num, self.output_size, self.spatial_scale)
-
-    def extra_repr(self) -> str:
-        return f"output_size={self.output_size}, spatial_scale={self.spatial_scale}"
+        return psroi_pool(x, boxes, boxes_num, self._output_size, self._spatial_scale)
 
 
 __all__ = ["PSRoIPool", "RoIAlign", "RoIPool", "psroi_pool", "roi_align", "roi_pool"]
