@@ -3,7 +3,8 @@
 ``Independent``, and ``kl_divergence`` with ``register_kl``.
 
 Continuous: Normal, LogNormal, Laplace, Gumbel, Cauchy, StudentT, Exponential, Gamma, Chi2,
-Beta, Dirichlet, Uniform, ContinuousBernoulli, MultivariateNormal; discrete: Bernoulli,
+Beta, Dirichlet, Uniform, ContinuousBernoulli, MultivariateNormal, LKJCholesky (over the
+Cholesky factors of correlation matrices); discrete: Bernoulli,
 Categorical, Geometric, Poisson, Binomial, Multinomial. ``ExponentialFamily`` is a base with
 an entropy from the log normaliser; ``TransformedDistribution`` pushes a base distribution
 through the ``Transform`` subclasses (``AffineTransform``, ``ExpTransform``, ...).
@@ -27,6 +28,7 @@ from core.distribution.gumbel import Gumbel
 from core.distribution.independent import Independent
 from core.distribution.kl import kl_divergence, register_kl
 from core.distribution.laplace import Laplace
+from core.distribution.lkj_cholesky import LKJCholesky
 from core.distribution.multivariate_normal import MultivariateNormal
 from core.distribution.normal import LogNormal, Normal
 from core.distribution.transform import (
@@ -55,4 +57,4 @@ __all__ = ["Bernoulli", "Beta", "Categorical", "Dirichlet", "Distribution", "Exp
            "TransformedDistribution", "Transform", "AbsTransform", "AffineTransform",
            "ChainTransform", "ExpTransform", "IndependentTransform", "PowerTransform",
            "ReshapeTransform", "SigmoidTransform", "SoftmaxTransform", "StackTransform",
-           "StickBreakingTransform", "TanhTransform"]
+           "StickBreakingTransform", "TanhTransform", "LKJCholesky"]
