@@ -431,14 +431,15 @@ def _loader(data, name: str, batch_size: int, shuffle: bool, drop_last: bool, wo
     if isinstance(data, IterableDataset):  # a stream has no order to shuffle (Paddle too)
         _check_positive(batch_size, "batch_size")
         return DataLoader(data, batch_size=batch_size, drop_last=drop_last, workers=workers)
-    # A dataset is cut into batches here; a list or tuple is taken to hold batches already
-    # (Paddle iterates anything that is not an io.Dataset as it is).
-    if not isinstance(data, (list, tuple)) and hasattr(data, "__getitem__") \
-            and hasattr(data, "__len__"):
+    # A dataset is cut into batches here; a list, tuple, array or Tensor is taken to hold
+    # batches already, along its first axis (Paddle iterates anything that is not an
+    # io.Dataset as it is: the ESPCN tutorial predicts on an array shaped [1, N, C, H, W]).
+    if not isinstance(data, (list, tuple, np.ndarray, Tensor)) \
+            and hasattr(data, "__getitem__") and hasattr(data, "__len__"):
         _check_positive(batch_size, "batch_size")
         return DataLoader(data, batch_size=batch_size, shuffle=shuffle, drop_last=drop_last,
                           workers=workers)
-    if hasattr(data, "__iter__"):
+    if isinstance(data, Tensor) or hasattr(data, "__iter__"):
         return data
     raise TypeError(f"{name} must be a core.io.Dataset, a core.io.DataLoader or an iterable of "
                     f"batches, got {type(data).__name__}.")

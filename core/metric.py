@@ -102,7 +102,13 @@ class Accuracy(Metric):
         self.reset()
 
     def compute(self, pred, label) -> Tensor:
-        """[N, maxk] float32: 1 where the i-th best class is the label."""
+        """[N, maxk] float32: 1 where the i-th best class is the label. A floating label is
+        cast to int64 first (truncated toward zero): Paddle compares ``pred == label``, which
+        casts the right side to the int64 indices' dtype (its movielens tutorial scores float
+        ratings in [0, 1] so)."""
+        label = _raw(label)
+        if label.dtype.kind == "f":
+            label = label.astype("int64")
         hits = _topk_hits(pred, label, self.maxk, "Accuracy")
         return Tensor(hits.astype("float32"))
 

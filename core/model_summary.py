@@ -16,6 +16,7 @@ import numpy as np
 
 import core
 from core import nn
+from core.nn.norm import _BatchNormBase
 
 
 @dataclass
@@ -34,8 +35,10 @@ def summarize(model: nn.Layer, input_shape, vocab_size: int = 0, variable_length
     return _rows(model, [_sample(input_shape, vocab_size, variable_length, input_dtype, steps)])
 
 
-def _rows(model: nn.Layer, args: list) -> list[Row]:
-    """The rows of ``model`` run once on ``model(*args)`` (eval mode, no gradient)."""
+def _rows(model: nn.Layer, args: list, statistics: bool = False) -> list[Row]:
+    """The rows of ``model`` run once on ``model(*args)`` (eval mode, no gradient);
+    ``statistics`` counts BatchNorm's running statistics among a row's parameters (Paddle's
+    table does)."""
     leaves = [(name, layer) for name, layer in model.named_sublayers() if not layer._sub_layers]
     if not model._sub_layers:  # a network that is one layer (a Linear): its own row
         leaves = [(type(model).__name__, model)]
@@ -60,10 +63,22 @@ def _rows(model: nn.Layer, args: list) -> list[Row]:
     rows = []
     for name, layer in leaves:
         params = sum(int(p.size) for p in layer.parameters(include_sublayers=False))
+        if statistics:
+            params += sum(int(b.size) for b in _statistics(layer))
         in_shape, out_shape = seen.get(name, ((), ()))
         rows.append(Row(name, type(layer).__name__, tuple(out_shape[1:]), params,
                         _flops(layer, in_shape[1:], out_shape[1:])))
     return rows
+
+
+def _statistics(layer: nn.Layer) -> list:
+    """The layer's own BatchNorm running statistics (``_mean``, ``_variance``). Paddle creates
+    them as non-trainable parameters, so its summary counts them: ``BatchNorm2D(64)`` has 256
+    parameters, and they are the "Non-trainable params" of a network with BatchNorm (resnet50:
+    106,240). core keeps them as buffers."""
+    if not isinstance(layer, _BatchNormBase):
+        return []
+    return [buf for name, buf in layer._buffers.items() if name in ("_mean", "_variance")]
 
 
 def summary(net: nn.Layer, input_size=None, dtypes=None, input=None) -> dict:  # noqa: A002
@@ -92,8 +107,11 @@ def summary(net: nn.Layer, input_size=None, dtypes=None, input=None) -> dict:  #
         if len(shape) < 2 or any(n is None or n < 1 for n in shape[1:]):
             raise ValueError(f"summary: the input shape {list(shape)} needs a batch axis first "
                              "and positive sizes after it, e.g. (1, 1, 28, 28)")
-    rows = _rows(net, [_sample(shape[1:], 0, False, dtype, 0) for shape, dtype in inputs])
-    total = sum(int(p.size) for p in net.parameters())
+    rows = _rows(net, [_sample(shape[1:], 0, False, dtype, 0) for shape, dtype in inputs],
+                 statistics=True)
+    total = sum(int(p.size) for p in net.parameters()) + sum(
+        int(b.size) for _, layer in net.named_sublayers(include_self=True)
+        for b in _statistics(layer))
     trainable = sum(int(p.size) for p in net.parameters() if not p.stop_gradient)
     print(f"{format_table(rows)}\nTotal params: {total:,}\nTrainable params: {trainable:,}\n"
           f"Non-trainable params: {total - trainable:,}")

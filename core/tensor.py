@@ -572,3 +572,17 @@ def unbroadcast(grad, shape: tuple):
     if kept:
         grad = grad.sum(axis=kept, keepdims=True)
     return grad
+
+
+def __getattr__(name: str):
+    """``paddle.tensor.<function>``: Paddle's ``paddle.tensor`` package holds its tensor
+    functions, and tutorials call them there (``paddle.tensor.flatten(x, 2)``,
+    ``paddle.tensor.transpose(x, perm)``). ``core.tensor`` is the module of the Tensor class; it
+    hands out core's public functions (the names of ``core.__all__``) under the same spelling.
+    Paddle's submodules (``paddle.tensor.math``, ``paddle.tensor.creation``) are not mirrored."""
+    import core  # noqa: PLC0415 - core imports this module first
+
+    if name in getattr(core, "__all__", ()):
+        return getattr(core, name)
+    raise AttributeError(f"module 'core.tensor' has no attribute '{name}' (paddle.tensor.<name> "
+                         "gives the public functions of core: core.__all__)")

@@ -9,11 +9,12 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from core import backend
-from core.tensor import to_tensor
+from core.tensor import Tensor, to_tensor
 
 
 def default_collate(samples: Sequence):
-    """Stack a list of samples field by field: tuples and dicts keep their structure."""
+    """Stack a list of samples field by field: tuples and dicts keep their structure. Array
+    fields give numpy arrays, Tensor fields a Tensor (as Paddle's ``default_collate_fn``)."""
     first = samples[0]
     if isinstance(first, Mapping):
         return {key: default_collate([s[key] for s in samples]) for key in first}
@@ -22,14 +23,18 @@ def default_collate(samples: Sequence):
         if len(widths) != 1:
             raise ValueError(f"cannot collate samples with different numbers of fields {widths}.")
         return tuple(default_collate([s[i] for s in samples]) for i in range(len(first)))
-    arrays = [np.asarray(backend.to_numpy(s)) for s in samples]
+    # A dataset may return Tensors (paddle.to_tensor in __getitem__, as Paddle's PointNet
+    # tutorial does): Paddle stacks them into a Tensor batch, which the tutorial then hands to
+    # paddle.transpose; so does this. Other fields stay numpy arrays.
+    arrays = [np.asarray(backend.to_numpy(s.data if isinstance(s, Tensor) else s))
+              for s in samples]
     shapes = {a.shape for a in arrays}
     if len(shapes) != 1:
         raise ValueError(
             f"cannot stack samples of different shapes {sorted(shapes)} into one batch: make the "
             "dataset return equal shapes or pass a collate_fn that pads them."
         )
-    return np.stack(arrays)
+    return to_tensor(np.stack(arrays)) if isinstance(first, Tensor) else np.stack(arrays)
 
 
 def to_tensors(batch):

@@ -18,14 +18,15 @@ def test_summary_prints_each_layer_and_returns_the_parameter_counts(capsys):
     net = _net()
     for param in net["conv"].parameters():  # frozen: counted, but not as trainable
         param.stop_gradient = True
-    counts = core.summary(net, (1, 1, 28, 28))
-    assert counts == {"total_params": 60 + 12 + 11_770, "trainable_params": 12 + 11_770}
+    counts = core.summary(net, (1, 1, 28, 28))  # BatchNorm's running statistics count too,
+    assert counts == {"total_params": 60 + 24 + 11_770,  # non-trainable (Paddle's parameters)
+                      "trainable_params": 12 + 11_770}
     out = capsys.readouterr().out
     rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[2:8]}
     assert rows["conv"][:5] == ["Conv2D", "[6,", "28,", "28]", "60"]
-    assert rows["bn"][:5] == ["BatchNorm2D", "[6,", "28,", "28]", "12"]
+    assert rows["bn"][:5] == ["BatchNorm2D", "[6,", "28,", "28]", "24"]
     assert rows["fc"][:3] == ["Linear", "[10]", "11,770"]
-    assert "Total params: 11,842\nTrainable params: 11,782\nNon-trainable params: 60" in out
+    assert "Total params: 11,854\nTrainable params: 11,782\nNon-trainable params: 72" in out
     assert net.training  # the mode is restored
 
 

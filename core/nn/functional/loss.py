@@ -277,7 +277,9 @@ def nll_loss(input: Tensor, label: Tensor, weight: Tensor | None = None,  # noqa
     """Negative log-likelihood of ``label`` under log-probabilities ``input`` (Paddle's).
 
     ``input`` is [N, C] or [N, C, d1, ...] (classes on axis 1, e.g. a ``log_softmax`` output),
-    ``label`` integers of shape [N] or [N, d1, ...]. Each counted element contributes
+    ``label`` integers of shape [N] or [N, d1, ...]; with a 2-D input also [N, 1] (Paddle's
+    kernel checks only the batch size there, and its PointNet tutorial passes [N, 1] labels;
+    ``"none"`` still gives [N]). Each counted element contributes
     ``-weight[label] * input[label]``; ``"mean"`` divides by the summed weight of the elements
     whose label is not ``ignore_index`` (as ``cross_entropy``).
     """
@@ -285,6 +287,8 @@ def nll_loss(input: Tensor, label: Tensor, weight: Tensor | None = None,  # noqa
     input, label = arrays_to_tensors(input, label)  # numpy batches too
     check_reduction(reduction, "nll_loss")
     x, lab = input.data, label.data
+    if x.ndim == 2 and lab.shape == (x.shape[0], 1):
+        lab = lab.reshape(x.shape[0])
     if x.ndim < 2 or lab.dtype.kind not in "iu" or list(lab.shape) != [x.shape[0]] + list(
             x.shape[2:]):
         raise ValueError(f"nll_loss: input must be [N, C, ...] and label integers of shape "

@@ -111,11 +111,13 @@ def _checked(log_probs, labels, input_lengths, label_lengths, blank):
 
 
 def _lengths(t: Tensor, what: str, batch: int, low: int, high: int) -> np.ndarray:
-    """A [batch] integer tensor of lengths in [low, high], as host int64."""
-    if t.ndim != 1 or t.shape[0] != batch or t.dtype.kind not in "iu":
-        raise ValueError(f"ctc_loss: {what} must be an integer tensor of shape [{batch}], got "
-                         f"shape {t.shape} of {t.dtype}")
-    host = backend.to_numpy(t.data).astype(np.int64)
+    """A [batch] (or [batch, 1]) integer tensor of lengths in [low, high], as host int64 [batch].
+    Paddle's kernel reads the lengths as a flat buffer, so its OCR tutorial's [batch, 1] lengths
+    (``paddle.full([BATCH_SIZE, 1], ...)``) work there; they do here."""
+    if t.shape not in ([batch], [batch, 1]) or t.dtype.kind not in "iu":
+        raise ValueError(f"ctc_loss: {what} must be an integer tensor of shape [{batch}] (or "
+                         f"[{batch}, 1]), got shape {t.shape} of {t.dtype}")
+    host = backend.to_numpy(t.data).astype(np.int64).reshape(batch)
     if batch and (host.min() < low or host.max() > high):
         bad = host[(host < low) | (host > high)][0]
         raise ValueError(f"ctc_loss: {what} holds {int(bad)}; each must be in [{low}, {high}].")
