@@ -17,7 +17,9 @@ Keys (``key=value``, in any order):
             the saved preprocessing prepares (its label column, when present, gives labels)
   outputs=  layer names (``[conv2,fc]``; a spec's block entry or copy, ``hidden`` or
             ``hidden.0``, is its output layer's output), plus ``output`` (the model's output)
-            and ``softmax`` (its softmax); default ``[output]``
+            and ``softmax`` (its softmax); default ``[output]``. ``NAME[i]`` is value i (from
+            0) of a layer that returns several, as in a spec's inputs: ``outputs=[pool[1],fc]``
+            (a MaxPool2D with return_mask = true: its indices)
   labels=   optional ``.npy`` of integer labels for a ``.npy`` input, one per sample (accuracy
             is printed)
   out=      the ``.npz`` to write (default ``inference.npz``), in a folder that exists
@@ -43,11 +45,13 @@ import sys
 
 import numpy as np
 
+from core import backend
 from core import data as cdata
 from core.atomic import atomic_write
 from core.inference import OUTPUT, Inference
 from runner import build, plugins
 from runner.build import array_data, sequence_data, tabular
+from runner.build.spec.parse import ITEM, split_item
 from runner.config import schema, validation
 from runner.errors import ConfigError, UserError
 from runner.track import bundle
@@ -87,9 +91,100 @@ def parse(argv: list[str]) -> dict[str, str]:
 
 
 def names(text: str) -> list[str]:
-    """``[fc,softmax]`` or ``fc,softmax`` -> ``["fc", "softmax"]``."""
-    items = [part.strip().strip("'\"") for part in text.strip().strip("[]").split(",")]
-    return [item for item in items if item]
+    """``[fc,softmax]``, ``fc,softmax`` or ``[pool[1],fc]`` -> ``["fc", "softmax"]`` /
+    ``["pool[1]", "fc"]``: only the list's own outer brackets are taken off (stripping every
+    ``]`` at the ends cut ``pool[1]`` to ``pool[1``), and each name is checked."""
+    text = text.strip()
+    if text.startswith("[") and text.endswith("]") and not ITEM.match(text):
+        text = text[1:-1]
+    items = [part.strip().strip("'\"") for part in text.split(",")]
+    items = [item for item in items if item]
+    for item in items:
+        _check_item(item)
+    return items
+
+
+def _check_item(name: str) -> None:
+    """A name with ``[`` or ``]`` must be ``NAME[i]``, as a spec's inputs write it
+    (runner.build.spec): one whole-number index from 0 after a plain layer name."""
+    match = ITEM.match(name)
+    if ("[" in name or "]" in name) and (not match or any(c in match["name"] for c in "[]")):
+        raise UserError(f"outputs= names {name!r}, which is not a layer or a layer's value: "
+                        "NAME[i] reads value i of a layer that returns several, with i a whole "
+                        "number from 0 (pool[1], the second value) and one [i] only (no "
+                        "negative index, no value inside a value).")
+
+
+class _Items:
+    """The ``NAME[i]`` outputs: value i of what a layer returns (a MaxPool2D with
+    ``return_mask=True`` returns its output and the indices), which ``Inference`` (it keeps a
+    layer's first value) does not read. A hook on each such layer keeps value i of every
+    forward pass; a pre-hook on the model marks where each chunk of samples starts."""
+
+    def __init__(self, model, wanted: list[str]):
+        self.items = {name: split_item(name) for name in wanted if split_item(name)[1] is not None}
+        self.layers = model.output_layers()
+        self.model, self.chunks = model, []
+
+    def layer_names(self) -> list[str]:
+        """The layers whose values are read, for ``Inference`` (it checks they exist)."""
+        return list(dict.fromkeys(layer for layer, _ in self.items.values()))
+
+    def __enter__(self):
+        handles = [self.model.register_forward_pre_hook(self._start)]
+        handles += [self.layers[layer].register_forward_post_hook(self._keeper(name))
+                    for name, (layer, _) in self.items.items() if layer in self.layers]
+        self.handles = handles
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for handle in self.handles:
+            handle.remove()
+
+    def _start(self, layer, inputs) -> None:
+        del layer
+        first = inputs[0] if inputs else None
+        while isinstance(first, (tuple, list)):  # a sequence model's (padded, lengths)
+            first = first[0]
+        self.chunks.append((len(first.data) if hasattr(first, "data") else None, {}))
+
+    def _keeper(self, name: str):
+        layer_name, index = self.items[name]
+
+        def keep(layer, inputs, output):
+            del inputs
+            rows, kept = self.chunks[-1]
+            kept[name] = _item(name, type(layer).__name__, output, index, rows)
+
+        return keep
+
+    def results(self) -> dict[str, np.ndarray]:
+        return {name: np.concatenate([np.array(backend.to_numpy(kept[name]))
+                                      for _, kept in self.chunks if name in kept])
+                for name in self.items}
+
+
+def _item(name: str, kind: str, output, index: int, rows):
+    """Value ``index`` of a layer's ``output`` for ``outputs=name``, or a clear error."""
+    layer = split_item(name)[0]
+    count = len(output) if isinstance(output, (tuple, list)) else 1
+    if not isinstance(output, (tuple, list)) or index >= count:
+        values = (f"returns {count} values ({layer}[0] to {layer}[{count - 1}])" if count > 1
+                  else f"returns one value (read it as {layer})")
+        raise UserError(f"outputs={name}: {layer} ({kind}) {values}, so it has no value "
+                        f"{index}.")
+    value = output[index]
+    if isinstance(value, (tuple, list)):  # an LSTM's final states (h, c)
+        raise UserError(f"outputs={name}: value {index} of {layer} ({kind}) is {len(value)} "
+                        "values (an LSTM's final states (h, c)), not one array, and NAME[i] "
+                        f"reads one [i] deep: read {layer} (its first value).")
+    data = getattr(value, "data", value)
+    if rows is not None and (not getattr(data, "ndim", 0) or data.shape[0] != rows):
+        raise UserError(f"outputs={name}: value {index} of {layer} ({kind}) has the shape "
+                        f"{list(getattr(data, 'shape', ()))} for {rows} samples, not one row per "
+                        "sample (a GRU's or LSTM's final states are [layers, batch, hidden]), "
+                        "so its chunks cannot be joined: read a batch-first value.")
+    return data
 
 
 def load_input(options: dict, description: dict) -> tuple[np.ndarray, np.ndarray | None]:
@@ -277,11 +372,15 @@ def main(argv: list[str] | None = None) -> dict:
     model, description = bundle.load_model(options["run"], options.get("uri") or None)
     samples, labels = load_input(options, description)
     wanted = names(options.get("outputs", "")) or [OUTPUT]
+    items = _Items(model, wanted)
+    plain = [name for name in wanted if name not in items.items]
     try:
-        results = Inference(model, output_layer=wanted + [OUTPUT]).infer(
-            samples, batch_size=options["batch_size"])
+        with items:
+            results = Inference(model, output_layer=plain + items.layer_names() + [OUTPUT]).infer(
+                samples, batch_size=options["batch_size"])
     except ValueError as exc:
         raise UserError(str(exc)) from None
+    results.update(items.results())
     arrays = {name: results[name] for name in wanted}
     count = len(samples[0]) if isinstance(samples, tuple) else len(samples)
     summary = [f"{count} samples; outputs: " + ", ".join(

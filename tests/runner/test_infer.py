@@ -299,3 +299,91 @@ def test_bad_paths_and_values_name_their_key(trained, tmp_path, capsys, argument
     assert err.startswith(f"tomlrun infer: error: {message.format(tmp=tmp_path)}"), err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert not (tmp_path / "inference.npz").exists()
+
+
+# ----- NAME[i]: value i of a layer that returns several ---------------------------------------
+
+POOLED = {"p": {"type": "MaxPool2D", "kernel_size": 2, "return_mask": True},
+          "f": {"type": "Flatten"}, "o": {"type": "Linear"}}
+
+
+def _spec_bundle(layers: dict, folder):
+    """A bundle folder of an untrained spec network on the digits, and its model."""
+    from runner.config import validation
+
+    core.seed(0)
+    cfg = schema.RunConfig(
+        model=validation.group_option("model", {"name": "net", "layers": layers, "blocks": {}}),
+        optim=RUN.optim, schedule=RUN.schedule, clip=RUN.clip, data=schema.DataConfig(),
+        trainer=RUN.trainer, runtime=RUN.runtime, tracking=RUN.tracking)
+    data = build.build_data(cfg.data, seed=0)
+    model = build.build_model(cfg.model, data.input_shape, data.num_classes)
+    bundle.save_bundle(bundle.describe(cfg, data.input_shape, data.num_classes), model, folder)
+    return folder, model
+
+
+@pytest.fixture(scope="module")
+def pooled(tmp_path_factory):
+    """A spec network whose pool returns (output, indices): its bundle folder and model."""
+    return _spec_bundle(POOLED, tmp_path_factory.mktemp("pooled"))
+
+
+@pytest.mark.parametrize("outputs", ["[p[1],o]", "p[1],o", "['p[1]',o]"])
+def test_outputs_read_value_i_of_a_layer_as_name_i(pooled, tmp_path, outputs):
+    """docs/inspect.md: ``outputs=[pool[1],fc]`` reads the pool's indices, as a spec's inputs
+    do; the list's brackets used to be stripped with the item's, leaving ``p[1``."""
+    folder, model = pooled
+    images = np.random.default_rng(3).random((7, 1, 8, 8)).astype(np.float32)
+    np.save(tmp_path / "x.npy", images)
+    arrays = infer.main([f"run={folder}", f"input={tmp_path / 'x.npy'}", f"outputs={outputs}",
+                         "batch_size=3", f"out={tmp_path / 'o.npz'}"])
+    with core.no_grad():
+        model.eval()
+        pooled_out, indices = model["p"](core.to_tensor(images))
+    np.testing.assert_array_equal(arrays["p[1]"], indices.numpy())  # joined over 3 chunks
+    assert arrays["p[1]"].shape == (7, 1, 4, 4) and arrays["o"].shape == (7, 10)
+    assert set(np.load(tmp_path / "o.npz").files) == {"p[1]", "o", "predicted"}
+    alone = infer.main([f"run={folder}", f"input={tmp_path / 'x.npy'}", "outputs=p[1]",
+                        f"out={tmp_path / 'a.npz'}"])
+    np.testing.assert_array_equal(alone["p[1]"], indices.numpy())
+    both = infer.main([f"run={folder}", f"input={tmp_path / 'x.npy'}", "outputs=[p,p[0]]",
+                       f"out={tmp_path / 'b.npz'}"])
+    np.testing.assert_array_equal(both["p"], pooled_out.numpy())
+    np.testing.assert_array_equal(both["p[0]"], pooled_out.numpy())
+
+
+@pytest.mark.parametrize("outputs, message", [
+    ("p[2]", "outputs=p[2]: p (MaxPool2D) returns 2 values (p[0] to p[1]), so it has no value 2."),
+    ("[o,f[1]]", "outputs=f[1]: f (Flatten) returns one value (read it as f), so it has no "
+                 "value 1."),
+    ("[p[-1]]", "outputs= names 'p[-1]', which is not a layer or a layer's value: NAME[i] reads "
+                "value i of a layer that returns several, with i a whole number from 0"),
+    ("p[1][0]", "outputs= names 'p[1][0]', which is not a layer or a layer's value"),
+    ("[p[a],o]", "outputs= names 'p[a]', which is not a layer or a layer's value"),
+    ("q[1]", "Inference: output_layer ['q'] are not layers of this model"),
+])
+def test_a_bad_name_i_is_one_clear_error(pooled, tmp_path, capsys, outputs, message):
+    folder, _ = pooled
+    np.save(tmp_path / "x.npy", np.zeros((2, 1, 8, 8), np.float32))
+    assert infer.cli([f"run={folder}", f"input={tmp_path / 'x.npy'}", f"outputs={outputs}",
+                      f"out={tmp_path / 'o.npz'}"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"tomlrun infer: error: {message}"), err
+    assert not (tmp_path / "o.npz").exists()
+
+
+@pytest.mark.parametrize("kind, message", [
+    ("LSTM", "outputs=r[1]: value 1 of r (LSTM) is 2 values (an LSTM's final states (h, c)), "
+             "not one array"),
+    ("GRU", "outputs=r[1]: value 1 of r (GRU) has the shape [1, 2, 3] for 2 samples, not one "
+            "row per sample"),
+])
+def test_a_recurrent_layers_final_states_are_refused_as_name_i(tmp_path, capsys, kind, message):
+    layers = {"s": {"type": "Flatten", "start_axis": 1, "stop_axis": 2},
+              "r": {"type": kind, "hidden_size": 3}, "f": {"type": "Flatten"},
+              "o": {"type": "Linear"}}
+    folder, _ = _spec_bundle(layers, tmp_path / "bundle")
+    np.save(tmp_path / "x.npy", np.zeros((2, 1, 8, 8), np.float32))
+    assert infer.cli([f"run={folder}", f"input={tmp_path / 'x.npy'}", "outputs=r[1]",
+                      f"out={tmp_path / 'o.npz'}"]) == 2
+    assert capsys.readouterr().err.startswith(f"tomlrun infer: error: {message}")

@@ -21,8 +21,7 @@ from core.clipping import check_error_clip
 from core.nn import fusion
 from runner import plugins
 from runner.build.spec.layer_types import ATTR_ARGS, arguments, takes_lengths
-from runner.build.spec.parse import INPUT, Node, split_item
-from runner.config.sources import located
+from runner.build.spec.parse import INPUT, Node, located, split_item
 from runner.config.validation import show
 from runner.errors import ConfigError
 
@@ -185,7 +184,7 @@ def build_graph(nodes: list[Node], output: str, input_shape, num_classes: int,
         return _build_graph(nodes, output, input_shape, num_classes, vocab_size,
                             variable_length, input_dtype, aliases)
     except ConfigError as exc:
-        raise located(exc, fallback="model") from None
+        raise located(exc) from None
 
 
 def _build_graph(nodes, output, input_shape, num_classes, vocab_size, variable_length,

@@ -23,6 +23,12 @@ RESERVED = ("type", "inputs", "block", "repeat", "each", "with")
 # ``pool[1]`` in inputs: the second value that layer returns (a MaxPool2D with return_mask =
 # true returns its output and the indices a MaxUnPool2D reads). A plain name is the first.
 ITEM = re.compile(r"^(?P<name>.+)\[(?P<index>\d+)\]$")
+# The tables a message names (model.layers.hidden, model.blocks.dense): the knobs they read
+# (${model.hidden}) are the ones whose command-line values it may be about.
+_TABLE = re.compile(r"\bmodel\.(?P<kind>layers|blocks)\.(?P<name>[A-Za-z0-9_\-]+)")
+# A message about one layer of a block copy: model.blocks.dense (in model.layers.hidden).fc
+_IN_BLOCK = re.compile(r"\bmodel\.blocks\.(?P<block>[\w\-]+) \(in model\.layers\."
+                       r"(?P<entry>[\w\-]+)\)\.(?P<layer>[\w\-]+)")
 
 
 def split_item(source: str) -> tuple[str, int | None]:
@@ -62,7 +68,94 @@ def parse(spec) -> tuple[list[Node], str, dict[str, str]]:
     try:
         return _parse(spec)
     except ConfigError as exc:
-        raise sources.located(exc, fallback="model") from None
+        raise located(exc) from None
+
+
+def located(exc: ConfigError) -> ConfigError:
+    """``exc`` saying where the key it names was set (``sources.located``: the file, or an
+    override of that key) and, under Hydra, which command-line overrides of the spec's knobs
+    the tables it names read: the file writes ``${model.hidden}``, but the value at fault was
+    typed as ``model.hidden=[0]``, which the file alone does not show."""
+    where = sources.current()
+    found = sources.located(exc, fallback="model", sources=where)
+    typed = _knob_overrides(str(exc), where) if where is not None else {}
+    if not typed:
+        return found
+    said = "; ".join(f"{text} (the knob ${{model.{knob}}}, which {', '.join(tables)} "
+                     f"{'reads' if len(tables) == 1 else 'read'})"
+                     for text, (knob, tables) in typed.items())
+    message = str(found).rstrip()
+    end = "" if message.endswith((".", "?", "!")) else "."
+    verb = "was" if len(typed) == 1 else "were"
+    error = ConfigError(f"{message}{end} Its value comes from the command line: {said} {verb} "
+                        "set there.")
+    error.located = True
+    return error
+
+
+def _knob_overrides(message: str, where) -> dict[str, tuple[str, list[str]]]:
+    """{override as typed: (knob, the tables named in ``message`` that read it)} for the
+    command-line overrides ``model.KNOB=...`` of knobs that those tables (as their files and
+    overrides write them) read as ``${model.KNOB}``; every table when the message names none."""
+    named = list(dict.fromkeys(f"model.{m['kind']}.{m['name']}"
+                               for m in _TABLE.finditer(message)))
+    typed = [text for text in where.overrides if "=" in text and not text.startswith("~")]
+    texts = _table_texts(named, where.files, typed)
+    texts.update(_block_layer_texts(message, where.files))
+    found = {}
+    for text in typed:
+        key = text.partition("=")[0].lstrip("+").strip()
+        knob = key[len("model."):].split(".")[0] if key.startswith("model.") else ""
+        tables = [table for table, written in texts.items()
+                  if knob and "${model." + knob + "}" in written]
+        if tables:
+            found[text] = (knob, tables)
+    return found
+
+
+def _table_texts(named: list[str], files, typed: list[str]) -> dict[str, str]:
+    """{table: its text as the files and the overrides write it} of the ``named`` tables (all
+    of them when none is named)."""
+    texts: dict[str, str] = {}
+    for source in files:
+        model = source.table.get("model")
+        for kind in ("layers", "blocks") if isinstance(model, dict) else ():
+            for name, table in (model.get(kind) or {}).items():
+                key = f"model.{kind}.{name}"
+                if not named or key in named:
+                    texts[key] = texts.get(key, "") + repr(table)
+    for text in typed:  # an override may itself write a knob into a table
+        key = text.partition("=")[0].lstrip("+").strip()
+        table = ".".join(key.split(".")[:3])
+        if table in texts or (not named and _TABLE.match(key)):
+            texts[table] = texts.get(table, "") + text
+    return texts
+
+
+def _block_layer_texts(message: str, files) -> dict[str, str]:
+    """For a message about one layer of a block copy (``model.blocks.dense (in
+    model.layers.hidden).fc``): that layer's table, and of the entry using the block only the
+    values of the ``$args`` the layer reads, so that a knob given to another layer of the
+    block (``with = {dropout = "${model.dropout}"}``) is not blamed."""
+    match = _IN_BLOCK.search(message)
+    if not match:
+        return {}
+    texts: dict[str, str] = {}
+    for source in files:
+        model = source.table.get("model")
+        if not isinstance(model, dict):
+            continue
+        layer = (model.get("blocks") or {}).get(match["block"], {}).get(match["layer"])
+        entry = (model.get("layers") or {}).get(match["entry"])
+        if layer is None or not isinstance(entry, dict):
+            continue
+        args = set(re.findall(r"\$(\w+)", repr(layer)))
+        given = [entry.get(part) for part in ("each", "with")]
+        used = {arg: values[arg] for values in given if isinstance(values, dict)
+                for arg in args if arg in values}
+        texts[f"model.blocks.{match['block']}"] = repr(layer)
+        texts[f"model.layers.{match['entry']}"] = repr(used)
+    return texts
 
 
 def _parse(spec) -> tuple[list[Node], str, dict[str, str]]:
