@@ -1,4 +1,9 @@
-"""Fetch the IDX files of MNIST and Fashion-MNIST from public mirrors, md5-verified.
+"""Fetch the files of the downloadable datasets from public mirrors, md5-verified.
+
+The IDX files of MNIST and Fashion-MNIST, and the archives of Paddle's downloadable datasets
+(Cifar-10/100, Flowers-102, IMDB, UCI housing, the PTB text of Imikolov), with the md5 sums
+Paddle publishes; a mirror is a base URL the file name is appended to (after a ``/``, unless
+the base already ends in ``/`` or in ``%2F``, the escaped slash of Paddle's bcebos URLs).
 
 Each file goes to a temporary file beside its destination and is renamed into place only once
 its md5 matches the published checksum, so an interrupted or corrupted transfer never leaves a
@@ -50,6 +55,40 @@ SOURCES = {
         },
         mirrors=("http://fashion-mnist.s3-website.eu-central-1.amazonaws.com/",),
     ),
+    # Paddle's datasets: Paddle's own mirror first (its URL and md5), then the original site,
+    # which serves the same bytes (the md5 sums are those torchvision/torchtext check there).
+    "cifar10": Source(
+        files={"cifar-10-python.tar.gz": "c58f30108f718f92721af3b95e74349a"},
+        mirrors=("https://dataset.bj.bcebos.com/cifar/", "https://www.cs.toronto.edu/~kriz/"),
+    ),
+    "cifar100": Source(
+        files={"cifar-100-python.tar.gz": "eb9058c3a382ffc7106e4002c42a8d85"},
+        mirrors=("https://dataset.bj.bcebos.com/cifar/", "https://www.cs.toronto.edu/~kriz/"),
+    ),
+    "flowers": Source(
+        files={
+            "102flowers.tgz": "52808999861908f626f3c1f4e79d11fa",
+            "imagelabels.mat": "e0620be6f572b9609742df49c70aed4d",
+            "setid.mat": "a5357ecc9cb78c4bef273ce3793fc85c",
+        },
+        mirrors=("http://paddlemodels.bj.bcebos.com/flowers/",
+                 "https://www.robots.ox.ac.uk/~vgg/data/flowers/102/"),
+    ),
+    "imdb": Source(
+        files={"aclImdb_v1.tar.gz": "7c2ac02c03563afcf9b574c7e56c153a"},
+        mirrors=("https://dataset.bj.bcebos.com/imdb%2F",
+                 "https://ai.stanford.edu/~amaas/data/sentiment/"),
+    ),
+    "uci_housing": Source(
+        files={"housing.data": "d4accdce7a25600298819f8e28e8d593"},
+        mirrors=("http://paddlemodels.bj.bcebos.com/uci_housing/",
+                 "https://archive.ics.uci.edu/ml/machine-learning-databases/housing/"),
+    ),
+    "imikolov": Source(
+        files={"simple-examples.tgz": "30177ea32e27c525793142b6bf2c8e2d"},
+        mirrors=("https://dataset.bj.bcebos.com/imikolov%2F",
+                 "http://www.fit.vutbr.cz/~imikolov/rnnlm/"),
+    ),
 }
 
 
@@ -82,14 +121,54 @@ def download(name: str, cache_dir=None, mirrors=None, timeout: float = 60.0) -> 
     mirrors = (mirrors,) if isinstance(mirrors, str) else tuple(mirrors)
     if not mirrors:
         raise ValueError(f"mirrors for {name!r} is empty: give at least one base URL.")
-    dest = Path(cache_dir).expanduser() if cache_dir else default_cache_dir(name)
+    dest = _make_dir(Path(cache_dir).expanduser() if cache_dir else default_cache_dir(name))
+    for filename, md5 in source.files.items():
+        fetch(filename, md5, dest, mirrors, timeout)
+    return dest
+
+
+def locate_file(given, name: str, filename: str, download: bool, owner: str,
+                argument: str = "data_file", timeout: float = 60.0) -> Path:
+    """The file a Paddle dataset reads: Paddle's ``_check_exists_and_download``.
+
+    ``given`` (the ``argument`` of dataset class ``owner``, a path) when set, which must be a
+    file; else ``filename`` of dataset ``name`` in its download cache
+    (``default_cache_dir(name)``), fetched there first (md5-checked) when ``download``.
+    """
+    if given is not None:
+        path = Path(given).expanduser()
+        if not path.is_file():
+            raise DatasetError(f"{owner}: {argument}={str(given)!r} is not a file; pass the "
+                               f"path of {filename}, or {argument}=None to use the download "
+                               "cache.")
+        return path
+    source = SOURCES[name]
+    dest = default_cache_dir(name)
+    if download:
+        return fetch(filename, source.files[filename], _make_dir(dest), source.mirrors, timeout)
+    if (dest / filename).is_file():
+        return dest / filename  # download=False: the cached file as it is, as MNIST's
+    raise DatasetError(
+        f"{owner}: {argument} is None and download=False, and {filename} is not in the "
+        f"download cache {dest}: pass {argument}= (the path of {filename}), or download=True "
+        f"to fetch it (md5 {source.files[filename]}) from {_url(source.mirrors[0], filename)}."
+    )
+
+
+def _make_dir(dest: Path) -> Path:
     try:
         dest.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise DatasetError(f"cannot create the download folder {dest}: {exc}.") from None
-    for filename, md5 in source.files.items():
-        fetch(filename, md5, dest, mirrors, timeout)
     return dest
+
+
+def _url(mirror: str, filename: str) -> str:
+    """``filename`` under base URL ``mirror``: Paddle's bcebos URLs escape the slash before the
+    name (``.../imdb%2FaclImdb_v1.tar.gz``), so a base ending in ``%2F`` takes it as it is."""
+    if mirror.endswith("/") or mirror.upper().endswith("%2F"):
+        return mirror + filename
+    return mirror + "/" + filename
 
 
 def fetch(filename: str, md5: str, dest: Path, mirrors, timeout: float = 60.0) -> Path:
@@ -101,7 +180,7 @@ def fetch(filename: str, md5: str, dest: Path, mirrors, timeout: float = 60.0) -
         _say(f"{target} has the wrong md5; fetching it again")
     failures = []
     for mirror in mirrors:
-        url = mirror.rstrip("/") + "/" + filename
+        url = _url(mirror, filename)
         _say(f"downloading {url}")
         try:
             size = _fetch_verified(url, target, md5, timeout)

@@ -6,7 +6,7 @@ facial landmark detection with ``paddle.vision.models.resnet18`` and time-series
 detection with a convolutional autoencoder. Each port keeps the tutorial's idioms and API
 spelling; where one needed a change, core was fixed (the tests of those fixes follow the
 ports). The datasets the tutorials download are replaced by small synthetic ones of the same
-layout (core has no Cifar10, ShapeNet, movielens or BSDS500 readers: docs/paddle.md).
+layout (tests have no network; core has no ShapeNet, movielens or BSDS500 readers).
 """
 from __future__ import annotations
 

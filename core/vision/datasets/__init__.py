@@ -1,5 +1,7 @@
-"""``paddle.vision.datasets``: MNIST and Fashion-MNIST with Paddle's signature (files found,
-fetched and checked by ``core.datasets``)."""
+"""``paddle.vision.datasets``: MNIST, FashionMNIST, Cifar10, Cifar100 and Flowers with Paddle's
+signatures (files found, fetched md5-checked and read through ``core.datasets``)."""
+from core.vision.datasets.cifar import Cifar10, Cifar100
+from core.vision.datasets.flowers import Flowers
 from core.vision.datasets.mnist import MNIST, FashionMNIST
 
-__all__ = ["MNIST", "FashionMNIST"]
+__all__ = ["MNIST", "Cifar10", "Cifar100", "FashionMNIST", "Flowers"]

@@ -1,0 +1,179 @@
+"""``paddle.vision.datasets.Cifar10`` / ``Cifar100``: the CIFAR images from Paddle's archive.
+
+The archive (``cifar-10-python.tar.gz`` / ``cifar-100-python.tar.gz``, md5-fetched into the
+download cache by ``core.datasets.download``) is read as it is, without extracting it: the
+pickled batches whose member name holds the mode's flag ('data_batch' / 'test_batch' for
+Cifar-10, 'train' / 'test' for Cifar-100), in sorted name order, as Paddle. A sample is
+``(image, label)``: the image, before ``transform``, an RGB ``PIL.Image`` of 32x32 (backend
+'pil', Paddle's default; without Pillow the uint8 ``[32, 32, 3]`` array that image would
+hold) or the uint8 ``[32, 32, 3]`` HWC array (backend 'cv2'), which comes out cast to the
+default dtype (float32 0..255 without a transform), as Paddle; so ``ToTensor`` scales either
+to [0, 1]. The label is a 0-D int64 array (batches ``[B]``), Cifar-100's the fine label.
+"""
+from __future__ import annotations
+
+import pickle
+import tarfile
+
+import numpy as np
+
+from core.datasets import DatasetError
+from core.datasets.download import locate_file
+from core.framework import get_default_dtype
+from core.io import Dataset
+from core.vision.image import check_backend, get_image_backend, pil_image_module
+
+MODES = ("train", "test")
+_SIDE, _CHANNELS = 32, 3
+
+# What the pickled batches may refer to: numpy's array reconstruction, nothing else. A pickle
+# can run any callable it names, so a file from elsewhere (data_file=) is unpickled with this
+# list rather than trusted; Paddle unpickles it unrestricted.
+_PICKLE_GLOBALS = {
+    ("numpy.core.multiarray", "_reconstruct"), ("numpy._core.multiarray", "_reconstruct"),
+    ("numpy.core.multiarray", "scalar"), ("numpy._core.multiarray", "scalar"),
+    ("numpy.core.numeric", "_frombuffer"), ("numpy._core.numeric", "_frombuffer"),
+    ("numpy", "ndarray"), ("numpy", "dtype"),
+    ("_codecs", "encode"),  # how Python 3 pickles bytes at protocol 2 (numpy's array data)
+}
+
+
+class _BatchUnpickler(pickle.Unpickler):
+    """Unpickles a CIFAR batch: dicts, lists, bytes, numbers and numpy arrays only."""
+
+    def find_class(self, module, name):
+        if (module, name) not in _PICKLE_GLOBALS:
+            raise DatasetError(f"a CIFAR batch must hold only lists, bytes, numbers and numpy "
+                               f"arrays, but it names {module}.{name}: the file is not a "
+                               "CIFAR archive.")
+        return super().find_class(module, name)  # numpy 2 still resolves numpy.core names
+
+
+def _read_batches(path, flag: str, owner: str):
+    """The images (uint8 [N, 32, 32, 3], HWC) and labels (int64 [N]) of the batches of the
+    archive at ``path`` whose member names hold ``flag``."""
+    images, labels = [], []
+    try:
+        with tarfile.open(path, mode="r") as archive:
+            names = sorted(member.name for member in archive if flag in member.name
+                           and member.isfile())
+            for name in names:
+                batch = _BatchUnpickler(archive.extractfile(name), encoding="bytes").load()
+                found = _batch_labels(batch, name, path)
+                data = np.asarray(batch[b"data"], dtype=np.uint8)
+                if data.ndim != 2 or data.shape[1] != _CHANNELS * _SIDE * _SIDE \
+                        or len(data) != len(found):
+                    raise DatasetError(f"{path}: batch {name} holds data of shape "
+                                       f"{list(data.shape)} for {len(found)} labels; CIFAR "
+                                       f"batches hold [N, {_CHANNELS * _SIDE * _SIDE}].")
+                images.append(data)
+                labels.append(np.asarray(found, dtype=np.int64))
+    except (tarfile.TarError, pickle.UnpicklingError, EOFError, KeyError) as exc:
+        raise DatasetError(f"{owner}: {path} is not a readable CIFAR archive "
+                           f"(cifar-*-python.tar.gz): {exc}.") from None
+    if not names:
+        raise DatasetError(f"{owner}: {path} holds no batch whose name contains {flag!r}: "
+                           "it is not this CIFAR archive.")
+    data = np.concatenate(images)
+    # each row is the 1024 red, then green, then blue values of a 32x32 image: HWC for PIL
+    hwc = data.reshape(-1, _CHANNELS, _SIDE, _SIDE).transpose(0, 2, 3, 1)
+    return np.ascontiguousarray(hwc), np.concatenate(labels)
+
+
+def _batch_labels(batch, name: str, path):
+    if not isinstance(batch, dict) or b"data" not in batch:
+        raise DatasetError(f"{path}: batch {name} is not a dict with b'data'.")
+    for key in (b"labels", b"fine_labels"):  # Cifar-10's, then Cifar-100's
+        if key in batch:
+            return batch[key]
+    raise DatasetError(f"{path}: batch {name} has no b'labels' or b'fine_labels'.")
+
+
+class Cifar10(Dataset):
+    """Paddle's ``paddle.vision.datasets.Cifar10(data_file=None, mode='train', transform=None,
+    download=True, backend=None)``: 50,000 training and 10,000 test images of 32x32, 10 classes.
+
+    ``data_file``: the path of ``cifar-10-python.tar.gz``; None takes it from the download
+    cache (``~/.cache/tomlrun/cifar10``), where ``download=True`` fetches it (md5-checked).
+    ``mode``: 'train' or 'test'. ``transform``: a callable applied to each image. ``backend``:
+    'pil' or 'cv2'; None takes ``core.vision.get_image_backend()`` ('pil', as Paddle).
+
+    ``dataset[i]`` is ``(image, label)``: with 'pil' an RGB ``PIL.Image`` (without Pillow the
+    uint8 ``[32, 32, 3]`` array it would hold) before the transform, returned as the transform
+    leaves it; with 'cv2' the uint8 HWC ``[32, 32, 3]`` array before the transform, cast to
+    the default dtype after it (float32 0..255 without one). ``label`` is a 0-D int64 array.
+    """
+
+    NAME = "cifar10"
+    FILENAME = "cifar-10-python.tar.gz"
+    FLAGS = {"train": "data_batch", "test": "test_batch"}  # Paddle's MODE_FLAG_MAP
+
+    def __init__(self, data_file=None, mode: str = "train", transform=None,
+                 download: bool = True, backend=None):
+        owner = type(self).__name__
+        if not isinstance(mode, str) or mode.lower() not in MODES:
+            raise ValueError(f"{owner}: mode={mode!r} must be 'train' or 'test'.")
+        if transform is not None and not callable(transform):
+            raise TypeError(f"{owner}: transform must be callable or None, got "
+                            f"{type(transform).__name__}.")
+        self.mode = mode.lower()
+        self.backend = check_backend(get_image_backend() if backend is None else backend, owner)
+        self.transform = transform
+        self.flag = self.FLAGS[self.mode]
+        self.data_file = str(locate_file(data_file, self.NAME, self.FILENAME, bool(download),
+                                         owner))
+        self.images, self.labels = _read_batches(self.data_file, self.flag, owner)
+        self.dtype = get_default_dtype()
+
+    @property
+    def arrays(self):
+        """The (images, labels) arrays when samples are those rows unchanged (no transform), so
+        ``core.io.DataLoader`` cuts batches by fancy indexing; else None. 'pil' gives the uint8
+        images (what stacking the PIL images gives), 'cv2' the images in the default dtype."""
+        if self.transform is not None:
+            return None
+        if self.backend == "pil":
+            return self.images, self.labels
+        if getattr(self, "_float_images", None) is None or \
+                self._float_images.dtype != self.dtype:  # made once, on first use
+            self._float_images = self.images.astype(self.dtype)
+        return self._float_images, self.labels
+
+    def __getitem__(self, idx):
+        image, label = self.images[idx], self.labels[idx].copy()  # a 0-D int64 array
+        if self.backend == "pil":
+            image = _pil_image(image)
+        else:
+            image = image.copy()  # uint8, as Paddle gives it to the transform; a copy: the
+            # transform may write into it
+        if self.transform is not None:
+            image = self.transform(image)
+        if self.backend == "pil":
+            return image, label
+        return np.asarray(image).astype(self.dtype), label
+
+    def __len__(self) -> int:
+        return int(self.labels.shape[0])
+
+
+def _pil_image(pixels: np.ndarray):
+    """An RGB PIL image of ``pixels`` (uint8 HWC, Paddle's ``Image.fromarray``), or without
+    Pillow the uint8 array that image holds (a copy: a transform may write into it)."""
+    image_module = pil_image_module()
+    if image_module is None:
+        return pixels.copy()
+    return image_module.fromarray(pixels)  # uint8 [H, W, 3] is mode 'RGB'
+
+
+class Cifar100(Cifar10):
+    """Paddle's ``paddle.vision.datasets.Cifar100(data_file=None, mode='train', transform=None,
+    download=True, backend=None)``: Cifar-10's layout and samples with 100 classes, the label
+    being the fine label; ``data_file`` is ``cifar-100-python.tar.gz`` (download cache
+    ``~/.cache/tomlrun/cifar100``)."""
+
+    NAME = "cifar100"
+    FILENAME = "cifar-100-python.tar.gz"
+    FLAGS = {"train": "train", "test": "test"}
+
+
+__all__ = ["Cifar10", "Cifar100"]
