@@ -5,7 +5,7 @@ numpy broadcasting by summing gradients back to each input's shape (``unbroadcas
 """
 from __future__ import annotations
 
-from core import backend, threads
+from core import autocast, backend, threads
 from core.tensor import Tensor, apply, as_tensor, is_grad_enabled, unbroadcast
 
 
@@ -99,6 +99,8 @@ def pow(x, y) -> Tensor:  # noqa: A001 - Paddle's name
     """x ** y element-wise (Paddle's ``pow``, the ``**`` operator); ``y`` a number or a Tensor.
 
     An integer tensor raised to a Python float computes in float32, as for ``+ - * / %``."""
+    if autocast.active:  # inside paddle.amp.auto_cast: black-listed, float32 inputs
+        x, y = autocast.cast_inputs("pow", x, y)
     if isinstance(y, Tensor):
         return _pow_tensor(*_pair(x, y))
     if isinstance(y, float) and isinstance(x, Tensor) and x.dtype.kind in "iub":
@@ -139,6 +141,8 @@ def _pow_tensor(x: Tensor, y: Tensor) -> Tensor:
 def matmul(x, y, transpose_x: bool = False, transpose_y: bool = False) -> Tensor:
     """Matrix product with numpy's matmul broadcasting; 1-D operands as in numpy."""
     x, y = _pair(x, y)
+    if autocast.active:  # inside paddle.amp.auto_cast: white-listed, float16 inputs
+        x, y = autocast.cast_inputs("matmul", x, y)
     a = x.data.swapaxes(-1, -2) if transpose_x and x.ndim > 1 else x.data
     b = y.data.swapaxes(-1, -2) if transpose_y and y.ndim > 1 else y.data
     xp = backend.array_module(a)

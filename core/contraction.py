@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import string
 
-from core import backend
+from core import autocast, backend
 from core.arithmetic import conj_if_complex
 from core.ops import as_input
 from core.tensor import Tensor, apply
@@ -65,6 +65,8 @@ def einsum(equation: str, *operands) -> Tensor:
     xs = [as_input(t, "einsum", f"operands[{i}]") for i, t in enumerate(operands)]
     if not xs:
         raise ValueError("einsum: at least one operand is required")
+    if autocast.active:  # inside paddle.amp.auto_cast: white-listed, float16 inputs
+        xs = autocast.cast_inputs("einsum", *xs)
     terms, out, sizes = _parse(equation, [t.data.shape for t in xs])
     xp = backend.array_module(xs[0].data)
     datas = [t.data for t in xs]

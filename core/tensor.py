@@ -24,9 +24,6 @@ from core.sparse import RowSparseGrad
 
 _state = threading.local()
 _names = itertools.count()
-# core.amp's recast while some auto_cast is active (core/amp/state.py), else None: apply's
-# one check, so that ops pay nothing measurable for mixed precision when it is off.
-_amp_hook = None
 
 
 def is_grad_enabled() -> bool:
@@ -460,8 +457,6 @@ def apply(out_data, parents: tuple, backward, op: str | None = None) -> Tensor:
     """Wrap an op's output; record the graph only when some parent needs a gradient."""
     if isinstance(out_data, np.generic):
         out_data = np.asarray(out_data)  # numpy returns scalars for 0-D math; keep arrays
-    if _amp_hook is not None:  # inside paddle.amp.auto_cast: white/black-listed ops recast
-        out_data, backward = _amp_hook(out_data, backward, op)
     out = Tensor(out_data)
     if getattr(_state, "grad_enabled", True):
         try:  # free unless it raises: this runs once per op

@@ -1,15 +1,17 @@
 """Paddle's ``paddle.amp.auto_cast`` (``amp_guard``) and ``paddle.amp.decorate``
 (``amp_decorate``), with ``is_float16_supported`` / ``is_bfloat16_supported``.
 
-Inside ``auto_cast`` the results of core's ops are recast where the op goes through
-``core.tensor.apply`` (``core.amp.state.recast``): at O1 a white-listed op (matmul, linear,
-einsum) gives its float32 result in float16 and a black-listed one (exp, log, softmax, sum,
-mean, the losses, ...) gives a float16 result back in float32; other ops follow numpy's
-promotion (a float16 and a float32 input give float32, Paddle's ``use_promote``). At O2
-every op but the black-listed ones gives float16, and ``decorate`` casts the models'
-parameters to float16 (normalisation layers excepted) with float32 master weights in the
-optimizers. Gradients reach each parameter in its own dtype. docs/paddle.md lists where this
-differs from Paddle (core casts an op's result, not its inputs; conv2d is left out at O1).
+Inside ``auto_cast`` the ops of Paddle's lists that core wires cast their inputs before they
+compute (``core.autocast.cast_inputs``): at O1 a white-listed op (matmul and mm / bmm /
+addmm through it, linear, einsum, the convolutions) computes from float16 inputs, its
+float32 weights cast too, and a black-listed one (softmax, log_softmax, the losses,
+layer_norm, group_norm, exp, log, sum, mean, pow, square, cumsum) from float32 inputs; the
+other ops run on what they get (numpy's promotion: a float16 and a float32 input give
+float32, Paddle's ``use_promote``). At O2 every wired op but the black-listed ones computes
+in float16, and ``decorate`` casts the models' parameters to float16 (normalisation layers
+excepted) and turns on the optimizers' ``multi_precision`` (float32 master weights).
+Gradients reach each parameter in its own dtype. docs/paddle.md lists where this differs
+from Paddle (the black-listed ops core does not wire).
 """
 from __future__ import annotations
 
@@ -20,10 +22,9 @@ import numpy as np
 
 from core import backend, nn
 from core.amp import lists
-from core.amp.state import AmpState, current, pop, push
+from core.autocast import AmpState, current, pop, push
 from core.nn.layer import Layer
 from core.optimizer.optimizer import Optimizer
-from core.tensor import Tensor
 
 _LEVELS = ("O0", "OD", "O1", "O2")
 _DTYPES = ("float16", "bfloat16")
@@ -80,10 +81,7 @@ def _state(level: str, dtype: str, custom_white: frozenset, custom_black: frozen
     """Paddle's lists for ``level`` and ``dtype`` with the custom ones moved in: a custom
     white op leaves the black list, a custom black op the white list."""
     custom_white, custom_black = lists.core_names(custom_white), lists.core_names(custom_black)
-    white = lists.core_names(lists.white_list()[dtype][level])
-    if level == "O1":
-        white -= lists.NOT_CAST_AT_O1
-    white = white - custom_black | custom_white
+    white = lists.core_names(lists.white_list()[dtype][level]) - custom_black | custom_white
     black = lists.core_names(lists.black_list()[dtype][level]) - custom_white | custom_black
     rest = {"OD": "float32", "O1": "keep", "O2": "low"}[level]
     return AmpState(level, dtype, white, black, rest)
@@ -154,10 +152,9 @@ def decorate(models, optimizers=None, level: str = "O1", dtype: str = "float16",
     master_weight=None, save_dtype=None)``: at O2, every floating parameter and buffer of
     ``models`` (a Layer or a list of them) is cast to ``dtype`` in place, except those of
     normalisation layers (BatchNorm*, LayerNorm, InstanceNorm*, GroupNorm, SyncBatchNorm),
-    and, with ``master_weight`` True or None, each of ``optimizers`` keeps float32 copies of
-    the low-precision parameters and updates those (the parameters get the rounded result).
-    A decorated model also casts its float32 input tensors to ``dtype`` while an O2
-    ``auto_cast`` is active (Paddle casts every op's inputs at O2). At O1 nothing changes.
+    and, with ``master_weight`` True or None, each of ``optimizers`` gets Paddle's
+    ``multi_precision`` (float32 master weights, seeded with the values before the cast;
+    ``master_weight=False`` turns it off). At O1 nothing changes.
     ``save_dtype`` ('float16', 'bfloat16', 'float32', 'float64' or None) is the dtype the
     models' ``state_dict`` gives. Returns the models, or ``(models, optimizers)`` when
     optimizers are given, in the form (single or list) they came in."""
@@ -179,10 +176,11 @@ def decorate(models, optimizers=None, level: str = "O1", dtype: str = "float16",
                 if p.data.dtype == "float32"}
         for model in model_list:
             model._to_float(dtype, list(_norm_layer_types()), "decorate")
-            model.register_forward_pre_hook(_cast_inputs)
-        if master_weight is not False:
-            for optimizer in optimizer_list:
-                _keep_master_weights(optimizer, full)
+        for optimizer in optimizer_list:
+            if master_weight is False:
+                optimizer._set_multi_precision(False)
+            else:
+                _seed_master_weights(optimizer, full)
     if save_dtype is not None:
         for model in model_list:
             _save_as(model, save_dtype)
@@ -203,16 +201,6 @@ def _as_list(owner: str, arg: str, value, kind) -> list:
     return items
 
 
-def _cast_inputs(layer, inputs):
-    """A decorated model's forward pre-hook: float32 tensors in, in the amp dtype, under an
-    O2 auto_cast (core's conv kernels want x and weight of one dtype)."""
-    state = current()
-    if state is None or state.level != "O2":
-        return None
-    return tuple(x.astype(state.dtype) if isinstance(x, Tensor) and x.dtype == "float32"
-                 else x for x in inputs)
-
-
 def _save_as(model, save_dtype: str) -> None:
     """``model.state_dict()`` gives its floating tensors in ``save_dtype`` (copies)."""
     original = model.state_dict
@@ -227,41 +215,11 @@ def _save_as(model, save_dtype: str) -> None:
     model.state_dict = state_dict
 
 
-def _rounds_to(master, low) -> bool:
-    """Whether ``master`` still rounds to the parameter's values."""
-    return bool(backend.array_module(low).array_equal(master.astype(low.dtype), low))
-
-
-def _keep_master_weights(optimizer, full: dict) -> None:
-    """The optimizer updates float32 copies of its low-precision parameters: for each step
-    the parameter holds its master copy and a float32 gradient, then gets the rounded
-    result back. Done around ``Optimizer._apply``, the one place every rule's step and
-    minimize go through, so the rule itself and its state (float32) are unchanged."""
-    if getattr(optimizer, "_master_weights", None) is not None:
-        return
-    mine = {id(p) for p in optimizer._parameter_list}
-    optimizer._master_weights = {key: value for key, value in full.items() if key in mine}
-    apply = optimizer._apply
-
-    def apply_on_masters(parameters, *args, **kwargs):
-        masters = optimizer._master_weights
-        swapped = []
-        for param in parameters:
-            if param.data.dtype.kind == "f" and param.data.dtype.itemsize < 4:
-                master = masters.get(id(param))
-                if master is None or not _rounds_to(master, param.data):
-                    # new, or changed outside the optimizer (set_value, a loaded state)
-                    master = masters[id(param)] = param.data.astype("float32")
-                swapped.append((param, param.data, param.grad_data))
-                param.data = master
-                if param.grad_data is not None:
-                    param.grad_data = param.grad_data.astype("float32")
-        try:
-            apply(parameters, *args, **kwargs)
-        finally:
-            for param, low, grad in swapped:
-                masters[id(param)] = param.data
-                low[...] = param.data  # rounded into the parameter's own array, in place
-                param.data, param.grad_data = low, grad
-
-    optimizer._apply = apply_on_masters
+def _seed_master_weights(optimizer, full: dict) -> None:
+    """Turn on ``optimizer``'s master weights (Paddle's ``multi_precision``), seeded with the
+    float32 values its now low-precision parameters had before ``decorate`` cast them."""
+    optimizer._set_multi_precision(True)
+    for param in optimizer._parameter_list:
+        value = full.get(id(param))
+        if value is not None and param.data.dtype != value.dtype:
+            optimizer._master_weights[param.name] = value

@@ -25,7 +25,7 @@ from collections import defaultdict
 import numpy as np
 
 from core import backend
-from core.amp.state import current_dtype, pop, push
+from core.autocast import current_dtype, pop, push
 from core.sparse import RowSparseGrad
 from core.tensor import Tensor
 

@@ -1,12 +1,12 @@
-"""Paddle's auto-mixed-precision op lists (``paddle.amp.amp_lists``), and the names core's ops
-record in the graph that they stand for.
+"""Paddle's auto-mixed-precision op lists (``paddle.amp.amp_lists``), and the core op names
+they stand for.
 
-A white-listed op is numerically safe and fast in float16 (its result is cast to the amp
-dtype inside ``auto_cast``); a black-listed one is not (its result comes back in float32 at
-O1). ``white_list()`` / ``black_list()`` return Paddle's nested dicts,
-``{dtype: {level: set of op names}}``. Paddle names some ops after its kernels
+A white-listed op is numerically safe and fast in float16 (inside ``auto_cast`` its float32
+inputs are cast to the amp dtype before it computes); a black-listed one is not (its float16
+inputs are cast to float32 at O1). ``white_list()`` / ``black_list()`` return Paddle's
+nested dicts, ``{dtype: {level: set of op names}}``. Paddle names some ops after its kernels
 (``matmul_v2``, ``reduce_sum``); ``CORE_NAMES`` maps them to the names core's ops give
-``core.tensor.apply``, so that a custom list may use either.
+``core.autocast.cast_inputs``, so that a custom list may use either.
 """
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ EXTRA_BLACK_LIST = frozenset({
 BF16_WHITE_LIST = frozenset({"conv2d", "einsum", "matmul_v2"})
 BF16_BLACK_LIST = frozenset()
 
-# Paddle's kernel name -> the op names core records (``apply(..., op)``). Paddle's ``linear``
+# Paddle's kernel name -> the names core's ops give ``cast_inputs``. Paddle's ``linear``
 # runs matmul_v2 (+ add); core fuses it into one op named "linear".
 CORE_NAMES = {
     "matmul_v2": ("matmul", "linear"), "mul": ("matmul", "linear"),
@@ -45,12 +45,11 @@ CORE_NAMES = {
     "sigmoid_cross_entropy_with_logits": ("binary_cross_entropy_with_logits",),
     "max_pool2d_with_index": ("max_pool2d",), "tanh_shrink": ("tanhshrink",),
     "lookup_table_v2": ("embedding",), "lookup_table": ("embedding",),
+    # Paddle's conv1d runs its conv2d kernel, and so do core's conv1d and transposed convs;
+    # core's own 3-D convs go with it: its conv kernels take x and weight of one dtype, so an
+    # O1 model's float32 weights must be cast with a float16 input in every conv.
+    "conv2d": ("conv3d", "conv3d_transpose"),
 }
-
-# core's conv kernels take x and weight of one dtype only; the cast of their inputs that
-# Paddle does is not available at core's dispatch point (``core.amp.auto_cast``), so a
-# float16 result would break the next conv of an O1 model, whose weights stay float32.
-NOT_CAST_AT_O1 = frozenset({"conv2d"})
 
 
 def white_list() -> dict:

@@ -23,7 +23,8 @@ class Adam(Optimizer):
     counter (a Python int), so no device array is read back. ``weight_decay`` (L2/L1) is added to
     the gradient first; for decay decoupled from the gradient use ``AdamW``. ``lazy_mode`` only
     changes Paddle's update of sparse (SelectedRows) gradients; every gradient here is dense, so
-    it is accepted for compatibility and has no effect.
+    it is accepted for compatibility and has no effect. ``multi_precision=True`` keeps float32
+    master weights and moments for float16 parameters (``Optimizer``'s docstring).
     """
 
     _accumulators = ("moment1", "moment2")
@@ -32,8 +33,10 @@ class Adam(Optimizer):
 
     def __init__(self, learning_rate=0.001, beta1: float = 0.9, beta2: float = 0.999,
                  epsilon: float = 1e-8, parameters=None, weight_decay=None, grad_clip=None,
-                 lazy_mode: bool = False, name: str | None = None):
+                 lazy_mode: bool = False, multi_precision: bool = False,
+                 name: str | None = None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self._set_multi_precision(multi_precision)
         _set_moment_rates(self, beta1, beta2, epsilon)
         self._lazy_mode = bool(lazy_mode)
         self._init_groups()
@@ -77,9 +80,10 @@ class AdamW(Adam):
     ``apply_decay_param_fun(name) -> bool`` chooses the parameters that decay (all by default).
 
     The arguments are in Paddle 3.3.1's order, so positional calls written for Paddle work.
-    ``use_lowprecision_moment`` and ``multi_precision`` are accepted and have no effect: core
-    keeps no float32 master weights, and its moments always have the parameter's own dtype
-    (what ``use_lowprecision_moment=True`` asks for low-precision parameters). ``amsgrad=True``
+    ``multi_precision=True`` keeps float32 master weights (and float32 moments) for float16
+    parameters, as Adam's. ``use_lowprecision_moment`` is accepted and has no effect: without
+    master weights the moments have the parameter's own dtype (what it asks for), with them
+    float32. ``amsgrad=True``
     is not implemented and raises. In a parameter group, ``weight_decay`` is that group's
     decoupled-decay coefficient (as Paddle's AdamW), not a regularizer.
     """
@@ -92,7 +96,7 @@ class AdamW(Adam):
                  use_lowprecision_moment: bool = False, lr_ratio=None,
                  apply_decay_param_fun=None, grad_clip=None, lazy_mode: bool = False,
                  multi_precision: bool = False, amsgrad: bool = False, name: str | None = None):
-        del use_lowprecision_moment, multi_precision  # no effect here (see the docstring)
+        del use_lowprecision_moment  # no effect here (see the docstring)
         if amsgrad:
             raise NotImplementedError("AdamW: amsgrad=True is not implemented in core")
         if isinstance(weight_decay, bool) or not isinstance(weight_decay, numbers.Real):
@@ -109,7 +113,7 @@ class AdamW(Adam):
         self._lr_ratio = lr_ratio
         self._apply_decay_param_fun = apply_decay_param_fun
         super().__init__(learning_rate, beta1, beta2, epsilon, parameters, None, grad_clip,
-                         lazy_mode, name)
+                         lazy_mode, multi_precision, name)
 
     def _prepare(self, param, lr: float) -> float:
         if self._lr_ratio is not None:
@@ -167,7 +171,8 @@ class Lamb(Optimizer):
     with ``wd = lamb_weight_decay``, or 0 for a parameter where
     ``exclude_from_weight_decay_fn(param)`` is True. The norms are over the whole parameter, so
     a row-sparse gradient (``Embedding(sparse=True)``) gets the lazy rule on its touched rows
-    with the norms of those rows. ``multi_precision`` is accepted and has no effect.
+    with the norms of those rows. ``multi_precision=True`` keeps float32 master weights for
+    float16 parameters.
     """
 
     _accumulators = ("moment1", "moment2")
@@ -180,8 +185,8 @@ class Lamb(Optimizer):
                  beta2: float = 0.999, epsilon: float = 1e-6, parameters=None, grad_clip=None,
                  exclude_from_weight_decay_fn=None, multi_precision: bool = False,
                  always_adapt: bool = False, name: str | None = None):
-        del multi_precision
         super().__init__(learning_rate, parameters, None, grad_clip, name)
+        self._set_multi_precision(multi_precision)
         self._decay = check_range("Lamb", "lamb_weight_decay", lamb_weight_decay, 0.0)
         _set_moment_rates(self, beta1, beta2, epsilon)
         if exclude_from_weight_decay_fn is not None and not callable(

@@ -155,7 +155,6 @@ class Rprop(Optimizer):
     def __init__(self, learning_rate: float = 0.001, learning_rate_range=(1e-5, 50),
                  parameters=None, etas=(0.5, 1.2), grad_clip=None,
                  multi_precision: bool = False, name: str | None = None):
-        del multi_precision  # core keeps no float32 master weights
         if isinstance(learning_rate, LRScheduler):
             raise TypeError("Rprop: learning_rate must be a float (the initial step size of "
                             "every element), not an LRScheduler: Rprop adapts its step sizes "
@@ -172,6 +171,7 @@ class Rprop(Optimizer):
             raise ValueError("Rprop: etas must satisfy 0 < etas[0] < 1 < etas[1] (the factors "
                              f"that shrink and grow a step size), got {tuple(etas)!r}")
         super().__init__(lr, parameters, None, grad_clip, name)
+        self._set_multi_precision(multi_precision)
         self._initial_lr, self._range, self._etas = lr, (low, high), (shrink, grow)
         self._init_groups()
 

@@ -15,6 +15,14 @@ parameter's ``regularizer`` (AdamW: the group's decoupled-decay coefficient inst
 ``grad_clip`` clips that group's gradients; the rule's own settings (``beta1``, ``epsilon``,
 ``momentum``, ...: ``_group_options``) hold while that group is updated. A plain list of
 parameters takes the single-group path unchanged (no per-group work).
+
+Master weights (Paddle's ``multi_precision=True``, which ``paddle.amp.decorate(level='O2')``
+turns on): a float16 (or bfloat16) parameter keeps a float32 copy, its master weight. For
+each step the parameter holds its master and a float32 copy of its gradient while
+regularization and the rule run (so the rule's state is float32 too), then gets the rounded
+result back in its own array: updates smaller than float16's spacing add up in the master
+instead of being lost. The masters are saved under ``state_dict()["master_weights"]``
+(``{parameter name: float32 Tensor}``, Paddle's key) and restored by ``set_state_dict``.
 """
 from __future__ import annotations
 
@@ -35,6 +43,7 @@ from core.tensor import Tensor, no_grad
 _OWN_CLIP = object()  # _apply's default: the optimizer's grad_clip (a group may give None)
 LR_SCHEDULER_KEY = "LR_Scheduler"  # Paddle's key for the scheduler's state in a state dict
 STATE_KEY = "state"
+MASTER_WEIGHTS_KEY = "master_weights"  # Paddle's key for the float32 master weights
 
 
 class Optimizer:
@@ -78,6 +87,8 @@ class Optimizer:
         self._grad_clip = grad_clip
         self._name = name
         self._state: dict[str, dict] = {}
+        self._multi_precision = False  # a rule taking Paddle's multi_precision sets it
+        self._master_weights: dict = {}  # parameter name -> float32 master (multi_precision)
         self._raw_groups = groups  # checked and applied by _init_groups, once subclasses are set
         self._param_groups = self._parameter_list  # Paddle's attribute: the groups, or the list
 
@@ -136,6 +147,14 @@ class Optimizer:
                                "at its end (parameter groups were given).")
         groups = self._param_groups
         return groups if groups is not self._parameter_list else None
+
+    def _set_multi_precision(self, multi_precision) -> None:
+        """Paddle's ``multi_precision`` argument: keep float32 master weights for float16
+        (and bfloat16) parameters (module docstring)."""
+        if not isinstance(multi_precision, bool):
+            raise TypeError(f"{type(self).__name__}: multi_precision must be True or False, "
+                            f"got {multi_precision!r}")
+        self._multi_precision = multi_precision
 
     # ----- the one method a rule defines ---------------------------------------------------
     def _update(self, param, grad, state: dict, lr: float) -> None:
@@ -207,6 +226,16 @@ class Optimizer:
         grad_clip = self._grad_clip if grad_clip is _OWN_CLIP else grad_clip  # a group's own
         if grad_clip is not None and params_grads:
             params_grads = sparse_rows.clip(grad_clip, params_grads)
+        swapped = []
+        if self._multi_precision:  # float16 parameters hold their float32 masters meanwhile
+            params_grads, swapped = self._to_masters(params_grads)
+        try:
+            self._apply_rule(params_grads)
+        finally:
+            self._from_masters(swapped)
+
+    def _apply_rule(self, params_grads: list) -> None:
+        """Regularization and the rule for each ``(param, grad)`` of a step."""
         base_lr = self.get_lr()
         dense = []
         for param, grad in params_grads:
@@ -221,6 +250,44 @@ class Optimizer:
             state["step"] = state.get("step", 0) + 1
             dense.append((param, grad, state, base_lr * _lr_scale(param)))
         self._update_all(dense)
+
+    def _to_masters(self, params_grads: list) -> tuple[list, list]:
+        """Each float16 (bfloat16) parameter's data swapped for its float32 master, its
+        gradient cast to float32; returns the new pairs and what ``_from_masters`` restores."""
+        out, swapped = [], []
+        for param, grad in params_grads:
+            low = param.data
+            if self._keeps_master(param):
+                param.data = self._master_for(param)
+                swapped.append((param, low))
+                grad = grad.astype("float32")
+            out.append((param, grad))
+        return out, swapped
+
+    def _keeps_master(self, param) -> bool:
+        """Whether ``param`` is updated through a float32 master (its state is float32)."""
+        dtype = param.data.dtype
+        return self._multi_precision and dtype.kind == "f" and dtype.itemsize < 4
+
+    def _master_for(self, param):
+        """``param``'s float32 master: made from its values on first use; where an element
+        no longer rounds to the parameter's (``set_value``, a model loaded without this
+        optimizer's state) it restarts from the parameter's value. One element-wise pass on
+        the device, no read to the host."""
+        low = param.data
+        master = self._master_weights.get(param.name)
+        if master is None or tuple(master.shape) != tuple(low.shape):
+            master = self._master_weights[param.name] = low.astype("float32")
+        else:
+            backend.array_module(low).copyto(master, low, where=master.astype(low.dtype) != low)
+        return master
+
+    def _from_masters(self, swapped: list) -> None:
+        """The rounded masters back into the parameters' own arrays, in place."""
+        for param, low in swapped:
+            self._master_weights[param.name] = master = param.data
+            low[...] = master
+            param.data = low
 
     def _update_all(self, updates: list) -> None:
         """``_update`` for each ``(param, grad, state, lr)`` of a step's dense gradients; a
@@ -250,7 +317,8 @@ class Optimizer:
 
     # ----- state ---------------------------------------------------------------------------
     def state_dict(self) -> dict:
-        """``{"state": {param name: {array name: Tensor, "step": int}}, "LR_Scheduler": ...}``.
+        """``{"state": {param name: {array name: Tensor, "step": int}}, "LR_Scheduler": ...,
+        "master_weights": {param name: float32 Tensor}}`` (the last only with master weights).
 
         Arrays are Tensors sharing memory with the live state (as ``Layer.state_dict``); the
         step counter and a rule's scalars (``_scalars``) stay Python numbers.
@@ -258,6 +326,8 @@ class Optimizer:
         state = {name: {k: (Tensor(v) if hasattr(v, "shape") else v) for k, v in entries.items()}
                  for name, entries in self._state.items()}
         out = {STATE_KEY: state}
+        if self._master_weights:
+            out[MASTER_WEIGHTS_KEY] = {name: Tensor(v) for name, v in self._master_weights.items()}
         if isinstance(self._learning_rate, LRScheduler):
             out[LR_SCHEDULER_KEY] = self._learning_rate.state_dict()
         return out
@@ -265,9 +335,9 @@ class Optimizer:
     def set_state_dict(self, state_dict: dict) -> None:
         """Copy state in by parameter name (Tensors or numpy arrays, e.g. from ``load``).
 
-        Entries the dict lacks start from their initial value on the next step. Entries for
-        unknown parameters or unknown state names are ignored with a warning; a shape mismatch
-        raises ``ValueError``.
+        Entries the dict lacks start from their initial value on the next step (a missing
+        master weight from its parameter). Entries for unknown parameters or unknown state
+        names are ignored with a warning; a shape mismatch raises ``ValueError``.
         """
         if not isinstance(state_dict, dict):
             raise TypeError(f"{type(self).__name__}.set_state_dict: expected a dict, got "
@@ -282,6 +352,7 @@ class Optimizer:
                 continue
             with self._group_settings(self._group_of(param)):  # its group's state arrays
                 ignored += self._load_param_state(param, entries)
+        ignored += self._load_master_weights(state_dict.get(MASTER_WEIGHTS_KEY) or {})
         if ignored:
             warnings.warn(f"{type(self).__name__}.set_state_dict ignored entries that match no "
                           f"parameter or state of this optimizer: {ignored}", stacklevel=2)
@@ -297,21 +368,37 @@ class Optimizer:
     def _load_param_state(self, param, entries: dict) -> list[str]:
         known, ignored = self._accumulators_for(param), []
         state = self._state.setdefault(param.name, {})
+        dtype = "float32" if self._keeps_master(param) else None  # the state of a master
         for key, value in entries.items():
             if key == "step":
                 state["step"] = int(np.asarray(backend.to_numpy(_raw(value))))
             elif key in self._scalars:
                 state[key] = float(np.asarray(backend.to_numpy(_raw(value))))
             elif key in known:
-                state[key] = _copy_like(value, param, key)
+                state[key] = _copy_like(value, param, key, dtype)
             else:
                 ignored.append(f"{param.name}.{key}")
         return ignored
 
+    def _load_master_weights(self, masters: dict) -> list[str]:
+        """Private float32 copies of saved master weights, by parameter name; returns the
+        names of those that match no parameter."""
+        ignored = []
+        for name, value in masters.items():
+            param = self._by_name.get(name)
+            if param is None:
+                ignored.append(f"{MASTER_WEIGHTS_KEY}.{name}")
+                continue
+            self._master_weights[name] = _copy_like(value, param, MASTER_WEIGHTS_KEY,
+                                                    "float32")
+        return ignored
+
     def state_nbytes(self) -> int:
-        """Bytes held by the optimizer's state arrays (step counters are Python ints)."""
+        """Bytes held by the optimizer's state arrays and master weights (step counters are
+        Python ints)."""
         return sum(int(v.nbytes) for entries in self._state.values()
-                   for v in entries.values() if hasattr(v, "nbytes"))
+                   for v in entries.values() if hasattr(v, "nbytes")) + sum(
+            int(v.nbytes) for v in self._master_weights.values())
 
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(lr={self.get_lr()}, "
@@ -335,8 +422,9 @@ def _full_like(data, value: float):
     return xp.zeros_like(data) if value == 0 else xp.full_like(data, value)
 
 
-def _copy_like(value, param, key: str):
-    """A private copy of ``value`` on ``param``'s device with its dtype (never an alias)."""
+def _copy_like(value, param, key: str, dtype=None):
+    """A private copy of ``value`` on ``param``'s device with its dtype (or ``dtype``; never
+    an alias)."""
     raw, data = _raw(value), param.data
     if tuple(np.shape(raw)) != tuple(data.shape):
         raise ValueError(f"set_state_dict: state '{key}' of parameter '{param.name}' has shape "
@@ -344,7 +432,7 @@ def _copy_like(value, param, key: str):
     xp = backend.array_module(data)
     if xp is np:
         raw = backend.to_numpy(raw)
-    return xp.array(raw, dtype=data.dtype, copy=True)
+    return xp.array(raw, dtype=data.dtype if dtype is None else dtype, copy=True)
 
 
 def _check_parameters(owner: str, parameters) -> tuple[list, list | None]:

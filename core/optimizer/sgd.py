@@ -11,11 +11,14 @@ class SGD(Optimizer):
     """Stochastic gradient descent: ``param = param - lr * grad``.
 
     ``grad`` already includes the regularization term (``weight_decay``), as in Paddle.
+    ``multi_precision=True`` keeps float32 master weights for float16 parameters (the base's
+    docstring), as every rule here that takes Paddle's argument.
     """
 
     def __init__(self, learning_rate=0.001, parameters=None, weight_decay=None, grad_clip=None,
-                 name: str | None = None):
+                 multi_precision: bool = False, name: str | None = None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self._set_multi_precision(multi_precision)
         self._init_groups()
 
     def _update(self, param, grad, state, lr):
@@ -37,8 +40,9 @@ class Momentum(Optimizer):
 
     def __init__(self, learning_rate=0.001, momentum: float = 0.9, parameters=None,
                  use_nesterov: bool = False, weight_decay=None, grad_clip=None,
-                 name: str | None = None):
+                 multi_precision: bool = False, name: str | None = None):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self._set_multi_precision(multi_precision)
         self._momentum = check_range("Momentum", "momentum", momentum, 0.0)
         self._use_nesterov = bool(use_nesterov)
         self._init_groups()
@@ -73,12 +77,12 @@ class ASGD(Optimizer):
     def __init__(self, learning_rate=0.001, batch_num: int = 1, parameters=None,
                  weight_decay=None, grad_clip=None, multi_precision: bool = False,
                  name: str | None = None):
-        del multi_precision  # core keeps no float32 master weights
         if isinstance(batch_num, bool) or not isinstance(batch_num, numbers.Integral) \
                 or batch_num < 1:
             raise ValueError("ASGD: batch_num must be an integer >= 1 (the batches in an "
                              f"epoch), got {batch_num!r}")
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self._set_multi_precision(multi_precision)
         self._batch_num = int(batch_num)
         self._init_groups()
 

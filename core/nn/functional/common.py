@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core import backend
+from core import autocast, backend
 from core.nn.functional._sums import column_sums
 from core.tensor import Tensor, apply, unbroadcast
 from core.threads import matmul_any_order, matmul_inner, matmul_transposed
@@ -21,6 +21,8 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None,
     One fused op: the backward is two GEMMs and a sum, with no graph of small ops.
     """
     del name
+    if autocast.active:  # inside paddle.amp.auto_cast: white-listed, float16 inputs
+        x, weight, bias = autocast.cast_inputs("linear", x, weight, bias)
     a, w = x.data, weight.data
     if w.ndim != 2 or a.ndim < 1 or a.shape[-1] != w.shape[0]:
         raise ValueError(f"linear: input of shape {list(a.shape)} does not fit weight of shape "

@@ -23,7 +23,7 @@ Speed choices, each measured as a same-run ratio (numbers in benchmarks/README.m
 """
 from __future__ import annotations
 
-from core import backend
+from core import autocast, backend
 from core.nn.functional._im2col import Unfold
 from core.nn.functional._parallel import recycled_empty, shared_scratch, thread_cached
 from core.nn.functional._spatial import Window, check_tensor, windows
@@ -46,6 +46,8 @@ def conv2d(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padd
     del name
     check_tensor(x, "x", "conv2d")
     check_tensor(weight, "weight", "conv2d")
+    if autocast.active:  # inside paddle.amp.auto_cast: white-listed, float16 inputs
+        x, weight, bias = autocast.cast_inputs("conv2d", x, weight, bias)
     if data_format not in ("NCHW", "NHWC"):
         raise ValueError(f"conv2d: data_format must be 'NCHW' or 'NHWC', got {data_format!r}")
     channels_first = data_format == "NCHW"

@@ -7,7 +7,7 @@ instead of a graph of a dozen small ops. A reduced loss is 0-D (shape []), as in
 """
 from __future__ import annotations
 
-from core import backend
+from core import autocast, backend
 from core.tensor import Tensor, apply, arrays_to_tensors
 
 _REDUCTIONS = ("mean", "sum", "none")
@@ -44,6 +44,8 @@ def cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = None,  #
     """
     del name
     input, label = arrays_to_tensors(input, label)  # numpy batches too
+    if autocast.active:  # inside paddle.amp.auto_cast: black-listed, float32 inputs
+        input, label, weight = autocast.cast_inputs("cross_entropy", input, label, weight)
     check_reduction(reduction, "cross_entropy")
     x = input.data
     if x.ndim < 1 or not isinstance(axis, int) or not -x.ndim <= axis < x.ndim:
@@ -285,6 +287,8 @@ def nll_loss(input: Tensor, label: Tensor, weight: Tensor | None = None,  # noqa
     """
     del name
     input, label = arrays_to_tensors(input, label)  # numpy batches too
+    if autocast.active:  # inside paddle.amp.auto_cast: black-listed, float32 inputs
+        input, weight = autocast.cast_inputs("nll_loss", input, weight)
     check_reduction(reduction, "nll_loss")
     x, lab = input.data, label.data
     if x.ndim == 2 and lab.shape == (x.shape[0], 1):

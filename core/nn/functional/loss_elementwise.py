@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from core import backend
+from core import autocast, backend
 from core.manipulation import reshape
 from core.nn.functional.loss import check_reduction
 from core.tensor import Tensor, apply, arrays_to_tensors, unbroadcast
@@ -143,6 +143,9 @@ def binary_cross_entropy_with_logits(logit: Tensor, label: Tensor, weight: Tenso
     """
     del name
     logit, label = arrays_to_tensors(logit, label)  # numpy batches too
+    if autocast.active:  # inside paddle.amp.auto_cast: black-listed, float32 inputs
+        logit, label, weight, pos_weight = autocast.cast_inputs(
+            "binary_cross_entropy_with_logits", logit, label, weight, pos_weight)
     check_reduction(reduction, "binary_cross_entropy_with_logits")
     _same_shape(logit, label, "binary_cross_entropy_with_logits")
     x, y = logit.data, label.data

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from core import backend
+from core import autocast, backend
 from core.row_blocks import for_blocks
 from core.tensor import Tensor, apply
 
@@ -279,6 +279,8 @@ def layer_norm(x: Tensor, normalized_shape, weight: Tensor | None = None,
     ``layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=None)``);
     ``weight`` and ``bias`` have shape ``normalized_shape``."""
     del name
+    if autocast.active:  # inside paddle.amp.auto_cast: black-listed, float32 inputs
+        x, weight, bias = autocast.cast_inputs("layer_norm", x, weight, bias)
     shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
     k = len(shape)
     if k == 0 or list(x.shape[x.ndim - k:]) != shape:
@@ -310,6 +312,8 @@ def group_norm(x: Tensor, num_groups: int, epsilon: float = 1e-05, weight: Tenso
     inputs, or [N, *, C] with a channels-last ``data_format`` (NLC, NHWC, NDHWC, as Paddle 3);
     per-channel ``weight`` and ``bias`` [C]."""
     del name
+    if autocast.active:  # inside paddle.amp.auto_cast: black-listed, float32 inputs
+        x, weight, bias = autocast.cast_inputs("group_norm", x, weight, bias)
     if data_format in _CHANNELS_LAST:
         # The channels moved first and back: a group's statistics span its channels and every
         # position, whatever the layout (two copies; channels-first inputs pay none).

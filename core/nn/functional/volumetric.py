@@ -21,7 +21,7 @@ import itertools
 import math
 from dataclasses import dataclass
 
-from core import backend
+from core import autocast, backend
 from core.nn.functional._spatial import Window, _is_int, _same, check_fits, check_tensor
 from core.nn.functional.pooling import _ceil, check_mask_format
 from core.tensor import Tensor, apply
@@ -254,6 +254,8 @@ def conv3d(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padd
     channels_first = _check_format(data_format, "conv3d")
     check_tensor(x, "x", "conv3d", ndim=5)
     check_tensor(weight, "weight", "conv3d", ndim=5)
+    if autocast.active:  # inside paddle.amp.auto_cast: white-listed (as conv2d), float16
+        x, weight, bias = autocast.cast_inputs("conv3d", x, weight, bias)
     channels = x.shape[1] if channels_first else x.shape[4]
     groups_ok = isinstance(groups, int) and not isinstance(groups, bool) and groups >= 1
     _check_conv("conv3d", x, weight, bias, groups, channels,
@@ -308,6 +310,8 @@ def conv3d_transpose(x: Tensor, weight: Tensor, bias: Tensor | None = None, stri
     channels_first = _check_format(data_format, op)
     check_tensor(x, "x", op, ndim=5)
     check_tensor(weight, "weight", op, ndim=5)
+    if autocast.active:  # inside paddle.amp.auto_cast: white-listed (as conv2d), float16
+        x, weight, bias = autocast.cast_inputs(op, x, weight, bias)
     channels = x.shape[1] if channels_first else x.shape[4]
     groups_ok = isinstance(groups, int) and not isinstance(groups, bool) and groups >= 1
     _check_conv(op, x, weight, bias, groups, channels, weight.shape[0],
