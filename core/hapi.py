@@ -11,9 +11,9 @@ The Paddle tutorial's second half trains with it::
 A batch is a list ``[input..., label...]``: the first ``len(inputs)`` fields go to the network
 (``inputs`` given to ``Model``, else one per named positional argument of its ``forward``), the
 rest are labels for the loss and the metrics. numpy fields become Tensors on the current device.
-Where core differs from Paddle (``evaluate``'s loss is the mean over the data, ``save`` with
-``training=False``), docs/paddle.md says so. The runner (``python -m runner``) is the full
-trainer: configs, MLflow, checkpoints with resume; this is the Python API's short path.
+Where core differs from Paddle (``evaluate``'s loss is the mean over the data), docs/paddle.md
+says so. The runner (``python -m runner``) is the full trainer: configs, MLflow, checkpoints
+with resume; this is the Python API's short path.
 """
 from __future__ import annotations
 
@@ -222,7 +222,7 @@ class Model:
             cbks.batch_end("predict", step, {"step": step, "batch_size": _rows(fields)})
         cbks.end("predict", {"steps": len(batches)})
         outputs = [list(per_output) for per_output in zip(*batches)]
-        return [np.concatenate(o) for o in outputs] if stack_outputs else outputs
+        return [_stacked(o) for o in outputs] if stack_outputs else outputs
 
     def _evaluate(self, loader, cbks: cb.CallbackList, limit: int | None = None) -> dict:
         steps = _length(loader)
@@ -315,17 +315,24 @@ class Model:
 
     # ----- files and summary ----------------------------------------------------------------
     def save(self, path: str, training: bool = True) -> None:
-        """``path.pdparams`` (the network's state) and, with ``training`` and an optimizer,
-        ``path.pdopt``; each written atomically. ``training=False`` writes the weights only:
-        core has no static-graph export (the runner's MLflow model is its deployment form)."""
+        """``path.pdparams`` (the network's state) and, with an optimizer, ``path.pdopt``; each
+        written atomically. ``training=False`` writes the inference model instead, as Paddle
+        does: ``core.jit.save(network, path, input_spec=inputs)`` (``path.pdmodel`` and
+        ``path.pdiparams``, for ``core.jit.load``); it needs ``Model(network, inputs=...)``
+        unless the network's forward is a ``to_static`` function with a spec or a call."""
         path = os.fspath(path)
         if not os.path.basename(path):
             raise ValueError(f"save: path '{path}' must end in a file prefix (dir/name).")
+        if not training:
+            from core import jit  # noqa: PLC0415 - core.jit loads on first use (core/__init__.py)
+
+            jit.save(self.network, path, input_spec=self._inputs)
+            return
         folder = os.path.dirname(path)
         if folder:
             os.makedirs(folder, exist_ok=True)
         serialize.save(self.network.state_dict(), path + ".pdparams")
-        if training and self._optimizer is not None:
+        if self._optimizer is not None:
             serialize.save(self._optimizer_state(), path + ".pdopt")
 
     def load(self, path: str, skip_mismatch: bool = False, reset_optimizer: bool = False) -> None:
@@ -403,6 +410,13 @@ def _fields(batch) -> list:
     return flat
 
 
+def _stacked(per_batch: list) -> np.ndarray:
+    """One output's batches joined along the batch axis; 0-D values (a network that returns
+    one number per batch) as Paddle's ``np.vstack`` joins them, [num_batches, 1], where
+    ``np.concatenate`` refuses them."""
+    return np.vstack(per_batch) if per_batch[0].ndim == 0 else np.concatenate(per_batch)
+
+
 def _rows(fields: list) -> int:
     shape = getattr(fields[0], "shape", None) if fields else None
     return int(shape[0]) if shape else 1
@@ -434,6 +448,10 @@ def _loader(data, name: str, batch_size: int, shuffle: bool, drop_last: bool, wo
     # A dataset is cut into batches here; a list, tuple, array or Tensor is taken to hold
     # batches already, along its first axis (Paddle iterates anything that is not an
     # io.Dataset as it is: the ESPCN tutorial predicts on an array shaped [1, N, C, H, W]).
+    if isinstance(data, (np.ndarray, Tensor)) and data.ndim == 0:  # nothing to iterate
+        raise TypeError(f"{name} is a 0-D {type(data).__name__}, which holds no batches: an "
+                        "array or Tensor is read as batches along its first axis (shape "
+                        "[num_batches, batch_size, ...]).")
     if not isinstance(data, (list, tuple, np.ndarray, Tensor)) \
             and hasattr(data, "__getitem__") and hasattr(data, "__len__"):
         _check_positive(batch_size, "batch_size")

@@ -105,17 +105,31 @@ class Accuracy(Metric):
         """[N, maxk] float32: 1 where the i-th best class is the label. A floating label is
         cast to int64 first (truncated toward zero): Paddle compares ``pred == label``, which
         casts the right side to the int64 indices' dtype (its movielens tutorial scores float
-        ratings in [0, 1] so)."""
-        label = _raw(label)
-        if label.dtype.kind == "f":
+        ratings in [0, 1] so). A one-hot (or soft) label [N, num_classes] stands for its
+        argmax, as in Paddle's ``compute``. Scores [N, d0, ..., num_classes] (a class per
+        position, as in tagging) take labels [N, d0, ..., 1] or [N, d0, ...] (or one-hot) and
+        give [N, d0, ..., maxk], each position counting as a sample in ``update``."""
+        scores, label = _raw(pred), _raw(label)
+        lead = tuple(scores.shape[:-1])
+        if label.ndim >= 2 and label.shape[-1] != 1 and tuple(label.shape) != lead:
+            label = label.argmax(axis=-1)
+        elif label.dtype.kind == "f":
             label = label.astype("int64")
-        hits = _topk_hits(pred, label, self.maxk, "Accuracy")
-        return Tensor(hits.astype("float32"))
+        if scores.ndim <= 2:
+            return Tensor(_topk_hits(scores, label, self.maxk, "Accuracy").astype("float32"))
+        if tuple(label.shape) not in (lead, lead + (1,)):
+            raise ValueError(f"Accuracy: label must be of shape {list(lead) + [1]} or "
+                             f"{list(lead)} (or one-hot) to match pred of shape "
+                             f"{list(scores.shape)}; got shape {list(label.shape)}.")
+        rows = scores.reshape(-1, scores.shape[-1])
+        hits = _topk_hits(rows, label.reshape(rows.shape[0]), self.maxk, "Accuracy")
+        return Tensor(hits.reshape(lead + (self.maxk,)).astype("float32"))
 
     def update(self, correct, label=None):
         if label is not None:
             correct = self.compute(correct, label)
         hits = backend.to_numpy(_raw(correct))
+        hits = hits.reshape(-1, hits.shape[-1])  # every position of [N, d0, ..., k] a sample
         batch = []
         for i, k in enumerate(self.topk):
             n_correct = float(hits[:, :k].sum())

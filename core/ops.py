@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import math
 
-from core import backend
+from core import autocast, backend
 from core.arithmetic import add, conj_if_complex, divide, matmul, multiply, subtract
 from core.tensor import Tensor, apply
 
-__all__ = ["abs", "add", "add_n", "argmax", "argmin", "as_input", "ceil", "clip", "cos",
-           "cumprod", "cumsum", "divide", "exp", "floor", "is_tensor", "log", "log1p",
-           "logsumexp", "matmul", "max", "mean", "min", "multiply", "normalize_axes",
+__all__ = ["abs", "add", "add_n", "argmax", "argmin", "as_input", "ceil", "check_scalar_axis",
+           "clip", "cos", "cumprod", "cumsum", "divide", "exp", "floor", "is_tensor", "log",
+           "log1p", "logsumexp", "matmul", "max", "mean", "min", "multiply", "normalize_axes",
            "normalize_axis", "numel", "prod", "reciprocal", "round", "rsqrt", "sign", "sin",
            "sqrt", "square", "std", "subtract", "sum", "tanh", "var"]
 
@@ -36,13 +36,18 @@ def _xp(x: Tensor):
     return backend.array_module(x.data)
 
 
-def normalize_axis(axis, ndim: int, fn: str, arg: str = "axis") -> int:
-    """``axis`` in [-ndim, ndim) as a non-negative int, or a clear error naming ``arg``."""
+def _axis_int(axis, fn: str, arg: str) -> int:
+    """``axis`` (an int, a numpy integer or a one-element Tensor) as an int, or a TypeError."""
     if isinstance(axis, Tensor):
         axis = axis.item()
     if isinstance(axis, bool) or not isinstance(axis, int) and not hasattr(axis, "__index__"):
         raise TypeError(f"{fn}: {arg} must be an int, got {axis!r}")
-    axis = int(axis)
+    return int(axis)
+
+
+def normalize_axis(axis, ndim: int, fn: str, arg: str = "axis") -> int:
+    """``axis`` in [-ndim, ndim) as a non-negative int, or a clear error naming ``arg``."""
+    axis = _axis_int(axis, fn, arg)
     if not -ndim <= axis < ndim:
         allowed = f"{-ndim}..{ndim - 1}" if ndim else "none (the tensor is 0-D)"
         raise ValueError(f"{fn}: {arg} {axis} is out of range for a {ndim}-D tensor; "
@@ -50,16 +55,39 @@ def normalize_axis(axis, ndim: int, fn: str, arg: str = "axis") -> int:
     return axis % ndim
 
 
+def check_scalar_axis(axis, fn: str, arg: str = "axis") -> None:
+    """A reduction's ``axis`` on a 0-D tensor: Paddle takes 0 or -1 there (the tensor's one
+    element, as if it had one axis of length 1) and refuses anything else."""
+    value = _axis_int(axis, fn, arg)
+    if value not in (0, -1):
+        raise ValueError(f"{fn}: {arg} {value} is out of range for a 0-D tensor; allowed "
+                         "axes: 0 or -1 (its one element, the whole tensor)")
+
+
 def normalize_axes(axis, ndim: int, fn: str) -> tuple[int, ...]:
-    """None or [] -> every axis; an int or a list of distinct ints -> sorted non-negative axes."""
+    """None or [] -> every axis; an int or a list of distinct ints -> sorted non-negative axes.
+    On a 0-D tensor, 0 and -1 (alone or in a list) name the whole tensor, as in Paddle's
+    reductions: there are no axes to reduce, so the result is ``()``."""
     if axis is None or isinstance(axis, (list, tuple)) and len(axis) == 0:
         return tuple(range(ndim))
+    if ndim == 0:
+        return _scalar_axes(axis, fn)
     if isinstance(axis, (list, tuple)):
         axes = tuple(normalize_axis(a, ndim, fn) for a in axis)
         if len(set(axes)) != len(axes):
             raise ValueError(f"{fn}: axis {list(axis)} names the same axis twice")
         return tuple(sorted(axes))
-    return (normalize_axis(axis, ndim, fn),)
+    return (normalize_axis(axis, ndim, fn),)  # the common case, kept short: it runs per op
+
+
+def _scalar_axes(axis, fn: str) -> tuple:
+    items = list(axis) if isinstance(axis, (list, tuple)) else [axis]
+    for item in items:
+        check_scalar_axis(item, fn)
+    if len(items) > 1:
+        raise ValueError(f"{fn}: axis {items} names the same axis twice (a 0-D tensor has one, "
+                         "0 or -1)")
+    return ()
 
 
 def _unary(x, fn: str, forward, derivative, keep_integers: bool = False,
@@ -73,6 +101,8 @@ def _unary(x, fn: str, forward, derivative, keep_integers: bool = False,
     ("integer types are autocasted into float32"): numpy would give float64 (float16 for
     bool), which then spreads through a float32 model. ``keep_integers`` is for the ops whose
     values stay integers (abs, square), which keep the input's dtype as in Paddle."""
+    if autocast.active:  # inside paddle.amp.auto_cast: exp, log, ... are black-listed
+        (x,) = autocast.cast_inputs(fn, as_input(x, fn))
     a = as_input(x, fn).data
     if not keep_integers and a.dtype.kind in "iub":
         a = a.astype("float32")
@@ -217,6 +247,8 @@ def _restore(g, axes: tuple, keepdim: bool, shape: tuple):
 
 def sum(x, axis=None, dtype=None, keepdim: bool = False) -> Tensor:  # noqa: A001
     """Sum over ``axis`` (None: all). Paddle's argument order: ``dtype`` comes before keepdim."""
+    if autocast.active:  # inside paddle.amp.auto_cast: black-listed, float32 inputs
+        (x,) = autocast.cast_inputs("sum", as_input(x, "sum"))
     a = as_input(x, "sum").data
     if isinstance(dtype, bool):
         raise TypeError("sum: dtype must be a dtype name, got a bool; pass keepdim=... by name")
@@ -239,6 +271,8 @@ def mean(x, axis=None, keepdim: bool = False, name: str | None = None, *, dtype=
         if x.data.dtype.kind not in "fc":  # numpy would hand back float64, not the dtype asked
             raise TypeError(f"mean: dtype must be a float or complex dtype (the mean of an "
                             f"integer or bool tensor is not one), got {dtype!r}")
+    if autocast.active:  # inside paddle.amp.auto_cast: black-listed, float32 inputs
+        (x,) = autocast.cast_inputs("mean", as_input(x, "mean"))
     a = as_input(x, "mean").data
     axes = normalize_axes(axis, a.ndim, "mean")
     count = math.prod(a.shape[i] for i in axes)
@@ -285,6 +319,9 @@ def min(x, axis=None, keepdim: bool = False) -> Tensor:  # noqa: A001
 def _arg_extreme(x, axis, keepdim: bool, dtype, fn: str) -> Tensor:
     a = as_input(x, fn).data
     xp = _xp(x)
+    if axis is not None and a.ndim == 0:  # Paddle: axis 0 or -1 of a 0-D tensor is all of it
+        check_scalar_axis(axis, fn)
+        axis = None
     if axis is None:
         out = getattr(xp, fn)(a.reshape(-1))
         out = xp.asarray(out).reshape((1,) * a.ndim if keepdim else ())
@@ -309,19 +346,32 @@ def cumsum(x, axis=None, dtype=None, name: str | None = None) -> Tensor:
     """Running sum along ``axis`` (None: of the flattened tensor); the gradient is the reverse
     running sum of the output's gradient."""
     del name
+    if autocast.active:  # inside paddle.amp.auto_cast: black-listed, float32 inputs
+        (x,) = autocast.cast_inputs("cumsum", as_input(x, "cumsum"))
     a = as_input(x, "cumsum").data
     xp = _xp(x)
-    flat = axis is None or a.ndim == 0
-    axis = 0 if flat else normalize_axis(axis, a.ndim, "cumsum")
-    source = a.reshape(-1) if flat else a
-    out = xp.cumsum(source, axis=axis, dtype=dtype)
-    shape, dt = a.shape, a.dtype
+    source, axis, shape = _running_layout(a, axis, "cumsum")
+    out = xp.cumsum(source, axis=axis, dtype=dtype).reshape(shape)
+    dt = a.dtype
 
     def backward(g):
+        g = g.reshape(source.shape)
         rev = xp.flip(xp.cumsum(xp.flip(g, axis), axis=axis), axis)
-        return (rev.reshape(shape).astype(dt, copy=False),)
+        return (rev.reshape(a.shape).astype(dt, copy=False),)
 
     return apply(out, (x,), backward, "cumsum")
+
+
+def _running_layout(a, axis, fn: str):
+    """For cumsum and cumprod: (the array to run over, its axis, the output's shape).
+    ``axis=None`` runs over the flattened tensor (a 0-D one gives shape [1], as in Paddle);
+    a 0-D tensor with axis 0 or -1 keeps its shape [], as Paddle's running ops do."""
+    if axis is None:
+        return a.reshape(-1), 0, (a.size,)
+    if a.ndim == 0:
+        check_scalar_axis(axis, fn)
+        return a.reshape(1), 0, ()
+    return a, normalize_axis(axis, a.ndim, fn), a.shape
 
 
 def prod(x, axis=None, keepdim: bool = False, dtype=None, name: str | None = None) -> Tensor:
@@ -329,6 +379,8 @@ def prod(x, axis=None, keepdim: bool = False, dtype=None, name: str | None = Non
     of each element is the product of the others (exact where some are zero)."""
     del name
     x = as_input(x, "prod")
+    if autocast.active:  # inside paddle.amp.auto_cast: black-listed, float32 inputs
+        (x,) = autocast.cast_inputs("prod", x)
     a = x.data if dtype is None else x.data.astype(dtype)
     xp = _xp(x)
     axes = normalize_axes(axis, a.ndim, "prod")
@@ -433,15 +485,16 @@ def cumprod(x, dim=None, dtype=None, name: str | None = None) -> Tensor:
     first. The gradient is exact where elements are zero."""
     del name
     x = as_input(x, "cumprod")
+    if autocast.active:  # inside paddle.amp.auto_cast: black-listed, float32 inputs
+        (x,) = autocast.cast_inputs("cumprod", x)
     a = x.data if dtype is None else x.data.astype(dtype)
     xp = _xp(x)
-    flat = dim is None or a.ndim == 0
-    axis = 0 if flat else normalize_axis(dim, a.ndim, "cumprod")
-    source = a.reshape(-1) if flat else a
+    source, axis, out_shape = _running_layout(a, dim, "cumprod")
     out = xp.cumprod(source, axis=axis, dtype=source.dtype)  # int32 stays int32
     shape, dt = x.data.shape, x.data.dtype
 
     def backward(g):
+        g = g.reshape(source.shape)
         def rev_cumsum(v):
             return xp.flip(xp.cumsum(xp.flip(v, axis), axis=axis), axis)
 
@@ -459,7 +512,7 @@ def cumprod(x, dim=None, dtype=None, name: str | None = None) -> Tensor:
         grad = grad + xp.where(first, rev_cumsum(g * skipped), 0)
         return (grad.reshape(shape).astype(dt, copy=False),)
 
-    return apply(out, (x,), backward, "cumprod")
+    return apply(out.reshape(out_shape), (x,), backward, "cumprod")
 
 
 def add_n(inputs, name: str | None = None) -> Tensor:

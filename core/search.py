@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from core import backend
 from core.manipulation import squeeze
-from core.ops import as_input, normalize_axis
+from core.ops import as_input, check_scalar_axis, normalize_axis
 from core.tensor import Tensor, apply, as_tensor, unbroadcast
 
 __all__ = ["argsort", "bucketize", "index_sample", "index_select", "kthvalue", "masked_select",
@@ -46,9 +46,10 @@ def argsort(x, axis: int = -1, descending: bool = False, stable: bool = False,
     """Indices (int64) that sort ``x`` along ``axis``; always stable here (ties keep order)."""
     del stable, name
     a = as_input(x, "argsort").data
-    axis = normalize_axis(axis, max(a.ndim, 1), "argsort")
-    if a.ndim == 0:
+    if a.ndim == 0:  # Paddle: index 0, for axis 0 or -1 only (as a reduction's axis)
+        check_scalar_axis(axis, "argsort")
         return Tensor(backend.array_module(a).zeros((), dtype="int64"))
+    axis = normalize_axis(axis, a.ndim, "argsort")
     return Tensor(_order(a, axis, descending).astype("int64"))
 
 
@@ -57,7 +58,8 @@ def sort(x, axis: int = -1, descending: bool = False, stable: bool = False,
     """``x`` sorted along ``axis``; the gradient of each value goes to where it came from."""
     del stable, name
     x = as_input(x, "sort")
-    if x.ndim == 0:
+    if x.ndim == 0:  # the element itself, for axis 0 or -1 only (as argsort)
+        check_scalar_axis(axis, "sort")
         return apply(x.data.copy(), (x,), lambda g: (g,), "sort")
     axis = normalize_axis(axis, x.ndim, "sort")
     return _taken(x, _order(x.data, axis, descending), axis, "sort")
@@ -70,7 +72,12 @@ def topk(x, k, axis=None, largest: bool = True, sorted: bool = True,  # noqa: A0
     del sorted, name  # always sorted: largest first (smallest first when largest=False)
     x = as_input(x, "topk")
     k = int(k.item() if isinstance(k, Tensor) else k)
-    axis = normalize_axis(-1 if axis is None else axis, max(x.ndim, 1), "topk")
+    if x.ndim == 0:  # one element: k 1, axis 0 or -1 (as argsort)
+        if axis is not None:
+            check_scalar_axis(axis, "topk")
+        axis = 0
+    else:
+        axis = normalize_axis(-1 if axis is None else axis, x.ndim, "topk")
     size = x.data.shape[axis] if x.ndim else 1
     if not 1 <= k <= size:
         raise ValueError(f"topk: k={k} must be in [1, {size}] (axis {axis} of shape {x.shape})")
@@ -198,8 +205,11 @@ def kthvalue(x, k, axis=None, keepdim: bool = False,
     del name
     x = as_input(x, "kthvalue")
     k = k.item() if isinstance(k, Tensor) else k
-    if x.ndim == 0:
-        raise ValueError("kthvalue: x must have at least 1 dimension, got a 0-D tensor")
+    if x.ndim == 0:  # Paddle: the element itself and index 0 (axis 0 or -1, k 1)
+        if axis is not None:
+            check_scalar_axis(axis, "kthvalue")
+        values, idx = kthvalue(x.reshape([1]), k, 0)
+        return values.reshape([]), idx.reshape([])
     axis = normalize_axis(-1 if axis is None else axis, x.ndim, "kthvalue")
     size = x.data.shape[axis]
     if isinstance(k, bool) or not hasattr(k, "__index__") or not 1 <= int(k) <= size:
@@ -282,8 +292,10 @@ def mode(x, axis: int = -1, keepdim: bool = False, name: str | None = None):
     Paddle's kernel. The values are differentiable (the gradient goes to that index)."""
     del name
     x = as_input(x, "mode")
-    if x.ndim == 0:
-        raise ValueError("mode: x must have at least 1 dimension, got a 0-D tensor")
+    if x.ndim == 0:  # Paddle: the element itself and index 0 (axis 0 or -1)
+        check_scalar_axis(axis, "mode")
+        values, index = mode(x.reshape([1]), 0)
+        return values.reshape([]), index.reshape([])
     axis = normalize_axis(axis, x.ndim, "mode")
     xp = backend.array_module(x.data)
     moved = xp.moveaxis(x.data, axis, -1)

@@ -48,7 +48,7 @@ import numpy as np
 from core import backend
 from core import data as cdata
 from core.atomic import atomic_write
-from core.inference import OUTPUT, Inference
+from core.inference import OUTPUT, SOFTMAX, Inference
 from runner import build, plugins
 from runner.build import array_data, sequence_data, tabular
 from runner.build.spec.parse import ITEM, split_item
@@ -125,6 +125,14 @@ class _Items:
         self.items = {name: split_item(name) for name in wanted if split_item(name)[1] is not None}
         self.layers = model.output_layers()
         self.model, self.chunks = model, []
+        for name, (layer, _) in self.items.items():
+            # ``output`` and ``softmax`` pass Inference's check of the names without being
+            # layers to hook: no value would be kept (numpy's "need at least one array to
+            # concatenate" was the message)
+            if layer in (OUTPUT, SOFTMAX) and layer not in self.layers:
+                raise UserError(f"outputs={name}: {layer} is the model's "
+                                f"{'output' if layer == OUTPUT else 'softmax'}, one array, "
+                                f"not a layer's values: read it as {layer}.")
 
     def layer_names(self) -> list[str]:
         """The layers whose values are read, for ``Inference`` (it checks they exist)."""

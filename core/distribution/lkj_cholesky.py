@@ -63,7 +63,15 @@ class LKJCholesky(Distribution):
         eta = np.broadcast_to(host(self.concentration).astype(np.float64),
                               extra + self.batch_shape)
         draw = _onion if self.sample_method == "onion" else _cvine
-        return on_device(draw(eta, self.dim, backend.rng()), self.dtype)
+        factor = draw(eta, self.dim, backend.rng())
+        # A concentration below 1 puts correlations near +-1, where the last diagonal entry
+        # of a row, sqrt(1 - |row|^2), rounds to 0 (in float32 at eta 0.1, 2% of draws): its
+        # log_prob would be -inf. As torch, the entry is kept at least sqrt(tiny) of the
+        # draws' dtype, which that dtype represents.
+        floor = math.sqrt(np.finfo(np.dtype(self.dtype)).tiny)
+        diagonal = np.arange(self.dim)
+        factor[..., diagonal, diagonal] = np.maximum(factor[..., diagonal, diagonal], floor)
+        return on_device(factor, self.dtype)
 
     def log_prob(self, value) -> Tensor:
         """``sum_i (2 (eta - 1) + dim - i) log L_ii`` over the rows i = 2..dim (the density of C
@@ -115,8 +123,8 @@ def _cvine(eta: np.ndarray, dim: int, rng) -> np.ndarray:
     product of sqrt(1 - r^2) along the row, with that product's last value on the diagonal."""
     rows, cols = np.tril_indices(dim, -1)
     conc = eta[..., None] + 0.5 * (dim - 2) - 0.5 * cols
-    tiny = np.finfo(np.float64).tiny
-    partial = np.clip(2 * rng.beta(conc, conc) - 1, -1 + tiny, 1 - tiny)
+    below_one = np.nextafter(1.0, 0.0)  # 1 - tiny rounds to 1: no clip at all
+    partial = np.clip(2 * rng.beta(conc, conc) - 1, -below_one, below_one)
     r = np.zeros(eta.shape + (dim, dim))
     r[..., rows, cols] = partial
     remaining = np.cumprod(np.sqrt(1 - r * r), axis=-1)

@@ -201,7 +201,9 @@ def addmm(input, x, y, beta: float = 1.0, alpha: float = 1.0,  # noqa: A002 - Pa
           name: str | None = None) -> Tensor:
     """Paddle's ``addmm(input, x, y, beta=1.0, alpha=1.0)``: ``beta * input + alpha * (x @ y)``
     for 2-D ``x`` [M, K] and ``y`` [K, N]; ``input`` broadcasts to [M, N]. Differentiable in
-    all three (built from ``matmul``, ``scale`` and ``add``)."""
+    all three (built from ``matmul``, ``scale`` and ``add``). With ``beta == 0`` the values of
+    ``input`` are not read (NaN or Inf there does not reach the output; its gradient is 0):
+    Paddle's kernel is one GEMM with ``beta``, and BLAS ignores C when beta is 0."""
     del name
     input, x, y = (as_input(t, "addmm", arg) for t, arg in ((input, "input"), (x, "x"), (y, "y")))
     if x.ndim != 2 or y.ndim != 2 or x.shape[1] != y.shape[0]:
@@ -213,7 +215,15 @@ def addmm(input, x, y, beta: float = 1.0, alpha: float = 1.0,  # noqa: A002 - Pa
     except ValueError:
         raise ValueError(f"addmm: input of shape {input.shape} does not broadcast to the "
                          f"product's shape {product.shape}") from None
-    return add(scale(input, beta), scale(product, alpha))
+    scaled = _unread(input) if beta == 0 else scale(input, beta)
+    return add(scaled, scale(product, alpha))
+
+
+def _unread(t: Tensor) -> Tensor:
+    """``0 * t`` as BLAS takes it when beta is 0: zeros of ``t``'s shape and dtype even where
+    ``t`` holds NaN or Inf (numpy's 0 * NaN is NaN), and a zero gradient to ``t``."""
+    xp = _xp(t.data)
+    return apply(xp.zeros_like(t.data), (t,), lambda g: (xp.zeros_like(g),), "addmm")
 
 
 def tensordot(x, y, axes=2, name: str | None = None) -> Tensor:

@@ -356,6 +356,31 @@ def test_a_list_of_batches_is_used_as_it_is():
         [(10, 10)] * 4
 
 
+@pytest.mark.parametrize("wrap", [np.asarray, core.to_tensor])
+def test_an_array_or_tensor_is_batches_along_its_first_axis(wrap):
+    """Paddle's Model iterates an array as it is (the ESPCN tutorial predicts on [1, N, C, H,
+    W]); a 0-D one holds no batch, and says so instead of numpy's or len()'s own error."""
+    x = np.random.default_rng(0).random((3, 2, 1, 8, 8)).astype("float32")
+    outputs = _model().predict(wrap(x), verbose=0)[0]
+    assert [o.shape for o in outputs] == [(2, 10)] * 3
+    with pytest.raises(TypeError, match=r"test_data is a 0-D \w+, which holds no batches: an "
+                                        r"array or Tensor is read as batches along its first"):
+        _model().predict(wrap(np.float32(1.0)), verbose=0)
+
+
+def test_stacked_outputs_of_0d_values_are_one_row_per_batch():
+    """A network returning one number per batch: Paddle's ``np.vstack`` gives [batches, 1];
+    ``np.concatenate`` raised "zero-dimensional arrays cannot be concatenated"."""
+    class Score(nn.Layer):
+        def forward(self, x):
+            return x.mean(), x
+
+    x = np.arange(12, dtype="float32").reshape(3, 2, 2)
+    means, rows = core.Model(Score()).predict(x, verbose=0, stack_outputs=True)
+    np.testing.assert_allclose(means, [[1.5], [5.5], [9.5]])
+    assert rows.shape == (6, 2)
+
+
 def test_load_with_skip_mismatch_leaves_out_the_optimizer_state_of_skipped_weights(tmp_path):
     model = _model()
     model.fit(_small(), batch_size=8, verbose=0)

@@ -57,6 +57,38 @@ def test_accuracy_metric_accumulates_over_batches():
     assert single.accumulate() == 0.25
 
 
+@pytest.mark.parametrize("dtype", ["float32", "int64"])
+def test_accuracy_metric_reads_a_one_hot_label_as_its_argmax(dtype):
+    """Paddle's Accuracy.compute takes labels [N, 1] or one-hot [N, num_classes] (argmax);
+    the one-hot float label used to be cast to int64 and refused as the wrong shape."""
+    one_hot = np.eye(3, dtype=dtype)[LABELS]
+    metric = Accuracy(topk=(1, 2))
+    assert metric.update(core.to_tensor(SCORES), core.to_tensor(one_hot)) == [0.25, 0.75]
+    soft = np.where(one_hot > 0, 0.8, 0.1).astype("float32")  # label smoothing
+    np.testing.assert_array_equal(metric.compute(core.to_tensor(SCORES), soft).numpy(),
+                                  metric.compute(core.to_tensor(SCORES), LABELS).numpy())
+
+
+@pytest.mark.parametrize("label_shape", [(2, 2, 1), (2, 2), "one-hot"])
+def test_accuracy_metric_scores_every_position_of_a_tagging_batch(label_shape):
+    """Paddle's Accuracy takes pred [N, d0, ..., num_classes] with labels [N, d0, ..., 1]:
+    each position is a sample. It was refused (input must be [N, num_classes])."""
+    scores = SCORES.reshape(2, 2, 3)
+    labels = LABELS.reshape(2, 2)
+    label = np.eye(3, dtype="float32")[labels] if label_shape == "one-hot" else \
+        labels.reshape(label_shape)
+    metric = Accuracy(topk=(1, 2))
+    correct = metric.compute(core.to_tensor(scores), core.to_tensor(label))
+    assert correct.shape == [2, 2, 2]
+    np.testing.assert_array_equal(correct.numpy().reshape(4, 2),
+                                  metric.compute(core.to_tensor(SCORES), LABELS).numpy())
+    assert metric.update(correct) == [0.25, 0.75]  # over the 4 positions
+    with pytest.raises(ValueError, match=r"Accuracy: label must be of shape \[2, 2, 1\] or "
+                                         r"\[2, 2\] \(or one-hot\) to match pred of shape "
+                                         r"\[2, 2, 3\]; got shape \[4\]"):
+        metric.compute(core.to_tensor(scores), core.to_tensor(LABELS))
+
+
 # Precision, Recall, Auc ----------------------------------------------------------------------
 
 PROBS = np.array([0.9, 0.2, 0.5, 0.7, 0.1, 0.49, 0.8, 0.3], np.float32)

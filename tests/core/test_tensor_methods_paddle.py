@@ -328,8 +328,8 @@ def test_mode_follows_paddle_docs_and_torch():
     y = t([[1.0, 2.0, 1.0], [3.0, 3.0, 0.5]], grad=True)
     core.mode(y, 1)[0].sum().backward()  # with repeats the gradient goes to the index given
     np.testing.assert_array_equal(y.gradient(), [[0, 0, 1], [0, 1, 0]])
-    with pytest.raises(ValueError, match="mode: x must have at least 1 dimension"):
-        core.mode(t(1.0))
+    # a 0-D tensor is its own mode at index 0, as in Paddle (tests/core/test_ops_zero_dim.py)
+    assert [int(part) for part in core.mode(t(1.0))] == [1, 0]
 
 
 def test_unique_consecutive_matches_torch():

@@ -325,6 +325,34 @@ def test_addmm_matches_torch_and_gradients():
         core.addmm(core.ones([5]), core.ones([2, 4]), core.ones([4, 3]))
 
 
+def test_addmm_with_beta_0_ignores_nan_and_inf_in_input_as_blas():
+    """Paddle's addmm kernel is one GEMM with beta (C = alpha A B + beta C over the broadcast
+    input), and BLAS does not read C when beta is 0: NaN or Inf in input stays out (torch's
+    addmm documents the same). numpy's 0 * NaN gave NaN."""
+    bad = np.array([[np.nan, np.inf, -np.inf]])
+    a, b = rng.standard_normal((2, 4)), rng.standard_normal((4, 3))
+    inp = core.to_tensor(bad, stop_gradient=False)
+    x = core.to_tensor(a, stop_gradient=False)
+    out = core.addmm(inp, x, core.to_tensor(b), beta=0.0, alpha=1.5)
+    np.testing.assert_allclose(out.numpy(), 1.5 * a @ b, rtol=1e-12)
+    out.sum().backward()
+    np.testing.assert_array_equal(inp.grad.numpy(), np.zeros((1, 3)))  # beta * dout
+    np.testing.assert_allclose(x.grad.numpy(), 1.5 * np.ones((2, 3)) @ b.T, rtol=1e-12)
+    method = core.to_tensor(bad).addmm(core.to_tensor(a), core.to_tensor(b), beta=0)
+    np.testing.assert_allclose(method.numpy(), a @ b, rtol=1e-12)
+    target = core.to_tensor(np.full((2, 3), np.nan))
+    assert target.addmm_(core.to_tensor(a), core.to_tensor(b), beta=0.0) is target
+    np.testing.assert_allclose(target.numpy(), a @ b, rtol=1e-12)
+    check_grad(lambda t, x, y: core.addmm(t, x, y, beta=0.0, alpha=2.0),
+               rng.standard_normal((3,)), a, b)
+    # beta other than 0 still reads input: NaN there is NaN in the output
+    assert np.isnan(core.addmm(core.to_tensor(bad), core.to_tensor(a), core.to_tensor(b),
+                               beta=1e-30).numpy()[0, 0])
+    torch = pytest.importorskip("torch")
+    want = torch.addmm(torch.tensor(bad), torch.tensor(a), torch.tensor(b), beta=0.0, alpha=1.5)
+    np.testing.assert_allclose(out.numpy(), want.numpy(), rtol=1e-12)
+
+
 @pytest.mark.parametrize("axes", [2, 0, 1, [1, 2], [[1, 2], [0, 1]], [[2, 1], [1, 0]],
                                   [[1], [0]], [[0, 1, 2], [2]]])
 def test_tensordot_matches_torch_and_gradients(axes):

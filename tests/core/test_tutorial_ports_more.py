@@ -1188,5 +1188,5 @@ def test_accuracy_metric_truncates_floating_labels():
     acc.update(correct)
     assert acc.accumulate() == pytest.approx(2 / 3)
     with pytest.raises(ValueError, match=r"Accuracy: label must be integers of shape \[3\] or "
-                                         r"\[3, 1\]"):
-        acc.compute(pred, paddle.to_tensor(np.zeros((3, 2), 'float32')))
+                                         r"\[3, 1\]"):  # ([3, 2] is one-hot: its argmax)
+        acc.compute(pred, paddle.to_tensor(np.zeros((3, 1, 1), 'float32')))

@@ -361,6 +361,10 @@ def test_outputs_read_value_i_of_a_layer_as_name_i(pooled, tmp_path, outputs):
     ("p[1][0]", "outputs= names 'p[1][0]', which is not a layer or a layer's value"),
     ("[p[a],o]", "outputs= names 'p[a]', which is not a layer or a layer's value"),
     ("q[1]", "Inference: output_layer ['q'] are not layers of this model"),
+    ("[o,softmax[1]]", "outputs=softmax[1]: softmax is the model's softmax, one array, not a "
+                       "layer's values: read it as softmax."),
+    ("output[0]", "outputs=output[0]: output is the model's output, one array, not a layer's "
+                  "values: read it as output."),
 ])
 def test_a_bad_name_i_is_one_clear_error(pooled, tmp_path, capsys, outputs, message):
     folder, _ = pooled

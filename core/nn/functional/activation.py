@@ -12,9 +12,10 @@ from __future__ import annotations
 import functools
 import math
 
-from core import backend
+from core import autocast, backend
 from core.nn.functional._parallel import recycled_like
 from core.nn.functional._sums import row_sums
+from core.ops import check_scalar_axis
 from core.row_blocks import as_rows, for_blocks
 from core.tensor import Tensor, apply, unbroadcast
 
@@ -125,7 +126,12 @@ def softmax(x: Tensor, axis: int = -1, dtype=None, name: str | None = None) -> T
     (core.row_blocks)."""
     del name
     x = _cast(x, dtype)
+    if autocast.active:  # inside paddle.amp.auto_cast: black-listed, float32 inputs
+        (x,) = autocast.cast_inputs("softmax", x)
     _floating(x, "softmax")
+    if x.ndim == 0:  # Paddle: axis 0 or -1 of a 0-D input is a row of one element (1.0)
+        check_scalar_axis(axis, "softmax")
+        return softmax(x.reshape([1])).reshape([])
     axis = _check_axis(x, axis, "softmax")
     xp, data = backend.array_module(x.data), x.data
     last = axis == data.ndim - 1
@@ -183,7 +189,12 @@ def log_softmax(x: Tensor, axis: int = -1, dtype=None, name: str | None = None) 
     """x - logsumexp(x) along ``axis``, with the max-subtraction trick."""
     del name
     x = _cast(x, dtype)
+    if autocast.active:  # inside paddle.amp.auto_cast: black-listed, float32 inputs
+        (x,) = autocast.cast_inputs("log_softmax", x)
     _floating(x, "log_softmax")
+    if x.ndim == 0:  # Paddle: axis 0 or -1 of a 0-D input is a row of one element (0.0)
+        check_scalar_axis(axis, "log_softmax")
+        return log_softmax(x.reshape([1])).reshape([])
     axis = _check_axis(x, axis, "log_softmax")
     xp = backend.array_module(x.data)
     shifted = x.data - x.data.max(axis=axis, keepdims=True)

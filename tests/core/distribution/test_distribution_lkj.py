@@ -35,6 +35,20 @@ def test_draws_are_cholesky_factors_of_correlation_matrices(method):
     np.testing.assert_allclose((L * L).sum(-1), 1.0, atol=1e-12)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("method", ["onion", "cvine"])
+def test_a_small_concentration_gives_draws_of_finite_log_prob(method, dtype):
+    """eta < 1 puts correlations near +-1: a row's diagonal entry rounded to 0 (float32 onion,
+    and cvine in both dtypes, whose clip at 1 - tiny was 1), so log_prob was -inf for ~2% of
+    draws at eta 0.1. It stays at least sqrt(tiny) of the dtype, as torch's."""
+    core.seed(0)
+    lkj = D.LKJCholesky(3, core.to_tensor(0.05, dtype=dtype), method)
+    L = lkj.sample([4000])
+    assert L.dtype == np.dtype(dtype)
+    assert (np.diagonal(L.numpy(), 0, -2, -1) > 0).all()
+    assert np.isfinite(lkj.log_prob(L).numpy()).all()
+
+
 @pytest.mark.parametrize("method", ["onion", "cvine"])
 def test_correlations_have_lkj_marginals(method):
     # Under LKJ(eta) in d dimensions each correlation is 2 Beta(b, b) - 1 with
