@@ -17,6 +17,7 @@ with resume; this is the Python API's short path.
 """
 from __future__ import annotations
 
+import contextlib
 import inspect
 import os
 import warnings
@@ -51,6 +52,7 @@ class Model:
         self._labels = _specs(labels, "labels")
         self._optimizer = self._loss = None
         self._metrics: list = []
+        self._amp_level, self._amp_lists, self._scaler = "O0", {}, None
         self.stop_training = False
 
     def parameters(self, *args, **kwargs):
@@ -60,11 +62,16 @@ class Model:
     def prepare(self, optimizer=None, loss=None, metrics=None, amp_configs=None) -> None:
         """The optimizer (needed by ``fit``), the loss (a Layer or any callable taking the
         outputs then the labels) and the metrics (``core.metric.Accuracy`` or any object with
-        compute/update/accumulate/reset/name)."""
-        if amp_configs not in (None, "O0") and not (
-                isinstance(amp_configs, dict) and amp_configs.get("level", "O1") == "O0"):
-            raise ValueError(f"prepare: amp_configs={amp_configs!r} asks for mixed precision; "
-                             "core trains in float32 only (leave amp_configs as None or 'O0').")
+        compute/update/accumulate/reset/name).
+
+        ``amp_configs`` (Paddle's): None or 'O0' for float32; 'O1' / 'O2', or a dict with
+        'level' (default 'O1'), 'custom_white_list' / 'custom_black_list' (for
+        ``core.amp.auto_cast``) and GradScaler's 'init_loss_scaling', 'incr_ratio',
+        'decr_ratio', 'incr_every_n_steps', 'decr_every_n_nan_or_inf',
+        'use_dynamic_loss_scaling'. The forward and the loss then run under ``auto_cast`` in
+        training, evaluation and prediction, training steps go through a ``GradScaler``, and at
+        'O2' the network (and the optimizer) are ``core.amp.decorate``-d first."""
+        level, custom_lists, scaling = _amp_settings(amp_configs)
         if optimizer is not None and not (hasattr(optimizer, "step")
                                           and hasattr(optimizer, "clear_grad")):
             raise TypeError(f"prepare: optimizer must be a core.optimizer optimizer, got "
@@ -87,6 +94,13 @@ class Model:
                                 "core.metric.Accuracy or an object with "
                                 f"{', '.join(_METRIC_METHODS)}.")
         self._optimizer, self._loss, self._metrics = optimizer, loss, metrics
+        self._amp_level, self._amp_lists, self._scaler = level, custom_lists, None
+        if level != "O0":
+            from core import amp  # noqa: PLC0415 - core.amp loads on first use
+
+            if level == "O2":
+                amp.decorate(models=self.network, optimizers=optimizer, level="O2")
+            self._scaler = amp.GradScaler(**scaling)
 
     # ----- one batch ----------------------------------------------------------------------
     def train_batch(self, inputs, labels=None, update: bool = True):
@@ -97,14 +111,23 @@ class Model:
                                "needs both.")
         self.network.train()
         inputs, labels = _tensors(inputs), _tensors(labels)
-        outputs = _as_list(self.network(*inputs))
-        losses = self._losses(outputs, labels)
-        total = losses[0]
-        for extra in losses[1:]:
-            total = total + extra
-        total.backward()
+        with self._amp_context():
+            outputs = _as_list(self.network(*inputs))
+            losses = self._losses(outputs, labels)
+            total = losses[0]
+            for extra in losses[1:]:
+                total = total + extra
+        if self._scaler is None:
+            total.backward()
+            if update:
+                self._optimizer.step()
+        else:  # mixed precision: the scaled loss, and no update on a NaN/Inf gradient
+            scaled = self._scaler.scale(total)
+            with np.errstate(over="ignore", invalid="ignore"):  # the scaler's to find
+                scaled.backward()
+            if update:
+                self._scaler.minimize(self._optimizer, scaled)
         if update:
-            self._optimizer.step()
             self._optimizer.clear_grad()
         return self._batch_result(losses, outputs, labels)
 
@@ -112,7 +135,7 @@ class Model:
         """Losses (if a loss was prepared) and metrics of one batch, in eval mode, no gradient."""
         self.network.eval()
         inputs, labels = _tensors(inputs), _tensors(labels)
-        with no_grad():
+        with no_grad(), self._amp_context():
             outputs = _as_list(self.network(*inputs))
             losses = self._losses(outputs, labels) if self._loss is not None else []
             return self._batch_result(losses, outputs, labels)
@@ -120,9 +143,17 @@ class Model:
     def predict_batch(self, inputs) -> list[np.ndarray]:
         """The network's outputs for one batch, as numpy arrays, in eval mode."""
         self.network.eval()
-        with no_grad():
+        with no_grad(), self._amp_context():
             outputs = _as_list(self.network(*_tensors(inputs)))
         return [o.numpy() if isinstance(o, Tensor) else np.asarray(o) for o in outputs]
+
+    def _amp_context(self):
+        """``core.amp.auto_cast`` at the prepared level, or nothing (float32)."""
+        if getattr(self, "_amp_level", "O0") == "O0":
+            return contextlib.nullcontext()
+        from core import amp  # noqa: PLC0415 - loaded by prepare already
+
+        return amp.auto_cast(level=self._amp_level, **self._amp_lists)
 
     def _losses(self, outputs: list, labels: list) -> list[Tensor]:
         losses = _as_list(self._loss(*outputs, *labels))
@@ -381,6 +412,39 @@ class Model:
             input_size = [spec.example_shape() for spec in self._inputs]
             dtype = dtype or [spec.dtype for spec in self._inputs]
         return network_summary(self.network, input_size, dtypes=dtype)
+
+
+_AMP_LEVELS = ("O0", "O1", "O2")
+_AMP_LISTS = ("custom_white_list", "custom_black_list")
+_AMP_SCALING = ("init_loss_scaling", "incr_ratio", "decr_ratio", "incr_every_n_steps",
+                "decr_every_n_nan_or_inf", "use_dynamic_loss_scaling")
+
+
+def _amp_settings(amp_configs) -> tuple[str, dict, dict]:
+    """``prepare``'s ``amp_configs`` as (level, auto_cast's custom lists, GradScaler's
+    arguments), checked as Paddle's ``Model._prepare_amp`` checks them."""
+    if not amp_configs:
+        return "O0", {}, {}
+    if isinstance(amp_configs, str):
+        if amp_configs not in _AMP_LEVELS:
+            raise ValueError(f"prepare: amp_configs={amp_configs!r} is not a level; use one of "
+                             f"{list(_AMP_LEVELS)} or a dict with 'level'.")
+        return amp_configs, {}, {}
+    if not isinstance(amp_configs, dict):
+        raise TypeError(f"prepare: amp_configs must be None, a level string or a dict, got "
+                        f"{type(amp_configs).__name__}.")
+    level = amp_configs.get("level", "O1")
+    if level not in _AMP_LEVELS:
+        raise ValueError(f"prepare: amp_configs['level']={level!r} is not a level; use one of "
+                         f"{list(_AMP_LEVELS)}.")
+    unknown = sorted(set(amp_configs) - {"level", *_AMP_LISTS, *_AMP_SCALING})
+    if unknown and level != "O0":
+        raise ValueError(f"prepare: amp_configs keys {unknown} are not recognized; besides "
+                         f"'level' use {list(_AMP_LISTS + _AMP_SCALING)} ('use_fp16_guard' and "
+                         "'custom_black_varnames' are Paddle's static-graph options).")
+    lists = {k: amp_configs[k] for k in _AMP_LISTS if k in amp_configs}
+    scaling = {k: amp_configs[k] for k in _AMP_SCALING if k in amp_configs}
+    return level, lists, scaling
 
 
 def _specs(specs, name: str) -> list[InputSpec] | None:

@@ -13,9 +13,21 @@ Parameter's values.
 """
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
-from core import arithmetic, backend, elementwise, indexing, logic, manipulation, ops, search
+from core import (
+    arithmetic,
+    autocast,
+    backend,
+    elementwise,
+    indexing,
+    logic,
+    manipulation,
+    ops,
+    search,
+)
 from core.creation import normal, uniform
 from core.linalg import norms, products
 from core.tensor import Tensor, is_grad_enabled, no_grad
@@ -42,6 +54,23 @@ def _check(x: Tensor, fn: str, *operands, instead: str | None = None) -> None:
                 f"in-place op cannot pass on; use {instead}, or pass operand.detach().")
 
 
+@contextlib.contextmanager
+def _in_place():
+    """The context an in-place method runs its out-of-place op in: no graph (see the module
+    docstring) and no ``auto_cast`` input casts. Paddle's in-place APIs skip amp ("No AMP for
+    ... because it is a inplace or cast api"): a float16 x inside auto_cast is computed in
+    float16, so the result keeps x's dtype and can be written back."""
+    with no_grad():
+        if not autocast.active:  # the common case: nothing to switch off
+            yield
+            return
+        previous = autocast.push(None)  # None: amp off in this thread, as auto_cast(False)
+        try:
+            yield
+        finally:
+            autocast.pop(previous)
+
+
 def _write(x: Tensor, values, fn: str) -> Tensor:
     """Store ``values`` (an array) as x's values, keeping x's shape and dtype; returns x."""
     if tuple(values.shape) != tuple(x.data.shape):
@@ -65,7 +94,7 @@ def _binary(op, fn: str):
     def method(self: Tensor, y, name: str | None = None) -> Tensor:
         del name
         _check(self, fn, y)
-        with no_grad():
+        with _in_place():
             out = op(self, y)
         return _write(self, out.data, fn)
 
@@ -82,7 +111,7 @@ def _unary(op, fn: str, floats_only: bool = True):
         if floats_only and self.data.dtype.kind != "f":
             raise TypeError(f"Tensor.{fn}: the tensor has dtype {self.data.dtype}; in-place "
                             f"{fn[:-1]} needs a float tensor (cast it first)")
-        with no_grad():
+        with _in_place():
             out = op(self)
         return _write(self, out.data, fn)
 
@@ -96,7 +125,7 @@ def scale_(x: Tensor, scale=1.0, bias=0.0, bias_after_scale: bool = True, act=No
     """Paddle's ``Tensor.scale_(scale=1.0, bias=0.0, bias_after_scale=True, act=None)``:
     ``core.scale`` written into x."""
     _check(x, "scale_", scale, bias)
-    with no_grad():
+    with _in_place():
         out = arithmetic.scale(x, scale, bias, bias_after_scale, act, name)
     return _write(x, out.data, "scale_")
 
@@ -105,7 +134,7 @@ def clip_(x: Tensor, min=None, max=None, name: str | None = None) -> Tensor:  # 
     """Paddle's ``Tensor.clip_(min=None, max=None)``: ``core.clip`` written into x."""
     del name
     _check(x, "clip_", min, max)
-    with no_grad():
+    with _in_place():
         out = ops.clip(x, min, max)
     return _write(x, out.data, "clip_")
 
@@ -186,7 +215,7 @@ def _general(op, fn: str):
     gradient (as the operands of the binary ops)."""
     def method(self: Tensor, *args, **kwargs) -> Tensor:
         _check(self, fn, *args, *kwargs.values())
-        with no_grad():
+        with _in_place():
             out = op(self, *args, **kwargs)
         return _write(self, out.data, fn)
 
@@ -200,7 +229,7 @@ def _reshaping(op, fn: str):
     """``Tensor.fn(*args)``: x takes the shape ``op(x, *args)`` gives (the same values)."""
     def method(self: Tensor, *args, **kwargs) -> Tensor:
         _check(self, fn)
-        with no_grad():
+        with _in_place():
             out = op(self, *args, **kwargs)
         self.data = out.data
         return self
@@ -413,7 +442,7 @@ def where_(condition, x=None, y=None, name: str | None = None) -> Tensor:
     if not isinstance(x, Tensor):
         raise TypeError(f"where_: x must be the Tensor to write into, got {type(x).__name__}")
     _check(x, "where_", condition, y, instead="core.where(condition, x, y)")
-    with no_grad():
+    with _in_place():
         out = search.where(condition, x, y)
     return _write(x, out.data.astype(x.data.dtype, copy=False), "where_")
 
@@ -474,7 +503,7 @@ def fill_diagonal_tensor_(x: Tensor, y, offset: int = 0, dim1: int = 0, dim2: in
     ``core.fill_diagonal_tensor`` written into x, which is returned."""
     del name
     _check(x, "fill_diagonal_tensor_", y, instead="core.fill_diagonal_tensor(x, y, ...)")
-    with no_grad():
+    with _in_place():
         out = indexing.fill_diagonal_tensor(x, y, offset, dim1, dim2)
     return _write(x, out.data, "fill_diagonal_tensor_")
 

@@ -285,6 +285,9 @@ def istft(x, n_fft, hop_length=None, win_length=None, window=None, center=True,
     if x.shape[-2] != fft_size:
         raise ValueError(f"istft: x has {x.shape[-2]} frequencies (axis -2 of shape {x.shape}) "
                          f"but onesided={bool(onesided)} with n_fft={n_fft} needs {fft_size}")
+    if x.shape[-1] == 0:
+        raise ValueError(f"istft: x has no frames (axis -1 of shape {x.shape} is 0); it needs "
+                         "at least one")
     if length is not None:
         length = _positive_int(length, "istft", "length")
     real_dtype = x.data.real.dtype
@@ -312,6 +315,8 @@ def istft(x, n_fft, hop_length=None, win_length=None, window=None, center=True,
         stop = total - start
     else:
         stop = min(start + length, total)
+    if stop <= start:
+        _refuse_empty_signal(count, n_fft, hop, total)
     signal, envelope = _crop(signal, start, stop), _crop(envelope, start, stop)
     _check_nola(envelope)
     out = divide(signal, envelope)
@@ -319,6 +324,15 @@ def istft(x, n_fft, hop_length=None, win_length=None, window=None, center=True,
         pairs = [0, 0] * (out.ndim - 1) + [0, length - out.shape[-1]]
         out = F.pad(out, pairs, mode="constant")
     return out
+
+
+def _refuse_empty_signal(count: int, n_fft: int, hop: int, total: int) -> None:
+    """Too few frames for ``center``: Paddle's slice [n_fft // 2 : -(n_fft // 2)] leaves
+    nothing and its NOLA check then fails on the empty envelope (torch raises too); say why."""
+    raise ValueError(
+        f"istft: {count} frame(s) of n_fft={n_fft} (hop_length={hop}) cover {total} samples, "
+        f"and center=True drops n_fft // 2 = {n_fft // 2} from each end, which leaves no "
+        "signal; pass more frames, center=False, or length")
 
 
 def _check_nola(envelope: Tensor) -> None:

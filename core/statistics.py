@@ -15,7 +15,16 @@ import numpy as np
 
 from core import backend
 from core.framework import get_default_dtype
-from core.ops import _dropped, _restore, _xp, _xp_of, as_input, normalize_axes, normalize_axis
+from core.ops import (
+    _dropped,
+    _restore,
+    _xp,
+    _xp_of,
+    as_input,
+    check_scalar_axis,
+    normalize_axes,
+    normalize_axis,
+)
 from core.tensor import Tensor, apply
 
 __all__ = ["amax", "amin", "bincount", "count_nonzero", "histogram", "median", "nanmean",
@@ -357,19 +366,23 @@ def _scan(arrays: tuple, combine) -> tuple:
 
 
 def _scan_axis(x: Tensor, axis, fn: str):
-    """(the input moved so ``axis`` is last, the axis, the shape to restore); axis None
-    flattens x, as Paddle."""
+    """(the input moved so ``axis`` is last, the axis); axis None flattens x, as Paddle. A 0-D
+    x runs over its one element with axis 0 or -1 (``check_scalar_axis``, as cumsum)."""
     a = x.data
     if axis is None:
         return a.reshape(1, -1), None
-    axis = normalize_axis(axis, max(a.ndim, 1), fn)
-    return _xp_of(a).moveaxis(a.reshape(a.shape or (1,)), axis, -1), axis
+    if a.ndim == 0:
+        check_scalar_axis(axis, fn)
+        return a.reshape(1), 0
+    axis = normalize_axis(axis, a.ndim, fn)
+    return _xp_of(a).moveaxis(a, axis, -1), axis
 
 
 def _unscan(y, axis, shape: tuple):
-    """The inverse of ``_scan_axis`` for an output of the moved shape."""
+    """The inverse of ``_scan_axis`` for an output of the moved shape. Axis None gives the
+    flattened shape, [1] for a 0-D x (Paddle flattens it first); an axis keeps x's shape."""
     if axis is None:
-        return y.reshape(-1) if shape else y.reshape(())
+        return y.reshape(-1)
     return _xp_of(y).moveaxis(y, -1, axis).reshape(shape)
 
 

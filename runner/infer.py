@@ -41,6 +41,7 @@ from __future__ import annotations
 import difflib
 import math
 import os
+import re
 import sys
 
 import numpy as np
@@ -97,11 +98,18 @@ def names(text: str) -> list[str]:
     text = text.strip()
     if text.startswith("[") and text.endswith("]") and not ITEM.match(text):
         text = text[1:-1]
-    items = [part.strip().strip("'\"") for part in text.split(",")]
+    items = [_tidy(part) for part in text.split(",")]
     items = [item for item in items if item]
     for item in items:
         _check_item(item)
     return items
+
+
+def _tidy(part: str) -> str:
+    """One listed name without quotes and without spaces at its ends or around ``[i]``
+    (``pool [1]`` -> ``pool[1]``): a space left in would name a layer ``'pool '``."""
+    part = part.strip().strip("'\"").strip()
+    return re.sub(r"\s*\[\s*(\d+)\s*\]$", r"[\1]", part)
 
 
 def _check_item(name: str) -> None:

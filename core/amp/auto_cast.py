@@ -202,17 +202,51 @@ def _as_list(owner: str, arg: str, value, kind) -> list:
 
 
 def _save_as(model, save_dtype: str) -> None:
-    """``model.state_dict()`` gives its floating tensors in ``save_dtype`` (copies)."""
-    original = model.state_dict
+    """``model.state_dict()`` gives its floating tensors in ``save_dtype`` (copies), as
+    Paddle's state-dict hook; ``set_state_dict`` (and its aliases) still load into the live
+    tensors, as Paddle's reads its state without the hook."""
+    getter = model.__dict__.get("state_dict")
+    if isinstance(getter, _StateDictIn):  # decorated again: the latest save_dtype holds
+        getter.dtype = save_dtype
+        return
+    model.state_dict = _StateDictIn(model, save_dtype)
+    model.set_state_dict = model.set_dict = model.load_dict = _SetStateDictLive(model)
 
-    def state_dict(*args, **kwargs):
-        state = original(*args, **kwargs)
+
+class _StateDictIn:
+    """``model.state_dict`` after ``decorate(save_dtype=...)``: the model's state with its
+    floating entries as copies in ``dtype``. A module-level class, not a closure, so that the
+    model still deep-copies (the copy's reads the copy), pickles and ``jit.save``s."""
+
+    def __init__(self, model, dtype: str):
+        self.model, self.dtype = model, dtype
+        self.live = 0  # set_state_dict calls under way: they need the live tensors
+
+    def __call__(self, *args, **kwargs):
+        state = type(self.model).state_dict(self.model, *args, **kwargs)
+        if self.live:
+            return state
         for key, value in state.items():
             if value.data.dtype.kind == "f":
-                state[key] = value.astype(save_dtype)
+                state[key] = value.astype(self.dtype)
         return state
 
-    model.state_dict = state_dict
+
+class _SetStateDictLive:
+    """``model.set_state_dict`` (``set_dict``, ``load_dict``) after ``decorate(save_dtype=
+    ...)``: Layer's, which copies into what ``self.state_dict()`` gives, so with the copies
+    of ``_StateDictIn`` turned off meanwhile (else nothing would load)."""
+
+    def __init__(self, model):
+        self.model = model
+
+    def __call__(self, *args, **kwargs):
+        getter = self.model.__dict__["state_dict"]
+        getter.live += 1
+        try:
+            return type(self.model).set_state_dict(self.model, *args, **kwargs)
+        finally:
+            getter.live -= 1
 
 
 def _seed_master_weights(optimizer, full: dict) -> None:

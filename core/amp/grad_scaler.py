@@ -77,6 +77,10 @@ def _unscale_one(grad, inverse: float):
     """Divide one gradient by the scale in place; its all-finite flag, as a backend bool (read
     once for all gradients, so that a GPU waits once per step, not per parameter)."""
     values = grad.values if isinstance(grad, RowSparseGrad) else grad
+    if isinstance(grad, RowSparseGrad) and not getattr(values.flags, "writeable", True):
+        # an Embedding(sparse=True) gradient can hold the upstream gradient itself, a
+        # read-only broadcast (the backward of sum or mean): unscale a copy of it
+        values = grad.values = values.copy()
     xp = backend.array_module(values)
     finite = xp.isfinite(values).all()
     # A float16 gradient is multiplied in float32 (a float16 1/scale would be rounded) and

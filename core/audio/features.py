@@ -6,8 +6,17 @@ their state dicts carry the same keys (``fft_window``, ``fbank_matrix``, ``dct_m
 Each forward is a composition of differentiable ops (``core.signal.stft``, ``abs``, ``pow``,
 ``matmul``, ``power_to_db``): the features are differentiable with respect to the waveform.
 Waveforms are [N, T] or a single [T] (Paddle's ``MFCC`` takes [N, T] only).
+
+Dtypes follow Paddle's ops: a waveform of another float dtype than the layer's meets the window
+in stft's product, which promotes as Paddle's type promotion does (a float64 waveform gives a
+float64 spectrogram from a float32 ``Spectrogram``; a float16 one a float32 spectrogram). The
+mel layers then multiply by their filter bank with ``matmul``, which in Paddle refuses mixed
+dtypes: a waveform wider than the layer's dtype is a TypeError there (``_check_input``), and a
+narrower one runs in the layer's dtype.
 """
 from __future__ import annotations
+
+import numpy as np
 
 from core.arithmetic import matmul
 from core.arithmetic import pow as _pow
@@ -17,6 +26,20 @@ from core.ops import abs as _abs
 from core.signal import stft
 
 __all__ = ["MFCC", "LogMelSpectrogram", "MelSpectrogram", "Spectrogram"]
+
+
+def _check_input(layer: str, x, dtype) -> None:
+    """Refuse a waveform wider than the layer's ``dtype`` (float64 into a float32 layer): its
+    spectrogram would meet the filter bank in a matmul of mixed dtypes, which Paddle's matmul
+    refuses (core's would promote silently). Other input is left to stft's checks."""
+    got = getattr(x, "dtype", None)
+    if got is None or got.kind != "f":
+        return
+    if np.promote_types(got, dtype) != dtype:
+        raise TypeError(f"{layer}: the waveform has dtype {got}, wider than the layer's dtype "
+                        f"{dtype}, and Paddle's matmul with the layer's filter bank refuses "
+                        f"mixed dtypes; pass x.astype('{dtype}') or build the layer with "
+                        f"dtype='{got}'")
 
 
 class Spectrogram(Layer):
@@ -76,6 +99,7 @@ class MelSpectrogram(Layer):
 
     def forward(self, x):
         """Waveforms [N, T] (or [T]) -> mel spectrograms [N, n_mels, num_frames]."""
+        _check_input("MelSpectrogram", x, self.fbank_matrix.dtype)
         return matmul(self.fbank_matrix, self._spectrogram(x))
 
 
@@ -107,6 +131,7 @@ class LogMelSpectrogram(Layer):
 
     def forward(self, x):
         """Waveforms [N, T] (or [T]) -> log mel spectrograms [N, n_mels, num_frames]."""
+        _check_input("LogMelSpectrogram", x, self._melspectrogram.fbank_matrix.dtype)
         return power_to_db(self._melspectrogram(x), ref_value=self.ref_value, amin=self.amin,
                            top_db=self.top_db)
 
@@ -136,5 +161,6 @@ class MFCC(Layer):
 
     def forward(self, x):
         """Waveforms [N, T] (or [T]) -> MFCCs [N, n_mfcc, num_frames]."""
+        _check_input("MFCC", x, self.dct_matrix.dtype)
         # dct^T @ log_mel, Paddle's (log_mel^T @ dct)^T without the two transposes
         return matmul(self.dct_matrix, self._log_melspectrogram(x), transpose_x=True)

@@ -16,8 +16,10 @@ from __future__ import annotations
 import hashlib
 import http.client
 import sys
+import tarfile
 import urllib.error
 import urllib.request
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +27,17 @@ from core.atomic import atomic_write
 from core.datasets.common import DatasetError
 
 _CHUNK = 1 << 20
+
+# What reading a damaged archive raises besides tarfile's own errors: a gzip stream cut off
+# before its end (EOFError), a bad gzip header or checksum (gzip.BadGzipFile, an OSError) and
+# corrupt deflate data (zlib.error). The datasets catch them all to name the file at fault.
+ARCHIVE_ERRORS = (tarfile.TarError, EOFError, OSError, zlib.error)
+
+
+def error_text(exc: BaseException) -> str:
+    """``exc``'s message on one line (tarfile lists what each of its methods said, one per
+    line), so that a dataset's error stays one paragraph."""
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 @dataclass(frozen=True)

@@ -71,14 +71,30 @@ def save(layer, path, input_spec=None, **configs) -> None:
     label = _label(target)
     specs = _input_specs(input_spec, static, forward, label)
     outputs = output_specs(target, forward, specs, static, label)
-    state = target.state_dict() if isinstance(target, Layer) else {}
+    # the class's state_dict: the live tensors, even where amp.decorate(save_dtype=...) made
+    # the instance's give copies in another dtype
+    state = type(target).state_dict(target) if isinstance(target, Layer) else {}
     document = _document(target, state, specs, outputs, label)
-    folder = os.path.dirname(path)
-    if folder:
-        os.makedirs(folder, exist_ok=True)
+    _make_folder(path)
     serialize.save(state, path + PARAMS_SUFFIX)
     document["params_sha256"] = _digest(path + PARAMS_SUFFIX)
     serialize.save(document, path + MODEL_SUFFIX)
+
+
+def _make_folder(path: str) -> None:
+    """The folder of ``path``, created as Paddle's jit.save does; a file in the way (or no
+    permission) is an error that names the folder."""
+    folder = os.path.dirname(path)
+    if not folder:
+        return
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        reason = "a file is in the way" if isinstance(exc, (FileExistsError, NotADirectoryError)) \
+            else (exc.strerror or str(exc))
+        raise type(exc)(f"jit.save: cannot create the folder '{folder}' for "
+                        f"{os.path.basename(path)}{MODEL_SUFFIX} and "
+                        f"{os.path.basename(path)}{PARAMS_SUFFIX}: {reason}.") from None
 
 
 def _target(layer) -> tuple:

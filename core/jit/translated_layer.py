@@ -28,6 +28,9 @@ class TranslatedLayer(Layer):
             # The network's own registries: names and objects stay exactly the saved layer's.
             for registry in ("_parameters", "_sub_layers", "_buffers"):
                 object.__setattr__(self, registry, getattr(network, registry))
+            # its buffers registered with persistable=False stay out of state_dict()
+            object.__setattr__(self, "_non_persistable",
+                               network.__dict__.setdefault("_non_persistable", set()))
         self.eval()
 
     def __getattr__(self, name: str):

@@ -41,8 +41,18 @@ def _foldable(conv, bn) -> bool:
     return (global_stats and type(conv).forward is Conv2D.forward
             and type(bn).forward is BatchNorm2D.forward
             and conv.data_format == bn.data_format and conv.out_channels == bn.num_features
+            and _one_dtype(conv, bn)
             and not (conv._forward_pre_hooks or conv._forward_post_hooks
                      or bn._forward_pre_hooks or bn._forward_post_hooks))
+
+
+def _one_dtype(conv, bn) -> bool:
+    """Whether the batch norm's tensors have the kernel's dtype. After ``core.amp.decorate``
+    at O2 the kernel is float16 and the batch norm float32: the separate layers then give a
+    float32 result, which a float16 folded kernel would not (and a float32 one would not take
+    the float16 input), so such a pair is left apart."""
+    dtype = conv.weight.dtype
+    return all(t is None or t.dtype == dtype for t in (bn.weight, bn.bias, bn._mean, bn._variance))
 
 
 def _folded(conv, bn) -> tuple[Tensor, Tensor]:

@@ -58,6 +58,11 @@ def _host_lengths(lengths, steps: int) -> list[int]:
     if bad:
         raise ValueError(f"viterbi_decode: lengths must lie in [0, {steps}] (the sequence "
                          f"length of potentials), got {bad[0]}")
+    if max(values, default=0) == 0:
+        # Paddle's kernel then writes the last tags to step max(lengths) - 1 = -1 of an empty
+        # path: no defined result to follow.
+        raise ValueError(f"viterbi_decode: every sequence has length 0 (lengths {values}), so "
+                         "there is no tag to decode; at least one length must be >= 1")
     return values
 
 
@@ -73,13 +78,18 @@ def viterbi_decode(potentials, transition_params, lengths, include_bos_eos_tag: 
     ``paths`` [batch_size, max(lengths)] int64, zero after each sequence's end. With
     ``include_bos_eos_tag`` the last row of the transitions scores the start and the one
     before it the end of every path (module docstring). No gradient, as in Paddle.
+
+    A sequence of length 0 beside longer ones gets what Paddle's kernel gives it: a path of
+    zeros and the score max_j(potentials[b, 0, j] + transitions[-1, j]) (without
+    ``include_bos_eos_tag``: max_j potentials[b, 0, j]), its first step's, never updated after.
+    A batch whose lengths are all 0 is refused: Paddle's kernel has no defined result there.
     """
     del name
     _check(potentials, transition_params, lengths, include_bos_eos_tag)
     p, trans = potentials.data, transition_params.data
     xp = backend.array_module(p)
     sizes = _host_lengths(lengths, p.shape[1])
-    longest = max(sizes, default=0)
+    longest = max(sizes)
     length = xp.asarray(sizes, dtype="int64")
     rows = xp.arange(p.shape[0])
     alpha = p[:, 0] + trans[-1] if include_bos_eos_tag else p[:, 0]

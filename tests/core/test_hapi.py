@@ -234,7 +234,11 @@ def test_progress_lines_follow_log_freq_and_verbose(capsys):
 
 @pytest.mark.parametrize("call, error, words", [
     (lambda m: m.fit(_small(), verbose=0), RuntimeError, "prepare(optimizer, loss)"),
-    (lambda m: m.prepare(amp_configs="O1"), ValueError, "float32 only"),
+    (lambda m: m.prepare(amp_configs="O3"), ValueError, "amp_configs='O3' is not a level"),
+    (lambda m: m.prepare(amp_configs={"level": "O4"}), ValueError, "['level']='O4'"),
+    (lambda m: m.prepare(amp_configs={"use_fp16_guard": True}), ValueError,
+     "['use_fp16_guard'] are not recognized"),
+    (lambda m: m.prepare(amp_configs=2), TypeError, "amp_configs must be"),
     (lambda m: m.prepare(metrics=object()), TypeError, "lacks compute"),
     (lambda m: m.prepare(loss="mse"), TypeError, "loss must be"),
     (lambda m: m.fit(42), TypeError, "train_data must be"),
@@ -454,3 +458,39 @@ def test_fit_and_evaluate_take_an_iterable_dataset():
                   nn.CrossEntropyLoss(), core.metric.Accuracy())
     model.fit(Stream(), epochs=3, batch_size=32, verbose=0)
     assert model.evaluate(Stream(), batch_size=64, verbose=0)["acc"] > 0.85  # 0.95 here
+
+
+def _amp_model(amp_configs, seed=0):
+    core.seed(seed)
+    model = core.Model(LeNet())
+    model.prepare(core.optimizer.Adam(learning_rate=0.01, parameters=model.parameters()),
+                  nn.CrossEntropyLoss(), amp_configs=amp_configs)
+    return model
+
+
+@pytest.mark.parametrize("level", ["O1", "O2"])
+def test_amp_configs_train_in_mixed_precision(level):
+    model = _amp_model(level)
+    data = _small(n=64)
+    before = model.evaluate(data, batch_size=16, verbose=0)["loss"][0]
+    model.fit(data, epochs=6, batch_size=16, verbose=0, shuffle=False)
+    assert model.evaluate(data, batch_size=16, verbose=0)["loss"][0] < 0.8 * before
+    # the forward runs under auto_cast: the Linear head computes in float16
+    assert model.predict_batch([data[0][0][None]])[0].dtype == np.float16
+    weights = {p.dtype for p in model.network.parameters()}
+    assert weights == ({core.float16} if level == "O2" else {core.float32})
+
+
+def test_amp_configs_reach_the_grad_scaler():
+    # A loss scale so large that the first step's gradients overflow float16: the scaler skips
+    # that update (and halves the scale), so the weights do not move.
+    model = _amp_model({"level": "O1", "init_loss_scaling": 2.0 ** 40})
+    samples = _small(n=8)
+    x, y = np.stack([s[0] for s in samples]), np.stack([s[1] for s in samples])
+    before = [p.numpy().copy() for p in model.network.parameters()]
+    model.train_batch([x], [y])
+    assert all(np.array_equal(a, p.numpy()) for a, p in zip(before, model.network.parameters()))
+    model = _amp_model({"level": "O1"})
+    model.train_batch([x], [y])
+    assert not all(np.array_equal(a, p.numpy())
+                   for a, p in zip(before, model.network.parameters()))

@@ -191,6 +191,20 @@ def test_buffers_and_shared_layers_come_back(tmp_path):
     np.testing.assert_allclose(loaded(x).numpy(), layer.eval()(x).numpy(), rtol=1e-6)
 
 
+def test_a_non_persistable_buffer_stays_out_of_the_loaded_state_dict(tmp_path):
+    layer = nn.Linear(3, 2)
+    layer.register_buffer("kept", core.ones([2]))
+    layer.register_buffer("scratch", core.full([2], 2.0), persistable=False)
+    jit.save(layer, tmp_path / "m", input_spec=[InputSpec([None, 3])])
+    loaded = jit.load(tmp_path / "m")
+    assert list(loaded.state_dict()) == list(layer.state_dict()) == ["weight", "bias", "kept"]
+    np.testing.assert_array_equal(loaded.scratch.numpy(), [2.0, 2.0])  # still there
+    fresh = nn.Linear(3, 2)
+    fresh.register_buffer("kept", core.zeros([2]))
+    fresh.set_state_dict(loaded.state_dict(), strict=True)  # no unexpected 'scratch'
+    np.testing.assert_array_equal(fresh.kept.numpy(), [1.0, 1.0])
+
+
 def test_save_and_load_a_function(tmp_path):
     fn = jit.to_static(double_sum, input_spec=[InputSpec([None, 2]), InputSpec([None, 2])])
     jit.save(fn, tmp_path / "fn")
@@ -372,6 +386,11 @@ def test_save_refuses_a_folder_and_a_spec_of_the_wrong_length(tmp_path):
     with pytest.raises(TypeError, match="save the Layer itself"):
         jit.save(Net().forward, tmp_path / "m")
     assert os.listdir(tmp_path) == []
+    (tmp_path / "taken").write_text("a file, not a folder")
+    with pytest.raises(FileExistsError) as info:
+        jit.save(lenet, tmp_path / "taken" / "m", input_spec=[IMAGE])
+    assert str(info.value) == (f"jit.save: cannot create the folder '{tmp_path / 'taken'}' for "
+                               "m.pdmodel and m.pdiparams: a file is in the way.")
 
 
 def test_save_config_checks(tmp_path):

@@ -377,3 +377,23 @@ def test_signal_and_audio_are_loaded_on_first_use():
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert core.signal is signal
+
+
+def test_istft_of_too_few_frames_for_center_raises_naming_them():
+    # One frame of an even n_fft covers n_fft samples and center=True drops n_fft // 2 from each
+    # end: Paddle's NOLA check then fails on the empty envelope and torch raises; core says why.
+    torch = pytest.importorskip("torch")
+    one = cplx(5, 1)
+    with pytest.raises(RuntimeError):
+        torch.istft(torch.tensor(one), 8, window=torch.ones(8, dtype=torch.float64))
+    with pytest.raises(ValueError, match=r"istft: 1 frame\(s\) of n_fft=8 \(hop_length=2\) "
+                                         r"cover 8 samples, and center=True drops n_fft // 2 = "
+                                         r"4 from each end, which leaves no signal"):
+        signal.istft(t(one), 8)
+    with pytest.raises(ValueError, match=r"istft: x has no frames \(axis -1 of shape \[5, 0\]"):
+        signal.istft(t(cplx(5, 0)), 8)
+    assert signal.istft(t(one), 8, center=False).shape == [8]
+    assert signal.istft(t(one), 8, length=3).shape == [3]
+    odd = cplx(5, 1)  # n_fft 9: one sample is left, as in torch
+    want = torch.istft(torch.tensor(odd), 9, window=torch.ones(9, dtype=torch.float64))
+    np.testing.assert_allclose(signal.istft(t(odd), 9).numpy(), want.numpy(), rtol=1e-12)

@@ -170,3 +170,22 @@ def test_order_statistics_of_an_empty_batch():
     assert y.shape == [2, 0]
     y.sum().backward()
     assert x.grad.shape == [0, 3]
+
+
+# ----- var / std with one element per reduction ------------------------------------------------
+
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_var_std_over_an_axis_of_length_one_are_zero_with_finite_gradients(keepdim):
+    # Paddle divides by max(n - 1, 1) (its var: where(n > 1, n - 1, 1)), so one element per
+    # row gives 0 where 0 / 0 would be NaN; the gradient is 0 (std is 0 for every x).
+    a = rng.normal(size=(3, 1, 2))
+    for fn in (core.var, core.std):
+        out = fn(t(a), axis=1, keepdim=keepdim)
+        assert out.shape == ([3, 1, 2] if keepdim else [3, 2])
+        np.testing.assert_array_equal(out.numpy(), 0.0)
+        np.testing.assert_array_equal(getattr(t(a), fn.__name__)(1).numpy(), 0.0)
+        check_grad(lambda x, fn=fn: fn(x, axis=1, keepdim=keepdim), a)
+        check_grad(lambda x, fn=fn: fn(x, axis=[1, 2]), a)  # two elements: the usual n - 1
+    x = t(a, grad=True)
+    core.std(x, axis=1).sum().backward()
+    assert np.isfinite(x.grad.numpy()).all()

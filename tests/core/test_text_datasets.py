@@ -317,6 +317,28 @@ def test_imdb_names_an_archive_without_reviews(tmp_path):
         Imdb(data_file=str(tmp_path / "bad.tar.gz"))
 
 
+@pytest.mark.parametrize("cls, kwargs, members, filename", [
+    (Imdb, {"cutoff": 0}, REVIEWS, "aclImdb_v1.tar.gz"),
+    (Imikolov, {"window_size": 2, "min_word_freq": 0}, PTB, "simple-examples.tgz"),
+])
+def test_a_truncated_archive_is_one_error_naming_the_file(tmp_path, cls, kwargs, members,
+                                                          filename):
+    with open(_tar(tmp_path / filename, members), "rb") as handle:
+        whole = handle.read()
+    cut = tmp_path / f"cut-{filename}"
+    cut.write_bytes(whole[:len(whole) // 2])  # a download cut off half way (gzip: EOFError)
+    with pytest.raises(DatasetError) as info:
+        cls(data_file=str(cut), **kwargs)
+    message = str(info.value)
+    assert message.startswith(f"{cls.__name__}: {cut} is not a readable tar archive "
+                              f"({filename}): Compressed file ended")
+    assert "\n" not in message
+    (tmp_path / "junk.tgz").write_bytes(b"\x1f\x8b" + b"junk" * 8)  # tarfile: one line per method
+    with pytest.raises(DatasetError, match="not a readable tar archive") as info:
+        cls(data_file=str(tmp_path / "junk.tgz"), **kwargs)
+    assert "\n" not in str(info.value)
+
+
 def test_core_text_keeps_its_names_and_adds_the_datasets():
     import core.text
 

@@ -118,3 +118,31 @@ def test_bad_arguments_name_what_is_allowed():
         core.text.viterbi_decode(pot, trans, lengths, include_bos_eos_tag=1)
     with pytest.raises(TypeError, match="transitions must be a Tensor, got ndarray"):
         core.text.ViterbiDecoder(np.zeros((4, 4)))
+
+
+@pytest.mark.parametrize("bos_eos", [True, False])
+def test_a_length_0_sequence_gets_paddles_kernel_values(bos_eos):
+    # Paddle's CPU kernel starts every sequence at alpha = potentials[:, 0] (+ the BOS row),
+    # masks all later steps of a sequence whose remaining length is <= 0 and never adds the EOS
+    # row to it (its length is never 1): the score is the first step's best, the path zeros.
+    rng = np.random.default_rng(5)
+    pot, trans = rng.normal(size=(3, 4, 3)), rng.normal(size=(3, 3))
+    scores, paths = _decode(pot, trans, [4, 0, 2], bos_eos)
+    first = pot[1, 0] + (trans[-1] if bos_eos else 0)
+    assert scores[1] == pytest.approx(first.max(), rel=1e-12)
+    np.testing.assert_array_equal(paths[1], 0)
+    others, other_paths = _brute_force(pot[[0, 2]], trans, [4, 2], bos_eos)
+    np.testing.assert_allclose(scores[[0, 2]], others, rtol=1e-12)  # the rest is unaffected
+    np.testing.assert_array_equal(paths[[0, 2]], other_paths)
+
+
+def test_every_length_0_is_refused():
+    # Paddle's kernel would write the last tags to step -1 of an empty path (undefined).
+    trans = core.to_tensor(np.zeros((3, 3)))
+    with pytest.raises(ValueError, match=r"every sequence has length 0 \(lengths \[0, 0\]\).*"
+                                         r"at least one length must be >= 1"):
+        core.text.viterbi_decode(core.to_tensor(np.zeros((2, 3, 3))), trans,
+                                 core.to_tensor(np.array([0, 0], dtype=np.int64)))
+    with pytest.raises(ValueError, match=r"every sequence has length 0 \(lengths \[0\]\)"):
+        core.text.viterbi_decode(core.to_tensor(np.zeros((1, 0, 3))), trans,  # no steps at all
+                                 core.to_tensor(np.array([0], dtype=np.int64)))

@@ -391,3 +391,19 @@ def test_a_recurrent_layers_final_states_are_refused_as_name_i(tmp_path, capsys,
     assert infer.cli([f"run={folder}", f"input={tmp_path / 'x.npy'}", "outputs=r[1]",
                       f"out={tmp_path / 'o.npz'}"]) == 2
     assert capsys.readouterr().err.startswith(f"tomlrun infer: error: {message}")
+
+
+@pytest.mark.parametrize("outputs", ["[p [1], o]", "[ 'p [ 1 ]' ,o ]", "p [1]"])
+def test_spaces_around_a_name_or_its_index_are_dropped(pooled, tmp_path, outputs):
+    """``outputs=[pool [1]]`` used to ask for a layer named ``'pool '`` (trailing space)."""
+    folder, model = pooled
+    images = np.random.default_rng(4).random((3, 1, 8, 8)).astype(np.float32)
+    np.save(tmp_path / "x.npy", images)
+    arrays = infer.main([f"run={folder}", f"input={tmp_path / 'x.npy'}", f"outputs={outputs}",
+                         f"out={tmp_path / 'o.npz'}"])
+    with core.no_grad():
+        model.eval()
+        _, indices = model["p"](core.to_tensor(images))
+    np.testing.assert_array_equal(arrays["p[1]"], indices.numpy())
+    assert set(np.load(tmp_path / "o.npz").files) <= {"p[1]", "o", "predicted"}
+    assert infer.names(" [ fc ,  'p [0]' ] ") == ["fc", "p[0]"]

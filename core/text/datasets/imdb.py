@@ -20,7 +20,7 @@ import tarfile
 import numpy as np
 
 from core.datasets import DatasetError
-from core.datasets.download import locate_file
+from core.datasets.download import ARCHIVE_ERRORS, error_text, locate_file
 from core.io import Dataset
 
 MODES = ("train", "test")
@@ -89,9 +89,9 @@ class Imdb(Dataset):
                     every.append(doc)
                     if found.group(1) == self.mode:
                         own[found.group(4)].append(doc)
-        except tarfile.TarError as exc:
+        except ARCHIVE_ERRORS as exc:  # truncated or corrupt: tarfile's, gzip's, zlib's
             raise DatasetError(f"Imdb: {self.data_file} is not a readable tar archive "
-                               f"(aclImdb_v1.tar.gz): {exc}.") from None
+                               f"(aclImdb_v1.tar.gz): {error_text(exc)}.") from None
         if not every:
             raise DatasetError(f"Imdb: {self.data_file} holds no review "
                                "(aclImdb/<train|test>/<pos|neg>/*.txt): it is not the IMDB "

@@ -22,7 +22,7 @@ import tarfile
 import numpy as np
 
 from core.datasets import DatasetError
-from core.datasets.download import locate_file
+from core.datasets.download import ARCHIVE_ERRORS, error_text, locate_file
 from core.io import Dataset
 
 MODES = ("train", "test")
@@ -93,9 +93,9 @@ class Imikolov(Dataset):
                     name = wanted.get(member.name.removeprefix("./"))
                     if name is not None and member.isfile():
                         texts[name] = archive.extractfile(member).readlines()  # as Paddle iterates
-        except tarfile.TarError as exc:
+        except ARCHIVE_ERRORS as exc:  # truncated or corrupt: tarfile's, gzip's, zlib's
             raise DatasetError(f"Imikolov: {self.data_file} is not a readable tar archive "
-                               f"(simple-examples.tgz): {exc}.") from None
+                               f"(simple-examples.tgz): {error_text(exc)}.") from None
         missing = [path for path, name in wanted.items() if name not in texts]
         if missing:
             raise DatasetError(f"Imikolov: {self.data_file} has no ./{missing[0]}: it is not "

@@ -18,7 +18,7 @@ import tarfile
 import numpy as np
 
 from core.datasets import DatasetError
-from core.datasets.download import locate_file
+from core.datasets.download import ARCHIVE_ERRORS, error_text, locate_file
 from core.framework import get_default_dtype
 from core.io import Dataset
 from core.vision.image import check_backend, get_image_backend, pil_image_module
@@ -58,7 +58,7 @@ def _read_batches(path, flag: str, owner: str):
             names = sorted(member.name for member in archive if flag in member.name
                            and member.isfile())
             for name in names:
-                batch = _BatchUnpickler(archive.extractfile(name), encoding="bytes").load()
+                batch = _unpickle(archive, name, path, owner)
                 found = _batch_labels(batch, name, path)
                 data = np.asarray(batch[b"data"], dtype=np.uint8)
                 if data.ndim != 2 or data.shape[1] != _CHANNELS * _SIDE * _SIDE \
@@ -68,9 +68,9 @@ def _read_batches(path, flag: str, owner: str):
                                        f"batches hold [N, {_CHANNELS * _SIDE * _SIDE}].")
                 images.append(data)
                 labels.append(np.asarray(found, dtype=np.int64))
-    except (tarfile.TarError, pickle.UnpicklingError, EOFError, KeyError) as exc:
+    except ARCHIVE_ERRORS as exc:  # truncated or corrupt: tarfile's, gzip's, zlib's errors
         raise DatasetError(f"{owner}: {path} is not a readable CIFAR archive "
-                           f"(cifar-*-python.tar.gz): {exc}.") from None
+                           f"(cifar-*-python.tar.gz): {error_text(exc)}.") from None
     if not names:
         raise DatasetError(f"{owner}: {path} holds no batch whose name contains {flag!r}: "
                            "it is not this CIFAR archive.")
@@ -78,6 +78,22 @@ def _read_batches(path, flag: str, owner: str):
     # each row is the 1024 red, then green, then blue values of a 32x32 image: HWC for PIL
     hwc = data.reshape(-1, _CHANNELS, _SIDE, _SIDE).transpose(0, 2, 3, 1)
     return np.ascontiguousarray(hwc), np.concatenate(labels)
+
+
+def _unpickle(archive, name: str, path, owner: str):
+    """Batch ``name`` of the archive, unpickled. Damaged bytes make pickle raise almost
+    anything (UnpicklingError, a UnicodeDecodeError, a ValueError, an EOFError): each becomes
+    one error that names the archive and the batch."""
+    try:
+        return _BatchUnpickler(archive.extractfile(name), encoding="bytes").load()
+    except DatasetError:
+        raise  # the unpickler's own refusal, already explained
+    except ARCHIVE_ERRORS:
+        raise  # the archive itself is damaged: _read_batches names it
+    except Exception as exc:  # noqa: BLE001 - any failure of pickle on damaged bytes
+        raise DatasetError(f"{owner}: {path}: batch {name} is not a readable pickled CIFAR "
+                           f"batch ({type(exc).__name__}: {error_text(exc)}); the archive is "
+                           "damaged, download it again.") from None
 
 
 def _batch_labels(batch, name: str, path):

@@ -19,7 +19,7 @@ import tarfile
 import numpy as np
 
 from core.datasets import DatasetError
-from core.datasets.download import locate_file
+from core.datasets.download import ARCHIVE_ERRORS, error_text, locate_file
 from core.framework import get_default_dtype
 from core.io import Dataset
 from core.vision.image import check_backend, get_image_backend, pil_image_module
@@ -105,9 +105,9 @@ class Flowers(Dataset):
                     index = wanted.get(member.name.removeprefix("./"))
                     if index is not None and member.isfile():
                         found[index] = archive.extractfile(member).read()
-        except tarfile.TarError as exc:
+        except ARCHIVE_ERRORS as exc:  # truncated or corrupt: tarfile's, gzip's, zlib's
             raise DatasetError(f"Flowers: {self.data_file} is not a readable tar archive "
-                               f"(102flowers.tgz): {exc}.") from None
+                               f"(102flowers.tgz): {error_text(exc)}.") from None
         missing = sorted(set(wanted.values()) - set(found))
         if missing:
             raise DatasetError(f"Flowers: {self.data_file} has no jpg/image_{missing[0]:05d}.jpg"
@@ -117,7 +117,7 @@ class Flowers(Dataset):
     def __getitem__(self, idx):
         index = int(self.indexes[idx])
         label = np.array([self.labels[index - 1]], dtype=np.int64)
-        image = _pil().open(io.BytesIO(self._jpegs[index]))
+        image = self._decode(index)
         if self.backend == "cv2":
             image = np.array(image)
         if self.transform is not None:
@@ -125,6 +125,18 @@ class Flowers(Dataset):
         if self.backend == "pil":
             return image, label
         return np.asarray(image).astype(self.dtype), label
+
+    def _decode(self, index: int):
+        """Image ``index`` as a PIL image, decoded now: a damaged JPEG is reported here, with
+        the archive and the member, not later inside a transform."""
+        try:
+            image = _pil().open(io.BytesIO(self._jpegs[index]))
+            image.load()
+        except OSError as exc:  # PIL.UnidentifiedImageError and truncated data are OSErrors
+            raise DatasetError(f"Flowers: jpg/image_{index:05d}.jpg of {self.data_file} is not "
+                               f"a readable JPEG ({error_text(exc)}); the archive is damaged, "
+                               "download it again.") from None
+        return image
 
     def __len__(self) -> int:
         return len(self.indexes)

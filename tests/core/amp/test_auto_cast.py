@@ -6,6 +6,7 @@ O2 casts parameters (not normalisation layers) with float32 master weights, and 
 training with a GradScaler ends close to float32 training."""
 from __future__ import annotations
 
+import copy
 import threading
 
 import numpy as np
@@ -316,6 +317,33 @@ def test_decorate_o1_save_dtype_and_errors():
         core.amp.decorate(model, save_dtype="int8")
 
 
+def test_a_save_dtype_model_loads_its_checkpoint_copies_and_jit_saves(tmp_path):
+    core.seed(4)
+    model = nn.Sequential(nn.Linear(3, 4), nn.LayerNorm(4), nn.Linear(4, 2))
+    model = core.amp.decorate(model, level="O2", save_dtype="float32")
+    saved = model.state_dict()  # float32 copies of the float16 parameters
+    assert {str(v.dtype) for v in saved.values()} == {"float32"}
+    core.seed(5)
+    other = core.amp.decorate(nn.Sequential(nn.Linear(3, 4), nn.LayerNorm(4), nn.Linear(4, 2)),
+                              level="O2", save_dtype="float32")
+    for load in (other.set_state_dict, other.set_dict, other.load_dict):
+        for param in other.parameters():
+            param.set_value(np.zeros(param.shape, param.dtype))
+        load(saved)  # into the live float16 / float32 tensors, not into copies
+        for (key, value), param in zip(saved.items(), other.parameters()):
+            assert str(param.dtype) == ("float32" if key.startswith("1.") else "float16")
+            np.testing.assert_array_equal(param.numpy().astype(np.float32), value.numpy())
+    clone = copy.deepcopy(model)
+    clone[0].weight.set_value(np.ones((3, 4), np.float16))
+    np.testing.assert_array_equal(clone.state_dict()["0.weight"].numpy(), np.ones((3, 4)))
+    assert not np.array_equal(model.state_dict()["0.weight"].numpy(), np.ones((3, 4)))
+    x = core.rand([2, 3])
+    core.jit.save(model, str(tmp_path / "net"), input_spec=[core.static.InputSpec([None, 3])])
+    loaded = core.jit.load(str(tmp_path / "net"))
+    with core.amp.auto_cast(level="O2"):
+        np.testing.assert_array_equal(loaded(x).numpy(), model(x).numpy())
+
+
 def test_bfloat16_and_bad_arguments_raise_clear_errors():
     assert core.amp.is_float16_supported()
     assert not core.amp.is_bfloat16_supported()
@@ -377,3 +405,24 @@ def test_matches_torch_autocast_on_the_cpu():
     theirs = torch.softmax(torch.from_numpy(half).float(), -1)  # of the widened input
     assert ours.dtype == core.float32
     np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("level", ["O1", "O2"])
+def test_in_place_ops_skip_amp_and_keep_the_tensors_dtype(level):
+    # Paddle's generated in-place APIs skip amp ("No AMP for ... because it is a inplace or
+    # cast api"): a float16 tensor's exp_ computes in float16 and is written back, where the
+    # black-listed exp's float32 result could not be.
+    values = np.array([[0.5, 1.0, -2.0]], dtype=np.float16)
+    methods = {"exp_": (), "log_": (), "square_": (), "sqrt_": (), "pow_": (2.0,),
+               "cumsum_": (1,), "scale_": (3.0,), "add_": (core.to_tensor(values),)}
+    with core.amp.auto_cast(level=level):
+        for name, args in methods.items():
+            x = core.to_tensor(np.abs(values))
+            assert getattr(x, name)(*args) is x and x.dtype == core.float16, name
+            outside = getattr(core, name[:-1])  # the same op on float16, outside auto_cast
+            with core.amp.auto_cast(enable=False):
+                want = outside(core.to_tensor(np.abs(values)), *args)
+            np.testing.assert_array_equal(x.numpy(), want.numpy(), err_msg=name)
+        full = core.to_tensor(np.ones((2, 2), np.float32))
+        assert core.matmul(full, full).dtype == core.float16  # amp is on again after them
+    assert core.autocast.current() is None and core.autocast.active == 0

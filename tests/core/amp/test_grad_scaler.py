@@ -142,6 +142,25 @@ def test_row_sparse_gradients_are_unscaled_and_checked():
     assert scaler.state_dict()["scale"][0] == 128.0
 
 
+@pytest.mark.parametrize("reduce", [core.sum, core.mean])
+def test_a_sparse_gradient_straight_from_sum_or_mean_is_unscaled(reduce):
+    # table(ids).sum(): the row-sparse gradient holds sum's read-only broadcast of ones
+    core.seed(3)
+    table = nn.Embedding(6, 2, sparse=True)
+    before = table.weight.numpy()
+    optimizer = core.optimizer.SGD(0.5, parameters=table.parameters())
+    scaler = core.amp.GradScaler(init_loss_scaling=64.0)
+    ids = core.to_tensor(np.array([[1, 4, 1]], dtype=np.int64))
+    loss = reduce(table(ids))
+    scaler.scale(loss).backward()
+    scaler.minimize(optimizer, loss)
+    weight = 1.0 if reduce is core.sum else 1.0 / 6.0  # d loss / d row element, per lookup
+    expected = before.copy()
+    expected[1] -= 0.5 * 2 * weight
+    expected[4] -= 0.5 * weight
+    np.testing.assert_allclose(table.weight.numpy(), expected, rtol=1e-6)
+
+
 def test_float16_gradients_stay_float16():
     scaler = core.amp.GradScaler(init_loss_scaling=1024.0)
     param = core.create_parameter([3], "float16", default_initializer=nn.initializer.Constant(1.0))

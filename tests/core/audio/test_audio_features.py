@@ -170,3 +170,33 @@ def test_feature_errors_name_the_argument():
     with pytest.raises(ValueError, match=r"stft: n_fft must be in \[1, seq_length\] = "
                                          r"\[1, 100\]"):
         features.Spectrogram()(t(rng.normal(size=(1, 100)).astype(np.float32)))
+
+
+# ----- input dtypes ------------------------------------------------------------------------------
+
+def test_a_waveform_wider_than_the_mel_layers_dtype_is_refused_as_paddles_matmul_does():
+    # Paddle: stft's window product promotes (type promotion), so Spectrogram of a float64
+    # waveform is float64 even from a float32 layer; the mel layers' matmul with the float32
+    # filter bank then meets a float64 spectrogram, which Paddle's matmul refuses.
+    x = rng.normal(size=(2, 300))
+    kwargs = {"sr": 8000, "n_fft": 64, "hop_length": 16, "n_mels": 10}
+    spect = features.Spectrogram(n_fft=64, hop_length=16)(t(x))
+    wide = features.Spectrogram(n_fft=64, hop_length=16, dtype="float64")(t(x))
+    assert spect.dtype == np.float64  # the float32 window, promoted with the waveform
+    np.testing.assert_allclose(spect.numpy(), wide.numpy(), rtol=1e-5)
+    for name, layer in (("MelSpectrogram", features.MelSpectrogram(**kwargs)),
+                        ("LogMelSpectrogram", features.LogMelSpectrogram(**kwargs)),
+                        ("MFCC", features.MFCC(n_mfcc=8, **kwargs))):
+        with pytest.raises(TypeError, match=rf"{name}: the waveform has dtype float64, wider "
+                                            r"than the layer's dtype float32.*x.astype\("
+                                            r"'float32'\) or build the layer with "
+                                            r"dtype='float64'"):
+            layer(t(x))
+        narrow = layer(t(x.astype(np.float32)))
+        assert narrow.dtype == np.float32 and layer(t(x.astype(np.float16))).dtype == np.float32
+    # a narrower waveform through a float64 layer runs in float64, as Paddle promotes it
+    mel64 = features.MelSpectrogram(dtype="float64", **kwargs)
+    x32 = x.astype(np.float32)
+    np.testing.assert_allclose(mel64(t(x32)).numpy(), mel64(t(x32.astype(np.float64))).numpy(),
+                               rtol=1e-12)
+    assert mel64(t(x32)).dtype == np.float64

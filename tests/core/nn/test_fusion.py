@@ -158,3 +158,20 @@ def test_conv_bn_answers_none_for_other_layer_pairs():
         folded = fusion.conv_bn(conv, bn, x).numpy()
         np.testing.assert_allclose(folded, bn(F.conv2d(x, conv.weight, conv.bias)).numpy(),
                                    rtol=1e-6)
+
+
+def test_an_o2_decorated_pair_is_left_apart_and_runs_in_eval(batch_norm_calls):
+    # After amp.decorate(level='O2') the kernel is float16 and the batch norm float32: the
+    # separate layers give a float32 result, so the pair must not be folded (a folded float32
+    # kernel refused the float16 input: "conv2d: x (float16) and weight (float32)").
+    from core import amp  # noqa: PLC0415
+
+    model, x = _model_and_data()
+    model = amp.decorate(models=model, level="O2")
+    model.eval()
+    batch_norm_calls.clear()
+    x16 = core.to_tensor(x.astype(np.float16))
+    with core.no_grad():
+        got = model(x16)
+    assert len(batch_norm_calls) == 1
+    np.testing.assert_array_equal(got.numpy(), _layer_by_layer(model, x.astype(np.float16)))

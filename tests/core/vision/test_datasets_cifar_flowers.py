@@ -297,6 +297,31 @@ def test_a_file_that_is_not_the_archive_is_named(tmp_path, content, match):
         Cifar10(data_file=path)
 
 
+def test_a_truncated_or_damaged_archive_is_one_error_naming_the_file(cifar10, tmp_path):
+    whole = cifar10[0].read_bytes()
+    cut = tmp_path / "cut.tar.gz"
+    cut.write_bytes(whole[:len(whole) // 2])  # a download cut off half way (gzip: EOFError)
+    with pytest.raises(DatasetError) as info:
+        Cifar10(data_file=cut)
+    assert str(info.value).startswith(f"Cifar10: {cut} is not a readable CIFAR archive "
+                                      "(cifar-*-python.tar.gz): Compressed file ended")
+    cut.write_bytes(b"\x1f\x8b" + b"junk" * 8)  # tarfile's message has a line per method
+    with pytest.raises(DatasetError, match="not a readable CIFAR archive") as info:
+        Cifar10(data_file=cut)
+    assert "\n" not in str(info.value)
+    damaged = tmp_path / "damaged.tar.gz"
+    batch = _batch(_rows(np.random.default_rng(2), 2), [0, 1], b"labels")
+    garbled = batch.replace(b"a batch", b"\xc3( batc")  # not utf-8: pickle's UnicodeDecodeError
+    with tarfile.open(damaged, "w:gz") as archive:
+        _add(archive, "cifar-10-batches-py/data_batch_1", garbled)
+    with pytest.raises(DatasetError) as info:
+        Cifar10(data_file=damaged)
+    message = str(info.value)
+    assert message.startswith(f"Cifar10: {damaged}: batch cifar-10-batches-py/data_batch_1 is "
+                              "not a readable pickled CIFAR batch (")
+    assert "download it again" in message and "\n" not in message
+
+
 @pytest.mark.parametrize("kwargs, error, match", [
     ({"mode": "valid"}, ValueError, "Cifar10: mode='valid' must be 'train' or 'test'"),
     ({"backend": "opencv"}, ValueError, "backend='opencv'"),
@@ -395,3 +420,21 @@ def test_flowers_checks_what_it_reads(flowers, tmp_path):
                    "setid_file": tmp_path / "setid7.mat"})
     with pytest.raises(ValueError, match="Flowers: mode='dev' must be 'train', 'valid' or"):
         Flowers(**files, mode="dev")
+
+
+def test_flowers_names_a_truncated_archive_and_a_damaged_jpeg(flowers, tmp_path):
+    files, _ = flowers
+    whole = files["data_file"].read_bytes()
+    cut = tmp_path / "102flowers.tgz"
+    cut.write_bytes(whole[:len(whole) // 2])  # a download cut off half way (gzip: EOFError)
+    with pytest.raises(DatasetError, match=f"Flowers: {cut} is not a readable tar archive "
+                       r"\(102flowers.tgz\): Compressed file ended"):
+        Flowers(**{**files, "data_file": cut})
+    with tarfile.open(cut, "w:gz") as archive:
+        for number in range(1, 7):
+            _add(archive, f"jpg/image_{number:05d}.jpg", b"not a jpeg")
+    dataset = Flowers(**{**files, "data_file": cut}, mode="test")
+    with pytest.raises(DatasetError) as info:
+        dataset[0]  # image 2: decoded at once, not inside a transform
+    assert str(info.value).startswith(f"Flowers: jpg/image_00002.jpg of {cut} is not a readable "
+                                      "JPEG (cannot identify image file")
