@@ -1,0 +1,54 @@
+"""Paddle's ``paddle.sparse.nn``: the activation layers ``ReLU``, ``ReLU6``, ``LeakyReLU`` and
+``Softmax`` of sparse tensors, and ``functional``. Paddle's point-cloud layers (``Conv3D``,
+``SubmConv3D``, ``BatchNorm``, ``SyncBatchNorm``, ``MaxPool3D``) are not offered: see
+docs/paddle.md.
+"""
+from __future__ import annotations
+
+import core  # through the root package: see core.sparse.tensor
+from core.sparse.nn import functional
+
+__all__ = ["LeakyReLU", "ReLU", "ReLU6", "Softmax", "functional"]
+
+
+class ReLU(core.nn.Layer):
+    """Paddle's ``paddle.sparse.nn.ReLU(name=None)``: ``functional.relu``."""
+
+    def __init__(self, name: str | None = None):
+        super().__init__(name)
+
+    def forward(self, x):
+        return functional.relu(x)
+
+
+class ReLU6(core.nn.Layer):
+    """Paddle's ``paddle.sparse.nn.ReLU6(name=None)``: ``functional.relu6``."""
+
+    def __init__(self, name: str | None = None):
+        super().__init__(name)
+
+    def forward(self, x):
+        return functional.relu6(x)
+
+
+class LeakyReLU(core.nn.Layer):
+    """Paddle's ``paddle.sparse.nn.LeakyReLU(negative_slope=0.01, name=None)``:
+    ``functional.leaky_relu``."""
+
+    def __init__(self, negative_slope: float = 0.01, name: str | None = None):
+        super().__init__(name)
+        self._negative_slope = negative_slope
+
+    def forward(self, x):
+        return functional.leaky_relu(x, self._negative_slope)
+
+
+class Softmax(core.nn.Layer):
+    """Paddle's ``paddle.sparse.nn.Softmax(axis=-1, name=None)``: ``functional.softmax``."""
+
+    def __init__(self, axis: int = -1, name: str | None = None):
+        super().__init__(name)
+        self._axis = axis
+
+    def forward(self, x):
+        return functional.softmax(x, self._axis)

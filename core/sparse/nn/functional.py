@@ -1,0 +1,73 @@
+"""Paddle's ``paddle.sparse.nn.functional``: ``relu``, ``relu6``, ``leaky_relu`` and
+``softmax`` of sparse tensors (COO or CSR). The activations act on the stored values (each maps
+0 to 0); ``softmax`` normalises the stored entries of each row along the last axis, the
+implicit zeros taking no part (they stay zeros), as Paddle's and torch's sparse softmax do.
+"""
+from __future__ import annotations
+
+import core  # through the root package: see core.sparse.tensor
+from core import backend
+from core.sparse.tensor import (
+    entry_indices,
+    gather_rows,
+    linear_keys,
+    sparse_input,
+    sum_rows,
+    values_of,
+    with_values,
+)
+
+__all__ = ["leaky_relu", "relu", "relu6", "softmax"]
+
+
+def relu(x, name: str | None = None):
+    """Paddle's ``paddle.sparse.nn.functional.relu(x, name=None)``: max(x, 0) of each stored
+    value, same layout and pattern."""
+    del name
+    x = sparse_input(x, "sparse.nn.functional.relu")
+    return with_values(x, core.nn.functional.relu(values_of(x)))
+
+
+def relu6(x, name: str | None = None):
+    """Paddle's ``paddle.sparse.nn.functional.relu6(x, name=None)``: min(max(x, 0), 6) of each
+    stored value, same layout and pattern."""
+    del name
+    x = sparse_input(x, "sparse.nn.functional.relu6")
+    return with_values(x, core.nn.functional.relu6(values_of(x)))
+
+
+def leaky_relu(x, negative_slope: float = 0.01, name: str | None = None):
+    """Paddle's ``paddle.sparse.nn.functional.leaky_relu(x, negative_slope=0.01, name=None)``:
+    x where x >= 0, else negative_slope * x, of each stored value."""
+    del name
+    x = sparse_input(x, "sparse.nn.functional.leaky_relu")
+    return with_values(x, core.nn.functional.leaky_relu(values_of(x), negative_slope))
+
+
+def softmax(x, axis: int = -1, name: str | None = None):
+    """Paddle's ``paddle.sparse.nn.functional.softmax(x, axis=-1, name=None)``: softmax along
+    the last axis over the stored entries of each row (implicit zeros are left out and stay
+    zero). Only ``axis=-1`` is supported, as in Paddle. A hybrid COO tensor whose last axis is
+    dense takes the dense softmax of its values."""
+    del name
+    x = sparse_input(x, "sparse.nn.functional.softmax")
+    if axis not in (-1, x.ndim - 1):
+        raise ValueError(f"sparse.nn.functional.softmax: only axis=-1 is supported (as in "
+                         f"Paddle), got axis={axis!r}")
+    values = values_of(x)
+    if x.is_sparse_coo() and x.sparse_dim() < x.ndim:
+        return with_values(x, core.nn.functional.softmax(values, axis=-1))
+    xp = backend.array_module(x.data)
+    indices = entry_indices(x)
+    groups, row = xp.unique(linear_keys(indices[:-1], x.shape[:-1]), return_inverse=True)
+    row = row.reshape(-1)
+    # The largest value of each row, subtracted for stability (softmax does not change): the
+    # last of each row once the entries are sorted by value, then stably by row.
+    by_value = xp.argsort(x.data, kind="stable")
+    order = by_value[xp.argsort(row[by_value], kind="stable")]
+    last = xp.ones(len(order), dtype=bool)
+    last[:-1] = row[order][1:] != row[order][:-1]
+    peak = xp.zeros(len(groups), dtype=x.data.dtype)
+    peak[row[order][last]] = x.data[order][last]
+    exps = core.exp(values - core.Tensor(xp.take(peak, row)))
+    return with_values(x, exps / gather_rows(sum_rows(exps, row, len(groups)), row))
