@@ -28,6 +28,7 @@ from core.data.pool import cut_batches, plan_order
 from core.data.prefetch import prefetched
 from core.data.workers import InterleavedWorkers
 from core.data.workers import get_worker_info as get_worker_info  # paddle.io's name, re-exported
+from core.profiler import recorder as _profiling
 from core.tensor import Tensor
 
 
@@ -643,9 +644,10 @@ class DataLoader:
     def __iter__(self) -> Iterator:
         # Plans the pass (index_batches), skips what set_state_dict says was done, then reads
         # through the pool/cache/workers/prefetch thread; see core.data.pipeline.iterate.
-        if self._iterable:
-            return _iterate_stream(self)
-        return pipeline.iterate(self)
+        batches = _iterate_stream(self) if self._iterable else pipeline.iterate(self)
+        if _profiling.ACTIVE:  # a started core.profiler times each next (reader cost)
+            return _profiling.timed_batches(batches, type(self).__name__)
+        return batches
 
     def state_dict(self) -> dict:
         """Where the loader is: the shuffle generator's state before the current pass was

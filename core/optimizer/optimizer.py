@@ -36,6 +36,7 @@ import numpy as np
 from core import backend
 from core.optimizer import sparse_rows
 from core.optimizer.lr import LRScheduler
+from core.profiler.recorder import recorded_step
 from core.regularizer import L2Decay, WeightDecayRegularizer
 from core.sparse import RowSparseGrad
 from core.tensor import Tensor, no_grad
@@ -191,6 +192,7 @@ class Optimizer:
         self._learning_rate = scheduler
 
     # ----- stepping ------------------------------------------------------------------------
+    @recorded_step  # an Optimization range while core.profiler records
     def step(self) -> None:
         """Apply one update to every trainable parameter that has a gradient (group by group,
         each with its own settings, when parameter groups were given)."""
@@ -202,6 +204,7 @@ class Optimizer:
             with self._group_settings(group):
                 self._apply(group["params"], group["grad_clip"])
 
+    @recorded_step
     def minimize(self, loss, parameters=None, no_grad_set=None) -> None:
         """Paddle's dygraph ``minimize``: the caller has run ``loss.backward()``; this updates
         ``parameters`` (default: all of this optimizer's) except those in ``no_grad_set``
