@@ -6,6 +6,10 @@ after its path in the structure (``model/conv1.weight``, sanitised and made uniq
 holds the Python scalars, strings and None inline, and says which member each array is. Loading
 uses ``allow_pickle=False``, so a file can never run code. Any suffix works (``.pdparams``,
 ``.pdopt``, ``.npz``): the file is written to an open handle, so numpy appends nothing.
+
+``load`` also reads Paddle's own checkpoints, the pickles ``paddle.save`` writes (see
+``_load_paddle``), with an allow-list unpickler (``core.safe_pickle``) that builds numpy arrays
+and containers only: a pickle that names anything else is refused before it is called.
 """
 from __future__ import annotations
 
@@ -16,11 +20,16 @@ import zipfile
 
 import numpy as np
 
-from core import backend
+from core import backend, safe_pickle
 from core.atomic import atomic_write
 from core.tensor import Tensor
 
 MANIFEST = "__tomlrun__"
+ZIP_MAGIC = b"PK\x03\x04"
+# Paddle pickles with protocol 2 to 4 (its check: 1 < protocol < 5), which start PROTO <n>
+PICKLE_MAGICS = tuple(bytes([0x80, n]) for n in (2, 3, 4, 5))
+NAME_TABLE = "StructuredToParameterName@@"   # Paddle's {structured key: parameter name}
+BIG_PARAMS = "UnpackBigParamInfor@@"         # Paddle's {key: {"OriginShape", "slices"}}
 FORMAT = "tomlrun.state"
 VERSION = 1
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -105,18 +114,39 @@ def _write_npz(handle, arrays: dict) -> None:
 
 # ----- loading --------------------------------------------------------------------------------
 
-def load(path, return_numpy: bool = False):
-    """Read a file written by ``save`` (Paddle's ``paddle.load``).
+def load(path, return_numpy: bool = False, keep_name_table: bool = False):
+    """Paddle's ``paddle.load(path, **configs)``: read a file written by ``save`` or by
+    Paddle's ``paddle.save``, decided by its content (an .npz archive with tomlrun's manifest,
+    or a pickle of protocol 2 to 5).
 
     Saved Tensors come back as Tensors on the current device, as in Paddle, or with
     ``return_numpy=True`` as numpy arrays; saved numpy arrays come back as numpy arrays.
-    ``set_state_dict`` takes either. Raises ``FileNotFoundError`` for a
-    missing file and ``SerializationError`` (a ``ValueError``) naming the path for a corrupt,
-    truncated or foreign one.
+    ``set_state_dict`` takes either. A Paddle state dict loses its
+    ``"StructuredToParameterName@@"`` entry (the parameter names, which the loaded Tensors
+    carry as ``.name``) unless ``keep_name_table=True``, as in Paddle. Raises
+    ``FileNotFoundError`` for a missing file and ``SerializationError`` (a ``ValueError``)
+    naming the path for a corrupt, truncated or foreign one, and for a pickle that names
+    anything but numpy arrays and containers (the load stops before calling it).
     """
     path = os.fspath(path)
+    if os.path.isdir(path):
+        raise SerializationError(
+            f"load: '{path}' is a folder; load reads one file (core.save's, or paddle.save's "
+            "pickle). Paddle's fluid save_params / save_persistables folders and inference "
+            "model prefixes are not read.")
     if not os.path.isfile(path):
         raise FileNotFoundError(f"load: no file at '{path}'")
+    with open(path, "rb") as handle:
+        magic = handle.read(4)
+    if magic[:2] in PICKLE_MAGICS:
+        return _load_paddle(path, return_numpy, keep_name_table)
+    if magic != ZIP_MAGIC:  # every .npz is a zip archive; refuse anything else up front
+        raise SerializationError(
+            f"load: '{path}' is neither a tomlrun state file (an .npz archive written by "
+            "core.save) nor a Paddle checkpoint (a pickle written by paddle.save)"
+            + (": the file is empty" if not magic else "") + ". Paddle's binary tensor files "
+            "(use_binary_format=True), programs (.pdmodel) and fluid's save_params folders "
+            "are not read.")
     manifest, arrays = _read(path)
     try:
         return _decode(manifest["root"], arrays, return_numpy)
@@ -125,11 +155,6 @@ def load(path, return_numpy: bool = False):
 
 
 def _read(path: str) -> tuple[dict, dict]:
-    with open(path, "rb") as handle:
-        magic = handle.read(4)
-    if magic != b"PK\x03\x04":  # every .npz is a zip archive; refuse anything else up front
-        raise SerializationError(f"load: '{path}' is not a tomlrun state file: it is not an .npz "
-                                 "(zip) archive" + (" (the file is empty)" if not magic else ""))
     try:
         with np.load(path, allow_pickle=False) as npz:
             if MANIFEST not in npz.files:
@@ -172,6 +197,133 @@ def _decode(node: dict, arrays: dict, return_numpy: bool):
         items = [_decode(value, arrays, return_numpy) for value in node["items"]]
         return items if kind == "list" else tuple(items)
     raise ValueError(f"unknown entry type {kind!r}")
+
+
+# ----- Paddle's checkpoints -------------------------------------------------------------------
+# What ``paddle.save`` writes (python/paddle/framework/io.py): one pickle, protocol 2 to 4.
+# - A state dict (values all Tensors, or dicts holding no Tensor, as an optimizer's
+#   ``LR_Scheduler``) goes through ``_legacy_save``: every Tensor becomes its numpy array, the
+#   entry ``"StructuredToParameterName@@"`` maps each such key to the Tensor's name, and at
+#   protocol 2/3 an array over 2**30 bytes is cut into flat slices ``key@@.0``, ``key@@.1``, ...
+#   listed under ``"UnpackBigParamInfor@@"`` with its ``OriginShape`` (``_unpack_saved_dict``).
+# - Anything else goes through ``_pickle_save``: a Tensor is reduced to the tuple
+#   ``(name, ndarray)`` (``reduce_varbase``), a LoDTensor to ``eval('data', {'data': ndarray})``
+#   (``reduce_LoDTensor``), so plain arrays stay arrays.
+# ``paddle.load`` undoes both: ``_pack_loaded_dict`` joins the slices; with a name table the
+# arrays it lists become Tensors named after it; without one, ``(name, ndarray)`` tuples
+# become Tensors if there are any, else every array does (``_parse_load_result``).
+
+def _lod_tensor_array(expression, namespace):
+    """Stands in for ``eval`` in Paddle's ``reduce_LoDTensor``, which pickles a LoDTensor as
+    ``eval('data', {'data': array})``: gives the array, and evaluates nothing else."""
+    if expression != "data" or not isinstance(namespace, dict) or set(namespace) != {"data"} \
+            or not isinstance(namespace["data"], np.ndarray):
+        raise safe_pickle.ForbiddenGlobalError("builtins", "eval")
+    return namespace["data"]
+
+
+_PADDLE_GLOBALS = {**safe_pickle.CONTAINER_GLOBALS, ("builtins", "eval"): _lod_tensor_array}
+
+
+def _load_paddle(path: str, return_numpy: bool, keep_name_table: bool):
+    """A pickle written by ``paddle.save``, turned back into what ``paddle.load`` returns."""
+    try:
+        with open(path, "rb") as handle:
+            # latin1, as paddle.load: Python 2 (fluid) pickles hold array bytes as str
+            obj = safe_pickle.load(handle, _PADDLE_GLOBALS, encoding="latin1")
+    except safe_pickle.ForbiddenGlobalError as exc:
+        raise SerializationError(
+            f"load: '{path}' is a pickle that names {exc.module}.{exc.name}, so it is not a "
+            "Paddle checkpoint or it contains code: paddle.save's pickles hold only numpy "
+            "arrays, numbers, strings and containers. The load stopped before calling it; "
+            "load only files you trust with Python's pickle.") from None
+    except Exception as exc:  # noqa: BLE001 - damaged bytes make pickle raise almost anything
+        raise SerializationError(
+            f"load: '{path}' is a pickle (Paddle's checkpoint format) that cannot be read: it "
+            f"is truncated or damaged ({type(exc).__name__}: {' '.join(str(exc).split())})."
+        ) from None
+    if isinstance(obj, dict):
+        obj = _join_big_params(obj, path)
+        if NAME_TABLE in obj:
+            return _named_state_dict(obj, return_numpy, keep_name_table, path)
+    return _parse_load_result(obj, return_numpy)
+
+
+def _join_big_params(obj: dict, path: str) -> dict:
+    """Paddle's ``_pack_loaded_dict``: each array split at save time, joined and reshaped."""
+    info = obj.pop(BIG_PARAMS, None)
+    if info is None:
+        return obj
+    try:
+        for key, entry in info.items():
+            parts = [obj.pop(part) for part in entry["slices"]]
+            obj[key] = np.concatenate(parts).reshape(entry["OriginShape"])
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise SerializationError(
+            f"load: '{path}' lists a parameter split into slices under '{BIG_PARAMS}' that "
+            f"cannot be joined ({type(exc).__name__}: {exc}): the file is damaged.") from None
+    return obj
+
+
+def _named_state_dict(obj: dict, return_numpy: bool, keep_name_table: bool, path: str):
+    table = obj[NAME_TABLE]
+    if not isinstance(table, dict):
+        raise SerializationError(f"load: '{path}' has a '{NAME_TABLE}' entry that is a "
+                                 f"{type(table).__name__}, not a dict of parameter names")
+    for key, name in table.items():
+        if isinstance(obj.get(key), np.ndarray):
+            obj[key] = _paddle_tensor(obj[key], name, return_numpy)
+    if not keep_name_table:
+        del obj[NAME_TABLE]
+    return obj
+
+
+def _parse_load_result(obj, return_numpy: bool):
+    """Paddle's ``_parse_load_result``: ``(name, ndarray)`` tuples are Tensors when there
+    are any; otherwise (a file of Paddle 2.0, or a LoDTensor's array) every array is."""
+    if _contains(obj, _is_named_array):
+        return _convert(obj, _is_named_array, lambda t: _paddle_tensor(t[1], t[0], return_numpy))
+    return _convert(obj, lambda v: isinstance(v, np.ndarray),
+                    lambda a: _paddle_tensor(a, None, return_numpy))
+
+
+def _is_named_array(node) -> bool:
+    return (type(node) is tuple and len(node) == 2 and isinstance(node[0], str)
+            and isinstance(node[1], np.ndarray))
+
+
+def _contains(node, match) -> bool:
+    if match(node):
+        return True
+    if isinstance(node, dict):
+        return any(_contains(value, match) for value in node.values())
+    if isinstance(node, (list, tuple, set, frozenset)):
+        return any(_contains(value, match) for value in node)
+    return False
+
+
+def _convert(node, match, convert):
+    """``node`` with every part that ``match``es replaced by ``convert(part)``; containers
+    keep their type (an OrderedDict stays one)."""
+    if match(node):
+        return convert(node)
+    if isinstance(node, dict):
+        out = type(node)()
+        for key, value in node.items():
+            out[key] = _convert(value, match, convert)
+        return out
+    if isinstance(node, (list, tuple)):
+        return type(node)(_convert(value, match, convert) for value in node)
+    return node  # sets hold no arrays (an array is unhashable)
+
+
+def _paddle_tensor(array: np.ndarray, name, return_numpy: bool):
+    if return_numpy:
+        return array
+    tensor = Tensor(backend.asarray(array))
+    if isinstance(name, str) and name:
+        tensor.name = name  # as paddle.load: the name the parameter had when it was saved
+    return tensor
 
 
 __all__ = ["SerializationError", "load", "save"]

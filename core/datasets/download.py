@@ -10,11 +10,17 @@ its md5 matches the published checksum, so an interrupted or corrupted transfer 
 file that looks complete. Files already present with the right md5 are not fetched again; a
 mirror that fails (unreachable, HTTP error, cut-off transfer, wrong checksum) hands over to the
 next. Only the standard library is used (urllib).
+
+Pretrained weights go through the same cache: ``get_weights_path_from_url`` (Paddle's
+``paddle.utils.download.get_weights_path_from_url``) fetches a URL into the weights folder,
+``$TOMLRUN_WEIGHTS_HOME`` or else ``~/.cache/tomlrun/weights``, md5-checked when a checksum is
+given, as Paddle's ``WEIGHTS_HOME`` (``~/.cache/paddle/hapi/weights``).
 """
 from __future__ import annotations
 
 import hashlib
 import http.client
+import os
 import sys
 import tarfile
 import urllib.error
@@ -27,6 +33,7 @@ from core.atomic import atomic_write
 from core.datasets.common import DatasetError
 
 _CHUNK = 1 << 20
+WEIGHTS_ENV = "TOMLRUN_WEIGHTS_HOME"  # where pretrained weights are cached, when set
 
 # What reading a damaged archive raises besides tarfile's own errors: a gzip stream cut off
 # before its end (EOFError), a bad gzip header or checksum (gzip.BadGzipFile, an OSError) and
@@ -122,6 +129,34 @@ def file_md5(path) -> str:
     return digest.hexdigest()
 
 
+def weights_cache_dir() -> Path:
+    """Where pretrained weights are downloaded: ``$TOMLRUN_WEIGHTS_HOME`` when set, else
+    ``~/.cache/tomlrun/weights``."""
+    home = os.environ.get(WEIGHTS_ENV)
+    return Path(home).expanduser() if home else default_cache_dir("weights")
+
+
+def get_weights_path_from_url(url: str, md5sum: str | None = None,
+                              timeout: float = 60.0) -> str:
+    """Paddle's ``get_weights_path_from_url(url, md5sum=None)``: the local path of the file
+    ``url`` names, in ``weights_cache_dir()``, downloaded first unless it is there already
+    (with checksum ``md5sum`` when one is given; without one, any file of that name is taken,
+    as Paddle). Any scheme urllib opens works (``https://``, ``file://``). Paddle also unpacks
+    a downloaded .tar/.zip; weights here are single files, so archives are kept as they are.
+    """
+    if not isinstance(url, str) or "/" not in url or url.endswith("/"):
+        raise ValueError(f"get_weights_path_from_url: url={url!r} must be the URL of a file "
+                         "(https://.../name.pdparams).")
+    if md5sum is not None and not (isinstance(md5sum, str) and len(md5sum) == 32):
+        raise ValueError(f"get_weights_path_from_url: md5sum={md5sum!r} must be None or a "
+                         "32-digit hexadecimal md5 string.")
+    base, filename = url.rsplit("/", 1)
+    dest = _make_dir(weights_cache_dir())
+    hint = (f"Copy {filename} into {dest} by hand, or set {WEIGHTS_ENV} to a folder that "
+            "holds it.")
+    return str(fetch(filename, md5sum, dest, (base + "/",), timeout, hint=hint))
+
+
 def download(name: str, cache_dir=None, mirrors=None, timeout: float = 60.0) -> Path:
     """Make sure every file of dataset ``name`` is in ``cache_dir`` with its md5; return the dir.
 
@@ -184,11 +219,15 @@ def _url(mirror: str, filename: str) -> str:
     return mirror + "/" + filename
 
 
-def fetch(filename: str, md5: str, dest: Path, mirrors, timeout: float = 60.0) -> Path:
-    """``dest/filename`` with checksum ``md5``, taken from the first mirror that serves it."""
+def fetch(filename: str, md5: str | None, dest: Path, mirrors, timeout: float = 60.0,
+          hint: str = "Copy the file there by hand, or point data.root at a folder that holds "
+                      "it.") -> Path:
+    """``dest/filename`` with checksum ``md5``, taken from the first mirror that serves it
+    (``md5=None``: any file of that name, unchecked). ``hint`` ends the error when every
+    mirror fails: what the user can do instead."""
     target = Path(dest) / filename
     if target.is_file():
-        if file_md5(target) == md5:
+        if md5 is None or file_md5(target) == md5:
             return target
         _say(f"{target} has the wrong md5; fetching it again")
     failures = []
@@ -206,12 +245,13 @@ def fetch(filename: str, md5: str, dest: Path, mirrors, timeout: float = 60.0) -
     tried = "\n  ".join(failures)
     raise DatasetError(
         f"could not download {filename} (md5 {md5}) into {dest}; every mirror failed:\n  {tried}\n"
-        f"Copy the file there by hand, or point data.root at a folder that holds it."
+        f"{hint}"
     )
 
 
-def _fetch_verified(url: str, target: Path, md5: str, timeout: float) -> int:
-    """Stream ``url`` into a temporary file, check its md5, then rename it to ``target``."""
+def _fetch_verified(url: str, target: Path, md5: str | None, timeout: float) -> int:
+    """Stream ``url`` into a temporary file, check its md5 (unless None), then rename it to
+    ``target``."""
     digest, size = hashlib.md5(usedforsecurity=False), 0
     # atomic_write removes the partial file on any error (a bad md5, a cut transfer, Ctrl-C).
     with atomic_write(target, "wb") as out, urllib.request.urlopen(url, timeout=timeout) as rsp:
@@ -223,7 +263,7 @@ def _fetch_verified(url: str, target: Path, md5: str, timeout: float) -> int:
         # http.client returns a short body without complaint when the server hangs up early.
         if announced is not None and announced.isdigit() and size < int(announced):
             raise _BadTransferError(f"the transfer was cut off after {size} of {announced} bytes")
-        if digest.hexdigest() != md5:
+        if md5 is not None and digest.hexdigest() != md5:
             raise _BadTransferError(f"md5 {digest.hexdigest()} of {size} bytes, expected {md5}")
     return size
 

@@ -345,6 +345,7 @@ class Optimizer:
         if not isinstance(state_dict, dict):
             raise TypeError(f"{type(self).__name__}.set_state_dict: expected a dict, got "
                             f"{type(state_dict).__name__}")
+        _refuse_paddle_accumulators(type(self).__name__, state_dict)
         if LR_SCHEDULER_KEY in state_dict and isinstance(self._learning_rate, LRScheduler):
             self._learning_rate.set_state_dict(state_dict[LR_SCHEDULER_KEY])
         ignored = []
@@ -414,6 +415,24 @@ def _trainable(param) -> bool:
 
 def _lr_scale(param) -> float:
     return float((getattr(param, "optimize_attr", None) or {}).get("learning_rate", 1.0))
+
+
+def _refuse_paddle_accumulators(owner: str, state_dict: dict) -> None:
+    """A ``.pdopt`` written by Paddle keys each accumulator by its variable name at the top
+    level (``linear_0.w_0_moment1_0``); core's state is ``{"state": {param name: ...}}``.
+    The names cannot be mapped onto core's parameters, and ignoring them would silently
+    restart the moments: refuse, naming them."""
+    known = (STATE_KEY, LR_SCHEDULER_KEY, MASTER_WEIGHTS_KEY)
+    foreign = [key for key, value in state_dict.items()
+               if key not in known and hasattr(_raw(value), "shape")]
+    if foreign:
+        shown = foreign[:4] + (["..."] if len(foreign) > 4 else [])
+        raise ValueError(
+            f"{owner}.set_state_dict: the dict holds Paddle's optimizer state, accumulators "
+            f"keyed by variable name ({', '.join(map(str, shown))}), which core cannot map onto "
+            "its parameters; core's optimizers take the {'state': {parameter name: {...}}} "
+            "dict their state_dict() returns. Load the model's weights from the .pdparams and "
+            "let the optimizer start afresh.")
 
 
 def _raw(value):

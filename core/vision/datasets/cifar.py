@@ -12,11 +12,11 @@ to [0, 1]. The label is a 0-D int64 array (batches ``[B]``), Cifar-100's the fin
 """
 from __future__ import annotations
 
-import pickle
 import tarfile
 
 import numpy as np
 
+from core import safe_pickle
 from core.datasets import DatasetError
 from core.datasets.download import ARCHIVE_ERRORS, error_text, locate_file
 from core.framework import get_default_dtype
@@ -25,28 +25,6 @@ from core.vision.image import check_backend, get_image_backend, pil_image_module
 
 MODES = ("train", "test")
 _SIDE, _CHANNELS = 32, 3
-
-# What the pickled batches may refer to: numpy's array reconstruction, nothing else. A pickle
-# can run any callable it names, so a file from elsewhere (data_file=) is unpickled with this
-# list rather than trusted; Paddle unpickles it unrestricted.
-_PICKLE_GLOBALS = {
-    ("numpy.core.multiarray", "_reconstruct"), ("numpy._core.multiarray", "_reconstruct"),
-    ("numpy.core.multiarray", "scalar"), ("numpy._core.multiarray", "scalar"),
-    ("numpy.core.numeric", "_frombuffer"), ("numpy._core.numeric", "_frombuffer"),
-    ("numpy", "ndarray"), ("numpy", "dtype"),
-    ("_codecs", "encode"),  # how Python 3 pickles bytes at protocol 2 (numpy's array data)
-}
-
-
-class _BatchUnpickler(pickle.Unpickler):
-    """Unpickles a CIFAR batch: dicts, lists, bytes, numbers and numpy arrays only."""
-
-    def find_class(self, module, name):
-        if (module, name) not in _PICKLE_GLOBALS:
-            raise DatasetError(f"a CIFAR batch must hold only lists, bytes, numbers and numpy "
-                               f"arrays, but it names {module}.{name}: the file is not a "
-                               "CIFAR archive.")
-        return super().find_class(module, name)  # numpy 2 still resolves numpy.core names
 
 
 def _read_batches(path, flag: str, owner: str):
@@ -83,11 +61,17 @@ def _read_batches(path, flag: str, owner: str):
 def _unpickle(archive, name: str, path, owner: str):
     """Batch ``name`` of the archive, unpickled. Damaged bytes make pickle raise almost
     anything (UnpicklingError, a UnicodeDecodeError, a ValueError, an EOFError): each becomes
-    one error that names the archive and the batch."""
+    one error that names the archive and the batch. A pickle can run any callable it names,
+    so a file from elsewhere (data_file=) is unpickled with numpy's array reconstruction as
+    the only globals (``core.safe_pickle``) rather than trusted; Paddle unpickles it
+    unrestricted."""
     try:
-        return _BatchUnpickler(archive.extractfile(name), encoding="bytes").load()
-    except DatasetError:
-        raise  # the unpickler's own refusal, already explained
+        return safe_pickle.load(archive.extractfile(name), safe_pickle.NUMPY_GLOBALS,
+                                encoding="bytes")
+    except safe_pickle.ForbiddenGlobalError as exc:
+        raise DatasetError(f"a CIFAR batch must hold only lists, bytes, numbers and numpy "
+                           f"arrays, but it names {exc.module}.{exc.name}: the file is not a "
+                           "CIFAR archive.") from None
     except ARCHIVE_ERRORS:
         raise  # the archive itself is damaged: _read_batches names it
     except Exception as exc:  # noqa: BLE001 - any failure of pickle on damaged bytes

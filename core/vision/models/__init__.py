@@ -2,7 +2,9 @@
 AlexNet, SqueezeNet, MobileNetV1-V3, ShuffleNetV2, DenseNet, GoogLeNet, InceptionV3), each built
 as Paddle's with the same parameter names, so a Paddle state dict's keys are these models' keys.
 
-No pretrained weights are shipped: ``pretrained=True`` raises and says how to load your own.
+``pretrained=True`` downloads Paddle's published ImageNet weights (md5-checked, cached in
+``$TOMLRUN_WEIGHTS_HOME`` or ``~/.cache/tomlrun/weights``) and loads them; a model Paddle
+publishes no weights for raises a ValueError naming it.
 """
 from core.vision.models.alexnet import AlexNet, alexnet
 from core.vision.models.densenet import (

@@ -14,7 +14,7 @@ from core.manipulation import flatten
 from core.nn import functional as F
 from core.nn.initializer import Uniform
 from core.nn.param_attr import ParamAttr
-from core.vision.models._checks import check_int, no_pretrained
+from core.vision.models._checks import check_int, load_pretrained
 
 
 def uniform_attrs(fan_in: int) -> dict:
@@ -87,9 +87,8 @@ class AlexNet(nn.Layer):
 
 def alexnet(pretrained: bool = False, **kwargs) -> AlexNet:
     """AlexNet: ``AlexNet(**kwargs)`` (61,100,840 parameters with 1000 classes).
-    ``pretrained=True`` raises: no weights are shipped."""
-    no_pretrained("alexnet", pretrained)
-    return AlexNet(**kwargs)
+    ``pretrained=True`` loads Paddle's ImageNet weights (downloaded once, md5-checked)."""
+    return load_pretrained("alexnet", pretrained, AlexNet(**kwargs))
 
 
 __all__ = ["AlexNet", "alexnet"]

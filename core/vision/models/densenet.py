@@ -17,7 +17,7 @@ from core import nn
 from core.manipulation import concat, flatten
 from core.nn.initializer import Uniform
 from core.nn.param_attr import ParamAttr
-from core.vision.models._checks import check_choice, check_int, no_pretrained
+from core.vision.models._checks import check_choice, check_int, load_pretrained
 
 # layers: (initial features, growth rate, layers per dense block)
 DENSENET_SPEC = {121: (64, 32, (6, 12, 24, 16)), 161: (96, 48, (6, 12, 36, 24)),
@@ -166,33 +166,36 @@ class DenseNet(nn.Layer):
 
 
 def _densenet(arch: str, layers: int, pretrained, **kwargs) -> DenseNet:
-    no_pretrained(arch, pretrained)
-    return DenseNet(layers=layers, **kwargs)
+    return load_pretrained(arch, pretrained, DenseNet(layers=layers, **kwargs))
 
 
 def densenet121(pretrained: bool = False, **kwargs) -> DenseNet:
     """DenseNet-121: ``DenseNet(layers=121, **kwargs)`` (7,978,856 parameters with 1000
-    classes). ``pretrained=True`` raises: no weights are shipped."""
+    classes). ``pretrained=True`` loads Paddle's ImageNet weights."""
     return _densenet("densenet121", 121, pretrained, **kwargs)
 
 
 def densenet161(pretrained: bool = False, **kwargs) -> DenseNet:
-    """DenseNet-161: ``DenseNet(layers=161, **kwargs)``. ``pretrained=True`` raises."""
+    """DenseNet-161: ``DenseNet(layers=161, **kwargs)``.
+    ``pretrained=True`` loads Paddle's weights."""
     return _densenet("densenet161", 161, pretrained, **kwargs)
 
 
 def densenet169(pretrained: bool = False, **kwargs) -> DenseNet:
-    """DenseNet-169: ``DenseNet(layers=169, **kwargs)``. ``pretrained=True`` raises."""
+    """DenseNet-169: ``DenseNet(layers=169, **kwargs)``.
+    ``pretrained=True`` loads Paddle's weights."""
     return _densenet("densenet169", 169, pretrained, **kwargs)
 
 
 def densenet201(pretrained: bool = False, **kwargs) -> DenseNet:
-    """DenseNet-201: ``DenseNet(layers=201, **kwargs)``. ``pretrained=True`` raises."""
+    """DenseNet-201: ``DenseNet(layers=201, **kwargs)``.
+    ``pretrained=True`` loads Paddle's weights."""
     return _densenet("densenet201", 201, pretrained, **kwargs)
 
 
 def densenet264(pretrained: bool = False, **kwargs) -> DenseNet:
-    """DenseNet-264: ``DenseNet(layers=264, **kwargs)``. ``pretrained=True`` raises."""
+    """DenseNet-264: ``DenseNet(layers=264, **kwargs)``.
+    ``pretrained=True`` loads Paddle's weights."""
     return _densenet("densenet264", 264, pretrained, **kwargs)
 
 

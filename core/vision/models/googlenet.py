@@ -19,7 +19,7 @@ from core.manipulation import concat, flatten, squeeze
 from core.nn import functional as F
 from core.nn.initializer import Uniform
 from core.nn.param_attr import ParamAttr
-from core.vision.models._checks import check_int, no_pretrained
+from core.vision.models._checks import check_int, load_pretrained
 
 # (input, 1x1, 3x3 reduce, 3x3, 5x5 reduce, 5x5, pool projection) of each inception module
 INCEPTIONS = {"_ince3a": (192, 64, 96, 128, 16, 32, 32),
@@ -139,9 +139,8 @@ class GoogLeNet(nn.Layer):
 
 def googlenet(pretrained: bool = False, **kwargs) -> GoogLeNet:
     """GoogLeNet: ``GoogLeNet(**kwargs)`` (returns ``[out, out1, out2]``).
-    ``pretrained=True`` raises: no weights are shipped."""
-    no_pretrained("googlenet", pretrained)
-    return GoogLeNet(**kwargs)
+    ``pretrained=True`` loads Paddle's ImageNet weights (downloaded once, md5-checked)."""
+    return load_pretrained("googlenet", pretrained, GoogLeNet(**kwargs))
 
 
 __all__ = ["GoogLeNet", "googlenet"]

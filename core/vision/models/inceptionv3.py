@@ -15,7 +15,7 @@ from core import nn
 from core.manipulation import concat, reshape
 from core.nn.initializer import Uniform
 from core.nn.param_attr import ParamAttr
-from core.vision.models._checks import check_int, no_pretrained
+from core.vision.models._checks import check_int, load_pretrained
 from core.vision.models._layers import ConvNormActivation
 
 
@@ -210,9 +210,8 @@ class InceptionV3(nn.Layer):
 
 def inception_v3(pretrained: bool = False, **kwargs) -> InceptionV3:
     """InceptionV3: ``InceptionV3(**kwargs)`` (23,834,568 parameters with 1000 classes).
-    ``pretrained=True`` raises: no weights are shipped."""
-    no_pretrained("inception_v3", pretrained)
-    return InceptionV3(**kwargs)
+    ``pretrained=True`` loads Paddle's ImageNet weights (downloaded once, md5-checked)."""
+    return load_pretrained("inception_v3", pretrained, InceptionV3(**kwargs))
 
 
 __all__ = ["InceptionV3", "inception_v3"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from core import nn
 from core.manipulation import flatten
-from core.vision.models._checks import check_int, check_scale, no_pretrained
+from core.vision.models._checks import check_int, check_scale, load_pretrained
 from core.vision.models._layers import ConvNormActivation
 
 # (name, channels in = depthwise channels, pointwise channels out, depthwise stride), at scale 1
@@ -82,9 +82,10 @@ class MobileNetV1(nn.Layer):
 
 def mobilenet_v1(pretrained: bool = False, scale: float = 1.0, **kwargs) -> MobileNetV1:
     """MobileNetV1: ``MobileNetV1(scale=scale, **kwargs)`` (4,231,976 parameters at scale 1
-    with 1000 classes). ``pretrained=True`` raises: no weights are shipped."""
-    no_pretrained("mobilenet_v1", pretrained)
-    return MobileNetV1(scale=scale, **kwargs)
+    with 1000 classes). ``pretrained=True`` loads Paddle's ImageNet weights (scale 1.0 only,
+    as Paddle publishes)."""
+    model = MobileNetV1(scale=scale, **kwargs)
+    return load_pretrained(f"mobilenetv1_{model.scale}", pretrained, model)
 
 
 __all__ = ["MobileNetV1", "mobilenet_v1"]

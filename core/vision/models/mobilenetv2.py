@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from core import nn
 from core.manipulation import flatten
-from core.vision.models._checks import check_int, check_scale, no_pretrained
+from core.vision.models._checks import check_int, check_scale, load_pretrained
 from core.vision.models._layers import ConvNormActivation, make_divisible
 
 # (expansion t, output channels c, repeats n, first stride s) of the paper's Table 2
@@ -90,9 +90,10 @@ class MobileNetV2(nn.Layer):
 
 def mobilenet_v2(pretrained: bool = False, scale: float = 1.0, **kwargs) -> MobileNetV2:
     """MobileNetV2: ``MobileNetV2(scale=scale, **kwargs)`` (3,504,872 parameters at scale 1
-    with 1000 classes). ``pretrained=True`` raises: no weights are shipped."""
-    no_pretrained("mobilenet_v2", pretrained)
-    return MobileNetV2(scale=scale, **kwargs)
+    with 1000 classes). ``pretrained=True`` loads Paddle's ImageNet weights (scale 1.0 only,
+    as Paddle publishes)."""
+    model = MobileNetV2(scale=scale, **kwargs)
+    return load_pretrained(f"mobilenetv2_{model.scale}", pretrained, model)
 
 
 __all__ = ["MobileNetV2", "mobilenet_v2"]

@@ -13,7 +13,7 @@ from functools import partial
 
 from core import nn
 from core.manipulation import flatten
-from core.vision.models._checks import check_choice, check_int, check_scale, no_pretrained
+from core.vision.models._checks import check_choice, check_int, check_scale, load_pretrained
 from core.vision.models._layers import ConvNormActivation, make_divisible
 
 ACTIVATIONS = {None: None, "relu": nn.ReLU, "hardswish": nn.Hardswish}
@@ -191,17 +191,19 @@ class MobileNetV3Large(MobileNetV3):
 def mobilenet_v3_small(pretrained: bool = False, scale: float = 1.0,
                        **kwargs) -> MobileNetV3Small:
     """MobileNetV3-Small: ``MobileNetV3Small(scale=scale, **kwargs)`` (2,542,856 parameters
-    at scale 1 with 1000 classes). ``pretrained=True`` raises: no weights are shipped."""
-    no_pretrained("mobilenet_v3_small", pretrained)
-    return MobileNetV3Small(scale=scale, **kwargs)
+    at scale 1 with 1000 classes). ``pretrained=True`` loads Paddle's ImageNet weights
+    (scale 1.0 only, as Paddle publishes)."""
+    model = MobileNetV3Small(scale=scale, **kwargs)
+    return load_pretrained(f"mobilenet_v3_small_x{model.scale}", pretrained, model)
 
 
 def mobilenet_v3_large(pretrained: bool = False, scale: float = 1.0,
                        **kwargs) -> MobileNetV3Large:
     """MobileNetV3-Large: ``MobileNetV3Large(scale=scale, **kwargs)`` (5,483,032 parameters
-    at scale 1 with 1000 classes). ``pretrained=True`` raises: no weights are shipped."""
-    no_pretrained("mobilenet_v3_large", pretrained)
-    return MobileNetV3Large(scale=scale, **kwargs)
+    at scale 1 with 1000 classes). ``pretrained=True`` loads Paddle's ImageNet weights
+    (scale 1.0 only, as Paddle publishes)."""
+    model = MobileNetV3Large(scale=scale, **kwargs)
+    return load_pretrained(f"mobilenet_v3_large_x{model.scale}", pretrained, model)
 
 
 __all__ = ["MobileNetV3Large", "MobileNetV3Small", "mobilenet_v3_large", "mobilenet_v3_small"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from core import nn
 from core.manipulation import flatten
-from core.vision.models._checks import check_int, no_pretrained
+from core.vision.models._checks import check_int, load_pretrained
 
 LAYERS = {18: (2, 2, 2, 2), 34: (3, 4, 6, 3), 50: (3, 4, 6, 3), 101: (3, 4, 23, 3),
           152: (3, 8, 36, 3)}
@@ -157,33 +157,36 @@ class ResNet(nn.Layer):
 
 
 def _resnet(arch: str, block, depth: int, pretrained, **kwargs) -> ResNet:
-    no_pretrained(arch, pretrained)
-    return ResNet(block, depth, **kwargs)
+    return load_pretrained(arch, pretrained, ResNet(block, depth, **kwargs))
 
 
 def resnet18(pretrained: bool = False, **kwargs) -> ResNet:
     """ResNet-18: ``ResNet(BasicBlock, 18, **kwargs)`` (11,689,512 parameters with 1000
-    classes). ``pretrained=True`` raises: no weights are shipped."""
+    classes). ``pretrained=True`` loads Paddle's ImageNet weights."""
     return _resnet("resnet18", BasicBlock, 18, pretrained, **kwargs)
 
 
 def resnet34(pretrained: bool = False, **kwargs) -> ResNet:
-    """ResNet-34: ``ResNet(BasicBlock, 34, **kwargs)``. ``pretrained=True`` raises."""
+    """ResNet-34: ``ResNet(BasicBlock, 34, **kwargs)``.
+    ``pretrained=True`` loads Paddle's weights."""
     return _resnet("resnet34", BasicBlock, 34, pretrained, **kwargs)
 
 
 def resnet50(pretrained: bool = False, **kwargs) -> ResNet:
-    """ResNet-50: ``ResNet(BottleneckBlock, 50, **kwargs)``. ``pretrained=True`` raises."""
+    """ResNet-50: ``ResNet(BottleneckBlock, 50, **kwargs)``.
+    ``pretrained=True`` loads Paddle's weights."""
     return _resnet("resnet50", BottleneckBlock, 50, pretrained, **kwargs)
 
 
 def resnet101(pretrained: bool = False, **kwargs) -> ResNet:
-    """ResNet-101: ``ResNet(BottleneckBlock, 101, **kwargs)``. ``pretrained=True`` raises."""
+    """ResNet-101: ``ResNet(BottleneckBlock, 101, **kwargs)``.
+    ``pretrained=True`` loads Paddle's weights."""
     return _resnet("resnet101", BottleneckBlock, 101, pretrained, **kwargs)
 
 
 def resnet152(pretrained: bool = False, **kwargs) -> ResNet:
-    """ResNet-152: ``ResNet(BottleneckBlock, 152, **kwargs)``. ``pretrained=True`` raises."""
+    """ResNet-152: ``ResNet(BottleneckBlock, 152, **kwargs)``.
+    ``pretrained=True`` loads Paddle's weights."""
     return _resnet("resnet152", BottleneckBlock, 152, pretrained, **kwargs)
 
 
@@ -194,49 +197,49 @@ def _wide_or_grouped(arch: str, depth: int, pretrained, kwargs: dict, **fixed) -
 
 def resnext50_32x4d(pretrained: bool = False, **kwargs) -> ResNet:
     """ResNeXt-50 32x4d: ``ResNet(BottleneckBlock, 50, groups=32, width=4, **kwargs)``
-    (25,028,904 parameters with 1000 classes). ``pretrained=True`` raises."""
+    (25,028,904 parameters with 1000 classes). ``pretrained=True`` loads Paddle's weights."""
     return _wide_or_grouped("resnext50_32x4d", 50, pretrained, kwargs, groups=32, width=4)
 
 
 def resnext50_64x4d(pretrained: bool = False, **kwargs) -> ResNet:
     """ResNeXt-50 64x4d: ``ResNet(BottleneckBlock, 50, groups=64, width=4, **kwargs)``.
-    ``pretrained=True`` raises."""
+    ``pretrained=True`` loads Paddle's weights."""
     return _wide_or_grouped("resnext50_64x4d", 50, pretrained, kwargs, groups=64, width=4)
 
 
 def resnext101_32x4d(pretrained: bool = False, **kwargs) -> ResNet:
     """ResNeXt-101 32x4d: ``ResNet(BottleneckBlock, 101, groups=32, width=4, **kwargs)``.
-    ``pretrained=True`` raises."""
+    ``pretrained=True`` loads Paddle's weights."""
     return _wide_or_grouped("resnext101_32x4d", 101, pretrained, kwargs, groups=32, width=4)
 
 
 def resnext101_64x4d(pretrained: bool = False, **kwargs) -> ResNet:
     """ResNeXt-101 64x4d: ``ResNet(BottleneckBlock, 101, groups=64, width=4, **kwargs)``.
-    ``pretrained=True`` raises."""
+    ``pretrained=True`` loads Paddle's weights."""
     return _wide_or_grouped("resnext101_64x4d", 101, pretrained, kwargs, groups=64, width=4)
 
 
 def resnext152_32x4d(pretrained: bool = False, **kwargs) -> ResNet:
     """ResNeXt-152 32x4d: ``ResNet(BottleneckBlock, 152, groups=32, width=4, **kwargs)``.
-    ``pretrained=True`` raises."""
+    ``pretrained=True`` loads Paddle's weights."""
     return _wide_or_grouped("resnext152_32x4d", 152, pretrained, kwargs, groups=32, width=4)
 
 
 def resnext152_64x4d(pretrained: bool = False, **kwargs) -> ResNet:
     """ResNeXt-152 64x4d: ``ResNet(BottleneckBlock, 152, groups=64, width=4, **kwargs)``.
-    ``pretrained=True`` raises."""
+    ``pretrained=True`` loads Paddle's weights."""
     return _wide_or_grouped("resnext152_64x4d", 152, pretrained, kwargs, groups=64, width=4)
 
 
 def wide_resnet50_2(pretrained: bool = False, **kwargs) -> ResNet:
     """Wide ResNet-50-2: ``ResNet(BottleneckBlock, 50, width=128, **kwargs)`` (68,883,240
-    parameters with 1000 classes). ``pretrained=True`` raises."""
+    parameters with 1000 classes). ``pretrained=True`` loads Paddle's weights."""
     return _wide_or_grouped("wide_resnet50_2", 50, pretrained, kwargs, width=128)
 
 
 def wide_resnet101_2(pretrained: bool = False, **kwargs) -> ResNet:
     """Wide ResNet-101-2: ``ResNet(BottleneckBlock, 101, width=128, **kwargs)`` (126,886,696
-    parameters with 1000 classes). ``pretrained=True`` raises."""
+    parameters with 1000 classes). ``pretrained=True`` loads Paddle's weights."""
     return _wide_or_grouped("wide_resnet101_2", 101, pretrained, kwargs, width=128)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from core import nn
 from core.manipulation import concat, flatten, split
 from core.nn import functional as F
-from core.vision.models._checks import check_choice, check_int, no_pretrained
+from core.vision.models._checks import check_choice, check_int, load_pretrained
 from core.vision.models._layers import ConvNormActivation
 
 STAGE_REPEATS = (4, 8, 4)
@@ -132,8 +132,7 @@ class ShuffleNetV2(nn.Layer):
 
 
 def _shufflenet_v2(arch: str, pretrained, **kwargs) -> ShuffleNetV2:
-    no_pretrained(arch, pretrained)
-    return ShuffleNetV2(**kwargs)
+    return load_pretrained(arch, pretrained, ShuffleNetV2(**kwargs))
 
 
 def shufflenet_v2_x0_25(pretrained: bool = False, **kwargs) -> ShuffleNetV2:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from core import nn
 from core.manipulation import concat, squeeze
 from core.nn import functional as F
-from core.vision.models._checks import check_choice, check_int, no_pretrained
+from core.vision.models._checks import check_choice, check_int, load_pretrained
 
 VERSIONS = ("1.0", "1.1")
 # (input, squeeze, expand 1x1, expand 3x3) channels of fire modules _conv1 ... _conv8
@@ -98,19 +98,18 @@ class SqueezeNet(nn.Layer):
 
 
 def _squeezenet(arch: str, version: str, pretrained, **kwargs) -> SqueezeNet:
-    no_pretrained(arch, pretrained)
-    return SqueezeNet(version, **kwargs)
+    return load_pretrained(arch, pretrained, SqueezeNet(version, **kwargs))
 
 
 def squeezenet1_0(pretrained: bool = False, **kwargs) -> SqueezeNet:
     """SqueezeNet 1.0: ``SqueezeNet('1.0', **kwargs)`` (1,248,424 parameters with 1000
-    classes). ``pretrained=True`` raises: no weights are shipped."""
+    classes). ``pretrained=True`` loads Paddle's ImageNet weights."""
     return _squeezenet("squeezenet1_0", "1.0", pretrained, **kwargs)
 
 
 def squeezenet1_1(pretrained: bool = False, **kwargs) -> SqueezeNet:
     """SqueezeNet 1.1: ``SqueezeNet('1.1', **kwargs)`` (1,235,496 parameters with 1000
-    classes). ``pretrained=True`` raises: no weights are shipped."""
+    classes). ``pretrained=True`` loads Paddle's ImageNet weights."""
     return _squeezenet("squeezenet1_1", "1.1", pretrained, **kwargs)
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from core import nn
 from core.manipulation import flatten
-from core.vision.models._checks import check_int, no_pretrained
+from core.vision.models._checks import check_int, load_pretrained
 
 # Channels of each 3x3 convolution, 'M' a 2x2 max pool: configurations A, B, D, E of the paper.
 CFGS = {
@@ -64,8 +64,8 @@ class VGG(nn.Layer):
 
 
 def _vgg(arch: str, cfg: str, batch_norm: bool, pretrained, **kwargs) -> VGG:
-    no_pretrained(arch + ("_bn" if batch_norm else ""), pretrained)
-    return VGG(make_layers(CFGS[cfg], batch_norm=batch_norm), **kwargs)
+    return load_pretrained(arch + ("_bn" if batch_norm else ""), pretrained,
+                           VGG(make_layers(CFGS[cfg], batch_norm=batch_norm), **kwargs))
 
 
 def vgg11(pretrained: bool = False, batch_norm: bool = False, **kwargs) -> VGG:

@@ -472,10 +472,27 @@ FACTORIES = ["alexnet", "mobilenet_v1", "mobilenet_v2", "mobilenet_v3_small",
              "wide_resnet101_2"]
 
 
+class _Fetched(Exception):
+    pass
+
+
 @pytest.mark.parametrize("name", FACTORIES)
-def test_pretrained_weights_are_refused_by_name(name):
-    with pytest.raises(ValueError, match=f"{name}: pretrained=True .*set_state_dict"):
+def test_pretrained_asks_for_paddles_published_weights(name, monkeypatch):
+    """pretrained=True fetches Paddle's file for the factory (no network here: the fetch is
+    stubbed; tests/core/vision/test_pretrained.py loads real Paddle-format files)."""
+    from core.vision.models import _checks
+
+    asked = []
+
+    def fetch(url, md5sum=None):
+        asked.append((url, md5sum))
+        raise _Fetched
+
+    monkeypatch.setattr(_checks, "get_weights_path_from_url", fetch)
+    with pytest.raises(_Fetched):
         getattr(models, name)(pretrained=True)
+    [(url, md5)] = asked
+    assert url.startswith("https://paddle-") and url.endswith(".pdparams") and len(md5) == 32
 
 
 @pytest.mark.parametrize("build, match", [
