@@ -6,6 +6,7 @@ numpy broadcasting by summing gradients back to each input's shape (``unbroadcas
 from __future__ import annotations
 
 from core import autocast, backend, threads
+from core.higher_order import captured, needs, sum_to
 from core.tensor import Tensor, apply, as_tensor, is_grad_enabled, unbroadcast
 
 
@@ -24,14 +25,24 @@ def add(x, y) -> Tensor:
     x, y = _pair(x, y)
     xs, ys = x.data.shape, y.data.shape
     return apply(x.data + y.data, (x, y),
-                 lambda g: (unbroadcast(g, xs), unbroadcast(g, ys)), "add")
+                 lambda g: (unbroadcast(g, xs), unbroadcast(g, ys)), "add", _add_grad)
+
+
+def _add_grad(out, g):  # the tensor-level backwards (create_graph) read the inputs from out
+    x, y = out._parents
+    return (sum_to(g, x.shape) if needs(x) else None, sum_to(g, y.shape) if needs(y) else None)
 
 
 def subtract(x, y) -> Tensor:
     x, y = _pair(x, y)
     xs, ys = x.data.shape, y.data.shape
     return apply(x.data - y.data, (x, y),
-                 lambda g: (unbroadcast(g, xs), unbroadcast(-g, ys)), "subtract")
+                 lambda g: (unbroadcast(g, xs), unbroadcast(-g, ys)), "subtract", _subtract_grad)
+
+
+def _subtract_grad(out, g):
+    x, y = out._parents
+    return (sum_to(g, x.shape) if needs(x) else None, sum_to(-g, y.shape) if needs(y) else None)
 
 
 def multiply(x, y) -> Tensor:
@@ -42,7 +53,13 @@ def multiply(x, y) -> Tensor:
         return (unbroadcast(g * conj_if_complex(b), a.shape) if not x.stop_gradient else None,
                 unbroadcast(g * conj_if_complex(a), b.shape) if not y.stop_gradient else None)
 
-    return apply(a * b, (x, y), backward, "multiply")
+    return apply(a * b, (x, y), backward, "multiply", _multiply_grad)
+
+
+def _multiply_grad(out, g):
+    x, y = out._parents
+    return (sum_to(g * y, x.shape) if needs(x) else None,
+            sum_to(g * x, y.shape) if needs(y) else None)
 
 
 def divide(x, y) -> Tensor:
@@ -62,7 +79,13 @@ def divide(x, y) -> Tensor:
                 unbroadcast(-g * conj_if_complex(a) / (cb * cb), b.shape)
                 if not y.stop_gradient else None)
 
-    return apply(a / b, (x, y), backward, "divide")
+    return apply(a / b, (x, y), backward, "divide", _divide_grad)
+
+
+def _divide_grad(out, g):
+    x, y = out._parents
+    return (sum_to(g / y, x.shape) if needs(x) else None,
+            sum_to(-g * out / y, y.shape) if needs(y) else None)
 
 
 def scale(x, scale=1.0, bias=0.0, bias_after_scale: bool = True, act=None,  # noqa: PLR0913
@@ -88,11 +111,21 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale: bool = True, act=None,  # no
     a = x.data
     out = a * s + b if bias_after_scale else (a + b) * s
     out = out.astype(a.dtype, copy=False)
-    return apply(out, (x,), lambda g: ((g * s).astype(g.dtype, copy=False),), "scale")
+    return apply(out, (x,), lambda g: ((g * s).astype(g.dtype, copy=False),), "scale",
+                 _scale_grad)
+
+
+def _scale_grad(out, g):
+    (s,) = captured(out, "s")
+    return (g * s,)
 
 
 def neg(x: Tensor) -> Tensor:
-    return apply(-x.data, (x,), lambda g: (-g,), "neg")
+    return apply(-x.data, (x,), lambda g: (-g,), "neg", _neg_grad)
+
+
+def _neg_grad(out, g):
+    return (-g,)
 
 
 def pow(x, y) -> Tensor:  # noqa: A001 - Paddle's name
@@ -108,7 +141,12 @@ def pow(x, y) -> Tensor:  # noqa: A001 - Paddle's name
     a, exponent = x.data, y
     out = a ** exponent
     return apply(out, (x,), lambda g: (g * conj_if_complex(exponent * a ** (exponent - 1)),),
-                 "pow")
+                 "pow", _pow_grad)
+
+
+def _pow_grad(out, g):  # x ** exponent for a number exponent
+    (exponent,) = captured(out, "exponent")
+    return (g * exponent * out._parents[0] ** (exponent - 1),)
 
 
 def _log_base(xp, a, out):
@@ -135,7 +173,13 @@ def _pow_tensor(x: Tensor, y: Tensor) -> Tensor:
             gy = unbroadcast(g * conj_if_complex(out * xp.log(_log_base(xp, a, out))), b.shape)
         return gx, gy
 
-    return apply(out, (x, y), backward, "pow")
+    def grad_fn(out, g):  # d/dy takes the log of the base where it is > 0, as backward
+        positive = Tensor((a > 0).astype(out.dtype)) if out.dtype.kind != "c" else None
+        return (sum_to(g * y * x ** (y - 1), x.shape) if needs(x) else None,
+                sum_to(g * out * (x * positive + (1 - positive)).log(), y.shape)
+                if needs(y) else None)
+
+    return apply(out, (x, y), backward, "pow", grad_fn)
 
 
 def matmul(x, y, transpose_x: bool = False, transpose_y: bool = False) -> Tensor:
@@ -170,7 +214,35 @@ def matmul(x, y, transpose_x: bool = False, transpose_y: bool = False) -> Tensor
             gb = gb.swapaxes(-1, -2) if transpose_y and y.ndim > 1 else gb
         return ga, gb
 
-    return apply(out, (x, y), backward, "matmul")
+    grad_fn = _matmul_grad if not (transpose_x or transpose_y) else \
+        lambda out, g: _matmul_grad(out, g, transpose_x, transpose_y)
+    return apply(out, (x, y), backward, "matmul", grad_fn)
+
+
+def _last_two_swapped(t: Tensor) -> Tensor:
+    perm = list(range(t.ndim))
+    perm[-1], perm[-2] = perm[-2], perm[-1]
+    return t.transpose(perm)
+
+
+def _matmul_grad(out, g, transpose_x: bool = False, transpose_y: bool = False):
+    """matmul's backward with Tensors: g @ B^T and A^T @ g of the (transposed) operands,
+    1-D operands made matrices and broadcast batch axes summed away, as ``backward``."""
+    x, y = out._parents
+    a = _last_two_swapped(x) if transpose_x and x.ndim > 1 else x
+    b = _last_two_swapped(y) if transpose_y and y.ndim > 1 else y
+    a2 = a.unsqueeze(0) if a.ndim == 1 else a
+    b2 = b.unsqueeze(-1) if b.ndim == 1 else b
+    g2 = g.reshape([1, 1]) if a.ndim == 1 and b.ndim == 1 else \
+        g.unsqueeze(-2) if a.ndim == 1 else g.unsqueeze(-1) if b.ndim == 1 else g
+    ga = gb = None
+    if needs(x):
+        ga = sum_to(g2 @ _last_two_swapped(b2), a2.shape).reshape(a.shape)
+        ga = _last_two_swapped(ga) if transpose_x and x.ndim > 1 else ga
+    if needs(y):
+        gb = sum_to(_last_two_swapped(a2) @ g2, b2.shape).reshape(b.shape)
+        gb = _last_two_swapped(gb) if transpose_y and y.ndim > 1 else gb
+    return ga, gb
 
 
 def _select(x, y, fn: str, x_wins) -> Tensor:
@@ -185,7 +257,12 @@ def _select(x, y, fn: str, x_wins) -> Tensor:
         return (None if x.stop_gradient else unbroadcast(xp.where(take_x, g, zero), a.shape),
                 None if y.stop_gradient else unbroadcast(xp.where(take_x, zero, g), b.shape))
 
-    return apply(xp.where(take_x, a, b), (x, y), backward, fn)
+    def grad_fn(out, g):  # the winner's mask as a constant of g's dtype
+        mask = Tensor(take_x.astype(g.dtype))
+        return (sum_to(g * mask, a.shape) if needs(x) else None,
+                sum_to(g * (1 - mask), b.shape) if needs(y) else None)
+
+    return apply(xp.where(take_x, a, b), (x, y), backward, fn, grad_fn)
 
 
 def maximum(x, y, name: str | None = None) -> Tensor:
@@ -252,7 +329,25 @@ def getitem(x: Tensor, index) -> Tensor:
             full[index] = g
         return (full,)
 
-    return apply(x.data[index], (x,), backward, "getitem")
+    return apply(x.data[index], (x,), backward, "getitem", _getitem_grad)
+
+
+def _getitem_grad(out, g):
+    index, shape = captured(out, "index", "shape")
+    return (_scattered(g, index, shape),)
+
+
+def _scattered(g: Tensor, index, shape: tuple) -> Tensor:
+    """getitem's gradient as a recorded op: ``g`` written (added, for repeated advanced
+    indices) into zeros of the input's ``shape``; its own gradient is getitem again."""
+    xp = backend.array_module(g.data)
+    full = xp.zeros(shape, dtype=g.dtype)
+    if _is_advanced(index):
+        xp.add.at(full, index, g.data)
+    else:
+        full[index] = g.data
+    return apply(full, (g,), lambda gg: (gg[index],), "getitem_grad",
+                 lambda _out, gg: (getitem(gg, index),))
 
 
 def setitem(x: Tensor, index, value) -> None:

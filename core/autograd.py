@@ -4,6 +4,8 @@ The graph is sorted iteratively and deterministically (no recursion limit, no se
 node's closure runs once with the summed gradient of its output; leaves receive their gradients
 last, summed first so that a leaf's hooks see its whole gradient once. Nodes are duck-typed
 Tensors (``_parents``, ``_backward``, ``_hooks``, ``grad_data``), so this module imports none.
+``run_graph_backward`` is ``grad(create_graph=True)``'s pass: the ops' tensor-level backwards
+(``_grad_fn``) instead of the array closures, recorded, so that the gradients have a graph.
 """
 from __future__ import annotations
 
@@ -75,8 +77,10 @@ def run_backward(root, seed, retain_graph: bool = False) -> None:
     for leaf, grad in leaves.values():
         _accumulate_leaf(leaf, grad, given_to_leaves)
     if not retain_graph:
-        for node in order:  # a freed node raises a clear error if a later backward reaches it
-            node._parents, node._backward = (), _freed_graph
+        # A freed node raises a clear error if a later backward reaches it; its grad_fn goes
+        # too, since it may hold the op's inputs as the closure did.
+        for node in order:
+            node._parents, node._backward, node._grad_fn = (), _freed_graph, None
 
 
 def _for_parent(parent, grad):
@@ -109,11 +113,21 @@ def _accumulate_leaf(leaf, grad, given: set[int]) -> None:
 class _Root:
     """A node above several outputs, so that one sorted pass serves them all (``grad``)."""
 
-    __slots__ = ("_parents", "_backward", "_hooks", "stop_gradient")
+    __slots__ = ("_parents", "_backward", "_grad_fn", "_hooks", "stop_gradient")
 
     def __init__(self, outputs: tuple, seeds: tuple):
         self._parents, self._hooks, self.stop_gradient = outputs, None, False
         self._backward = lambda _grad: seeds
+        self._grad_fn = lambda _out, _grad: seeds  # the seeds as Tensors (create_graph)
+
+
+def _relevant(order: list, wanted: set, stopped: set) -> set:
+    """The ids of the nodes whose gradient reaches a target (or is one)."""
+    relevant = set(wanted)
+    for node in order:  # inputs before outputs: a node is relevant when a parent is
+        if any(id(p) in relevant and id(p) not in stopped for p in node._parents):
+            relevant.add(id(node))
+    return relevant
 
 
 def run_partial_backward(outputs: tuple, seeds: tuple, targets: tuple, blocked: tuple = (),
@@ -127,10 +141,7 @@ def run_partial_backward(outputs: tuple, seeds: tuple, targets: tuple, blocked: 
     order = _topological_order(root)
     wanted = {id(t) for t in targets}
     stopped = {id(t) for t in blocked}
-    relevant = set(wanted)  # nodes whose gradient reaches a target (or is one)
-    for node in order:  # inputs before outputs: a node is relevant when a parent is
-        if any(id(p) in relevant and id(p) not in stopped for p in node._parents):
-            relevant.add(id(node))
+    relevant = _relevant(order, wanted, stopped)
     found, pending, ran, leaves = {}, {id(root): seeds}, [], {}
     for node in reversed(order):
         grad = pending.pop(id(node), None)
@@ -160,5 +171,102 @@ def run_partial_backward(outputs: tuple, seeds: tuple, targets: tuple, blocked: 
     if not retain_graph:
         for node in ran:
             if node is not root:
-                node._parents, node._backward = (), _freed_graph
+                node._parents, node._backward, node._grad_fn = (), _freed_graph, None
     return [found.get(id(t)) for t in targets]
+
+
+# ----- create_graph: the backward pass recorded as a graph of its own -------------------------
+# An op that supports higher-order gradients gives ``apply`` a ``grad_fn(out, grad)``: the
+# gradients of its inputs as Tensors, computed with core's differentiable ops from the output
+# gradient (a Tensor) and the op's output and inputs. Run under grad recording, these build the
+# gradient's own graph, which a later ``grad`` or ``backward`` goes through. The array closures
+# above stay the only path when create_graph is off.
+
+def run_graph_backward(outputs: tuple, seeds: tuple, targets: tuple, blocked: tuple,  # noqa: PLR0913
+                       retain_graph: bool, recording, supported: tuple) -> list:
+    """``run_partial_backward`` with Tensors for gradients (``seeds`` are Tensors): each node's
+    ``_grad_fn`` runs inside ``recording()`` (a context that turns grad recording on), so the
+    gradients returned are themselves differentiable. Before anything is computed, a node on
+    the way that has no ``_grad_fn`` raises an error naming its op and listing ``supported``."""
+    root = _Root(outputs, seeds)
+    order = _topological_order(root)
+    wanted = {id(t) for t in targets}
+    stopped = {id(t) for t in blocked}
+    relevant = _relevant(order, wanted, stopped)
+    _check_differentiable(root, order, relevant, stopped, supported)
+    found, pending, ran, leaves = {}, {id(root): seeds}, [], {}
+    with recording():
+        for node in reversed(order):
+            grad = pending.pop(id(node), None)
+            if grad is None or id(node) not in relevant:
+                continue
+            if node is not root:
+                grad = _apply_tensor_hooks(node, grad)
+            if id(node) in wanted:
+                found[id(node)] = grad
+            ran.append(node)
+            for parent, parent_grad in zip(node._parents, node._grad_fn(node, grad)):
+                key = id(parent)
+                if parent_grad is None or parent.stop_gradient or key not in relevant \
+                        or key in stopped:
+                    continue
+                if parent._backward is not None:
+                    pending[key] = parent_grad if key not in pending else pending[key] + parent_grad
+                else:
+                    leaves[key] = parent_grad if key not in leaves else leaves[key] + parent_grad
+        for target in targets:
+            if target._backward is None and id(target) in leaves:
+                found[id(target)] = _apply_tensor_hooks(target, leaves[id(target)])
+    if len(found) < len(wanted) and any(node._backward is _freed_graph for node in order):
+        _freed_graph(None)  # a target may sit behind the freed part: say so, not "unused"
+    if not retain_graph:
+        for node in ran:
+            if node is not root:
+                node._parents, node._backward, node._grad_fn = (), _freed_graph, None
+    return [found.get(id(t)) for t in targets]
+
+
+def _check_differentiable(root, order: list, relevant: set, stopped: set,
+                          supported: tuple) -> None:
+    """Raise, before any gradient is computed, at the first node (from the outputs down) that
+    the gradient would pass through without a tensor-level backward, or with complex values."""
+    reached = {id(root)}
+    for node in reversed(order):
+        if id(node) not in reached or id(node) not in relevant:
+            continue
+        if node is not root:
+            if node._backward is _freed_graph:
+                _freed_graph(None)
+            if getattr(node, "_grad_fn", None) is None or node.data.dtype.kind == "c":
+                _no_graph_backward(node, supported)
+        for parent in node._parents:
+            if not parent.stop_gradient and id(parent) not in stopped:
+                reached.add(id(parent))
+
+
+def _no_graph_backward(node, supported: tuple) -> None:
+    op = node._op or "an unnamed op"
+    why = ("its values are complex (higher-order gradients are real-only)"
+           if node.data.dtype.kind == "c" and getattr(node, "_grad_fn", None) is not None
+           else "its backward computes on raw arrays and cannot be recorded")
+    raise NotImplementedError(
+        f"grad(create_graph=True): the op '{op}' (output shape {list(node.data.shape)}) lies "
+        f"between the outputs and the inputs, and {why}, so the gradient through it cannot be "
+        "differentiated again. Nothing was computed. Ops with a differentiable backward: "
+        f"{', '.join(supported)}. Rewrite the function with those ops, or use "
+        "create_graph=False (first-order gradients work through every op).")
+
+
+def _apply_tensor_hooks(tensor, grad):
+    """The tensor's hooks on a gradient Tensor: a hook registered with ``register_hook`` sees
+    (and may replace) the Tensor itself, so what it computes is recorded; an array hook
+    (``register_array_hook``) sees the array, and an array it returns becomes a constant."""
+    for hook in tensor._hooks or ():
+        tensor_hook = getattr(hook, "tensor_hook", None)
+        if tensor_hook is not None:
+            out = tensor_hook(grad)
+            grad = grad if out is None else out if hasattr(out, "_parents") else type(grad)(out)
+        else:
+            out = hook(grad.data)
+            grad = grad if out is grad.data else type(grad)(out)
+    return grad

@@ -350,7 +350,12 @@ def sigmoid(x, name: str | None = None) -> Tensor:
         e = xp.exp(-xp.abs(a))  # never overflows
         return xp.where(a >= 0, 1 / (1 + e), e / (1 + e))
 
-    return _unary(x, "sigmoid", forward, lambda a, out: out * (1 - out))
+    return _unary(x, "sigmoid", forward, lambda a, out: out * (1 - out),
+                  grad_fn=_sigmoid_grad)
+
+
+def _sigmoid_grad(out, g):  # the tensor-level backward (create_graph): core.tensor.apply
+    return (g * out * (1 - out),)
 
 
 def _pair(x, y, fn: str) -> tuple[Tensor, Tensor]:

@@ -15,6 +15,7 @@ import numpy as np
 
 from core import backend
 from core.arithmetic import getitem, subtract
+from core.higher_order import captured, sum_to
 from core.ops import as_input, normalize_axes, normalize_axis
 from core.ops import sum as _sum  # trace's reduction (sum is Python's name here)
 from core.tensor import Tensor, apply, unbroadcast
@@ -72,7 +73,11 @@ def _resolve_shape(shape: list[int], source: tuple) -> tuple:
 
 def _reshaped(x: Tensor, dims: tuple, op: str) -> Tensor:
     source = x.data.shape
-    return apply(x.data.reshape(dims), (x,), lambda g: (g.reshape(source),), op)
+    return apply(x.data.reshape(dims), (x,), lambda g: (g.reshape(source),), op, _reshaped_grad)
+
+
+def _reshaped_grad(out, g):  # the tensor-level backwards (create_graph): core.tensor.apply
+    return (g.reshape(out._parents[0].shape),)
 
 
 def reshape(x, shape) -> Tensor:
@@ -125,7 +130,13 @@ def transpose(x, perm) -> Tensor:
         raise ValueError(f"transpose: perm {perm} must be a permutation of 0..{ndim - 1} "
                          f"for a {ndim}-D tensor")
     inverse = [perm.index(i) for i in range(ndim)]
-    return apply(x.data.transpose(perm), (x,), lambda g: (g.transpose(inverse),), "transpose")
+    return apply(x.data.transpose(perm), (x,), lambda g: (g.transpose(inverse),), "transpose",
+                 _transpose_grad)
+
+
+def _transpose_grad(out, g):
+    (inverse,) = captured(out, "inverse")
+    return (g.transpose(inverse),)
 
 
 def _tensor_list(xs, fn: str) -> list[Tensor]:
@@ -153,7 +164,12 @@ def concat(x, axis: int = 0) -> Tensor:
         return tuple(None if t.stop_gradient else g[lead + (slice(lo, hi),)].astype(t.dtype)
                      for t, lo, hi in zip(xs, bounds, bounds[1:]))
 
-    return apply(out, tuple(xs), backward, "concat")
+    def grad_fn(_out, g):
+        lead = (slice(None),) * axis
+        return tuple(None if t.stop_gradient else g[lead + (slice(lo, hi),)]
+                     for t, lo, hi in zip(xs, bounds, bounds[1:]))
+
+    return apply(out, tuple(xs), backward, "concat", grad_fn)
 
 
 def stack(x, axis: int = 0) -> Tensor:
@@ -171,7 +187,11 @@ def stack(x, axis: int = 0) -> Tensor:
         return tuple(None if t.stop_gradient else g[lead + (i,)].astype(t.dtype)
                      for i, t in enumerate(xs))
 
-    return apply(out, tuple(xs), backward, "stack")
+    def grad_fn(_out, g):
+        lead = (slice(None),) * axis
+        return tuple(None if t.stop_gradient else g[lead + (i,)] for i, t in enumerate(xs))
+
+    return apply(out, tuple(xs), backward, "stack", grad_fn)
 
 
 def split(x, num_or_sections, axis: int = 0) -> list[Tensor]:
@@ -261,7 +281,12 @@ def _expand(x, shape, fn: str) -> Tensor:
         raise ValueError(f"{fn}: cannot expand x of shape {x.shape} to {dims}: a dimension "
                          "must be 1 or already equal (-1 keeps it only where x has it)")
     xp = backend.array_module(x.data)
-    return apply(xp.broadcast_to(x.data, target), (x,), lambda g: (unbroadcast(g, source),), fn)
+    return apply(xp.broadcast_to(x.data, target), (x,), lambda g: (unbroadcast(g, source),), fn,
+                 _expand_grad)
+
+
+def _expand_grad(out, g):
+    return (sum_to(g, out._parents[0].shape),)
 
 
 def tile(x, repeat_times, name: str | None = None) -> Tensor:

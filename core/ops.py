@@ -16,6 +16,7 @@ import math
 
 from core import autocast, backend
 from core.arithmetic import add, conj_if_complex, divide, matmul, multiply, subtract
+from core.higher_order import captured, restore
 from core.tensor import Tensor, apply
 
 __all__ = ["abs", "add", "add_n", "argmax", "argmin", "as_input", "ceil", "check_scalar_axis",
@@ -90,8 +91,8 @@ def _scalar_axes(axis, fn: str) -> tuple:
     return ()
 
 
-def _unary(x, fn: str, forward, derivative, keep_integers: bool = False,
-           holomorphic: bool = True) -> Tensor:
+def _unary(x, fn: str, forward, derivative, keep_integers: bool = False,  # noqa: PLR0913
+           holomorphic: bool = True, grad_fn=None) -> Tensor:
     """An element-wise op; ``derivative(a, out)`` is d out / d a. For a complex input the
     gradient is ``g * conj(derivative)`` (torch's convention for holomorphic ops);
     ``holomorphic=False`` marks an op whose ``derivative`` is already the gradient factor
@@ -100,7 +101,8 @@ def _unary(x, fn: str, forward, derivative, keep_integers: bool = False,
     Integer and bool inputs are computed in float32, as Paddle 3.x's unary math does
     ("integer types are autocasted into float32"): numpy would give float64 (float16 for
     bool), which then spreads through a float32 model. ``keep_integers`` is for the ops whose
-    values stay integers (abs, square), which keep the input's dtype as in Paddle."""
+    values stay integers (abs, square), which keep the input's dtype as in Paddle. ``grad_fn``
+    is the tensor-level backward for create_graph (``core.tensor.apply``)."""
     if autocast.active:  # inside paddle.amp.auto_cast: exp, log, ... are black-listed
         (x,) = autocast.cast_inputs(fn, as_input(x, fn))
     a = as_input(x, fn).data
@@ -108,39 +110,70 @@ def _unary(x, fn: str, forward, derivative, keep_integers: bool = False,
         a = a.astype("float32")
     out = forward(_xp(x), a)
     if holomorphic:
-        return apply(out, (x,), lambda g: (g * conj_if_complex(derivative(a, out)),), fn)
-    return apply(out, (x,), lambda g: (g * derivative(a, out),), fn)
+        return apply(out, (x,), lambda g: (g * conj_if_complex(derivative(a, out)),), fn,
+                     grad_fn)
+    return apply(out, (x,), lambda g: (g * derivative(a, out),), fn, grad_fn)
 
 
 def exp(x) -> Tensor:
     """e ** x, element-wise."""
-    return _unary(x, "exp", lambda xp, a: xp.exp(a), lambda a, out: out)
+    return _unary(x, "exp", lambda xp, a: xp.exp(a), lambda a, out: out,
+                  grad_fn=_exp_grad)
+
+
+def _exp_grad(out, g):  # the tensor-level backwards (create_graph): core.tensor.apply
+    return (g * out,)
 
 
 def log(x) -> Tensor:
     """Natural logarithm, element-wise."""
-    return _unary(x, "log", lambda xp, a: xp.log(a), lambda a, out: 1 / a)
+    return _unary(x, "log", lambda xp, a: xp.log(a), lambda a, out: 1 / a,
+                  grad_fn=_log_grad)
+
+
+def _log_grad(out, g):
+    return (g / out._parents[0],)
 
 
 def sqrt(x) -> Tensor:
     """Square root, element-wise."""
-    return _unary(x, "sqrt", lambda xp, a: xp.sqrt(a), lambda a, out: 0.5 / out)
+    return _unary(x, "sqrt", lambda xp, a: xp.sqrt(a), lambda a, out: 0.5 / out,
+                  grad_fn=_sqrt_grad)
+
+
+def _sqrt_grad(out, g):
+    return (g * 0.5 / out,)
 
 
 def abs(x) -> Tensor:  # noqa: A001 - Paddle's name
     """|x|; the gradient at 0 is 0 (the sign), as in Paddle."""
     return _unary(x, "abs", lambda xp, a: xp.abs(a), lambda a, out: backend.array_module(a).sign(a),
-                  keep_integers=True, holomorphic=False)
+                  keep_integers=True, holomorphic=False,
+                  grad_fn=_abs_grad)
+
+
+def _abs_grad(out, g):  # the sign as a constant: its derivative is 0 (away from 0)
+    return (g * Tensor(_xp_of(out.data).sign(out._parents[0].data)),)
 
 
 def square(x) -> Tensor:
     """x * x, element-wise."""
-    return _unary(x, "square", lambda xp, a: a * a, lambda a, out: 2 * a, keep_integers=True)
+    return _unary(x, "square", lambda xp, a: a * a, lambda a, out: 2 * a, keep_integers=True,
+                  grad_fn=_square_grad)
+
+
+def _square_grad(out, g):
+    return (g * 2 * out._parents[0],)
 
 
 def tanh(x) -> Tensor:
     """Hyperbolic tangent, element-wise."""
-    return _unary(x, "tanh", lambda xp, a: xp.tanh(a), lambda a, out: 1 - out * out)
+    return _unary(x, "tanh", lambda xp, a: xp.tanh(a), lambda a, out: 1 - out * out,
+                  grad_fn=_tanh_grad)
+
+
+def _tanh_grad(out, g):
+    return (g * (1 - out * out),)
 
 
 def sin(x) -> Tensor:
@@ -232,7 +265,8 @@ def clip(x, min=None, max=None) -> Tensor:  # noqa: A002 - Paddle's argument nam
         out, inside = xp.maximum(out, xp.asarray(low, dtype=a.dtype)), inside & (a > low)
     if high is not None:
         out, inside = xp.minimum(out, xp.asarray(high, dtype=a.dtype)), inside & (a < high)
-    return apply(out, (x,), lambda g: (g * inside,), "clip")
+    return apply(out, (x,), lambda g: (g * inside,), "clip",
+                 lambda _out, g: (g * Tensor(inside.astype(g.dtype)),))
 
 
 # ----- reductions ----------------------------------------------------------------------------
@@ -259,7 +293,17 @@ def sum(x, axis=None, dtype=None, keepdim: bool = False) -> Tensor:  # noqa: A00
     def backward(g):
         return (_restore(g, axes, keepdim, shape).astype(source, copy=False),)
 
-    return apply(out, (x,), backward, "sum")
+    return apply(out, (x,), backward, "sum", _sum_grad)
+
+
+def _sum_grad(out, g):
+    axes, keepdim, shape, source = captured(out, "axes", "keepdim", "shape", "source")
+    return (_as_dtype(restore(g, axes, keepdim, shape), source),)
+
+
+def _as_dtype(t: Tensor, dtype) -> Tensor:
+    """``t`` cast to ``dtype`` only when it differs (a cast is an op in the graph)."""
+    return t if t.dtype == dtype else t.astype(dtype)
 
 
 def mean(x, axis=None, keepdim: bool = False, name: str | None = None, *, dtype=None) -> Tensor:
@@ -279,7 +323,13 @@ def mean(x, axis=None, keepdim: bool = False, name: str | None = None, *, dtype=
     if count == 0:
         raise ValueError(f"mean: the reduced axes {list(axes)} of shape {list(a.shape)} are empty")
     out, shape = _xp(x).asarray(a.mean(axis=axes, keepdims=keepdim)), a.shape
-    return apply(out, (x,), lambda g: (_restore(g / count, axes, keepdim, shape),), "mean")
+    return apply(out, (x,), lambda g: (_restore(g / count, axes, keepdim, shape),), "mean",
+                 _mean_grad)
+
+
+def _mean_grad(out, g):
+    count, axes, keepdim, shape = captured(out, "count", "axes", "keepdim", "shape")
+    return (restore(g / count, axes, keepdim, shape),)
 
 
 def _extreme(x, axis, keepdim: bool, fn: str) -> Tensor:
@@ -409,7 +459,8 @@ def prod(x, axis=None, keepdim: bool = False, dtype=None, name: str | None = Non
 
 def _spread(x, axis, unbiased: bool, fn: str):
     """For var and std: (x - mean, the reduced axes, 1 / divisor, the variance with the reduced
-    axes kept); NaN where the divisor is 0."""
+    axes kept). The unbiased divisor is max(n - 1, 1), as Paddle's ``where(n > 1, n - 1, 1)``:
+    one element per reduction gives 0, not 0 / 0."""
     a = as_input(x, fn).data
     if a.dtype.kind != "f":
         raise TypeError(f"{fn}: x must be a floating tensor, got dtype {a.dtype}")
@@ -417,8 +468,8 @@ def _spread(x, axis, unbiased: bool, fn: str):
     count = math.prod(a.shape[i] for i in axes)
     if count == 0:
         raise ValueError(f"{fn}: the reduced axes {list(axes)} of shape {list(a.shape)} are empty")
-    divisor = count - 1 if unbiased else count
-    scale = 1.0 / divisor if divisor > 0 else math.nan  # Paddle: 0 / 0 for one unbiased sample
+    divisor = (count - 1 if count > 1 else 1) if unbiased else count  # max() is core's here
+    scale = 1.0 / divisor
     diff = a - a.mean(axis=axes, keepdims=True)
     variance = ((diff * diff).sum(axis=axes, keepdims=True) * scale).astype(diff.dtype)
     return diff, axes, scale, variance
@@ -433,7 +484,9 @@ def _dropped(array, axes: tuple, keepdim: bool):
 
 def var(x, axis=None, unbiased: bool = True, keepdim: bool = False,
         name: str | None = None) -> Tensor:
-    """Variance over ``axis`` (None: all), divided by n - 1 (``unbiased``) or n."""
+    """Paddle's ``var(x, axis=None, unbiased=True, keepdim=False, name=None)``: the variance
+    over ``axis`` (None: all), divided by n - 1 (``unbiased``; 1 where n is 1, as Paddle, so one
+    element gives 0) or n."""
     del name
     diff, axes, scale, variance = _spread(x, axis, unbiased, "var")
 
@@ -445,13 +498,17 @@ def var(x, axis=None, unbiased: bool = True, keepdim: bool = False,
 
 def std(x, axis=None, unbiased: bool = True, keepdim: bool = False,
         name: str | None = None) -> Tensor:
-    """Standard deviation over ``axis`` (None: all): the square root of ``var``."""
+    """Paddle's ``std(x, axis=None, unbiased=True, keepdim=False, name=None)``: the square root
+    of ``var``. One element per reduction gives 0, with gradient 0."""
     del name
     diff, axes, scale, variance = _spread(x, axis, unbiased, "std")
     xp = _xp(x)
     out = xp.sqrt(variance)
+    single = diff.size == variance.size  # one element per reduction: std is 0 for every x
 
     def backward(g):
+        if single:  # d 0 / dx is 0; the formula below would be 0 / 0 there
+            return (xp.zeros(diff.shape, dtype=diff.dtype),)
         return (_restore(g, axes, keepdim, diff.shape) * (diff * scale / out),)
 
     return apply(xp.asarray(_dropped(out, axes, keepdim)), (x,), backward, "std")

@@ -18,8 +18,9 @@ import threading
 import numpy as np
 
 from core import backend
-from core.autograd import run_backward, run_partial_backward
+from core.autograd import run_backward, run_graph_backward, run_partial_backward
 from core.framework import get_default_dtype
+from core.higher_order import SUPPORTED_OPS, captured
 from core.sparse import RowSparseGrad
 
 _state = threading.local()
@@ -109,8 +110,10 @@ class Tensor:
     # host by to_tensor before the upload; None when unknown. cross_entropy's label check uses
     # it instead of a device read (a host sync on a GPU). set_value clears it; writing into
     # ``.data`` in place does not (make a new tensor with to_tensor instead).
+    # _grad_fn: the op's tensor-level backward (create_graph), set only by the ops that have
+    # one; never set in __init__, so that the other ops pay nothing for it (read with getattr).
     __slots__ = ("data", "grad_data", "stop_gradient", "name", "_parents", "_backward",
-                 "_hooks", "_op", "_value_range", "__weakref__")
+                 "_grad_fn", "_hooks", "_op", "_value_range", "__weakref__")
 
     def __init__(self, data, stop_gradient: bool = True, name: str | None = None):
         self.data = data
@@ -173,6 +176,9 @@ class Tensor:
         return backend.to_numpy(self.data).tolist()
 
     def __len__(self) -> int:
+        if not self.data.shape:  # TypeError, as Python, numpy and torch: it has no first axis
+            raise TypeError("len() of a 0-D Tensor (shape []): it has no first axis; use "
+                            "numel() for its element count")
         return self.data.shape[0]
 
     def __repr__(self) -> str:
@@ -229,6 +235,7 @@ class Tensor:
             out = hook(Tensor(grad))
             return grad if out is None else (out.data if isinstance(out, Tensor) else out)
 
+        on_array.tensor_hook = hook  # create_graph passes the gradient Tensor itself
         return self.register_array_hook(on_array)
 
     def register_array_hook(self, hook):
@@ -242,14 +249,14 @@ class Tensor:
         return Tensor(self.data, stop_gradient=True)
 
     def clone(self) -> Tensor:
-        return apply(self.data.copy(), (self,), lambda g: (g,), "clone")
+        return apply(self.data.copy(), (self,), lambda g: (g,), "clone", _pass_through)
 
     def astype(self, dtype) -> Tensor:
         source = self.dtype
         if source.kind != "c":  # a real tensor cast to complex keeps the gradient's real part
             return apply(self.data.astype(dtype), (self,),
                          lambda g: ((g.real if g.dtype.kind == "c" else g).astype(source),),
-                         "astype")
+                         "astype", _astype_grad)
         return apply(self.data.astype(dtype), (self,), lambda g: (g.astype(source),), "astype")
 
     cast = astype
@@ -384,13 +391,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,  
     ``grad_outputs``: one seed per output (a Tensor, or None for ones). ``retain_graph``
     (default: ``create_graph``) keeps the graph for another pass. ``allow_unused=True`` gives
     None for an input no output depends on (else that raises). ``no_grad_vars``: tensors the
-    gradient does not pass through. ``create_graph=True`` (higher-order gradients) is not
-    supported: core's backward closures compute on raw arrays and record no graph."""
-    if create_graph:
-        raise NotImplementedError(
-            "grad: create_graph=True is not supported: core's backward pass is not itself "
-            "recorded, so gradients of gradients cannot be taken. Use create_graph=False; for "
-            "a second derivative, take finite differences of core.grad's result.")
+    gradient does not pass through. ``create_graph=True`` records the backward pass itself, so
+    the gradients returned can be differentiated again (gradient penalties, Hessian-vector
+    products, derivatives of derivatives): every op between the outputs and the inputs must
+    then be one of ``core.higher_order.SUPPORTED_OPS`` (the error names the first that is
+    not, before anything is computed)."""
     if not only_inputs:
         raise ValueError("grad: only_inputs=False is not supported (Paddle neither): only the "
                          "gradients of `inputs` are computed")
@@ -398,16 +403,58 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,  
     blocked = () if no_grad_vars is None else _tensors(no_grad_vars, "no_grad_vars")
     seeds = _seeds(outputs, grad_outputs)
     keep = create_graph if retain_graph is None else retain_graph
+    if create_graph:
+        return _graph_gradients(outputs, seeds, grad_outputs, inputs, blocked, keep,
+                                allow_unused)
     arrays = run_partial_backward(outputs, seeds, inputs, blocked, keep)
     result = []
     for i, (x, g) in enumerate(zip(inputs, arrays)):
-        if g is None and not allow_unused:
-            raise RuntimeError(
-                f"grad: input {i} (shape {x.shape}) is not reached from the outputs (it does "
-                "not appear in their graph, or stops gradients): pass allow_unused=True to "
-                "get None for it")
+        if g is None:
+            _unused(i, x, allow_unused)
         result.append(None if g is None else Tensor(_owned_gradient(g, x.data)))
     return result
+
+
+def _graph_gradients(outputs: tuple, seeds: tuple, grad_outputs, inputs: tuple,  # noqa: PLR0913
+                     blocked: tuple, keep: bool, allow_unused: bool) -> list:
+    """``grad(create_graph=True)``: the gradients as Tensors with their own graph. A given
+    grad_outputs Tensor is used itself (the gradient is differentiable in it too)."""
+    given = (grad_outputs,) if isinstance(grad_outputs, Tensor) else (
+        (None,) * len(outputs) if grad_outputs is None else tuple(grad_outputs))
+    seed_tensors = tuple(g if g is not None else Tensor(seed) for g, seed in zip(given, seeds))
+    found = run_graph_backward(outputs, seed_tensors, inputs, blocked, keep, enable_grad,
+                               SUPPORTED_OPS)
+    result, handed = [], {id(s) for s in seed_tensors}
+    for i, (x, g) in enumerate(zip(inputs, found)):
+        if g is None:
+            _unused(i, x, allow_unused)
+        elif g.stop_gradient:  # a constant (a linear function's gradient): a fresh array
+            g = Tensor(_owned_gradient(g.data, x.data))
+        elif g.dtype != x.dtype:
+            g = g.astype(x.dtype)
+        elif id(g) in handed:  # one Tensor for two inputs (or a seed): each gets its own
+            g = g.clone()
+        handed.add(id(g))
+        result.append(g)
+    return result
+
+
+def _unused(i: int, x: Tensor, allow_unused: bool) -> None:
+    if not allow_unused:
+        raise RuntimeError(
+            f"grad: input {i} (shape {x.shape}) is not reached from the outputs (it does "
+            "not appear in their graph, or stops gradients): pass allow_unused=True to "
+            "get None for it")
+
+
+def _pass_through(out, grad) -> tuple:
+    """The tensor-level backward of an op whose gradient passes unchanged (clone)."""
+    return (grad,)
+
+
+def _astype_grad(out, grad) -> tuple:  # a real source: back to its dtype, recorded
+    (source,) = captured(out, "source")
+    return (grad.astype(source),)
 
 
 def _tensors(values, arg: str) -> tuple:
@@ -453,8 +500,14 @@ def _owned_gradient(g, like):
     return g.copy()
 
 
-def apply(out_data, parents: tuple, backward, op: str | None = None) -> Tensor:
-    """Wrap an op's output; record the graph only when some parent needs a gradient."""
+def apply(out_data, parents: tuple, backward, op: str | None = None, grad_fn=None) -> Tensor:
+    """Wrap an op's output; record the graph only when some parent needs a gradient.
+
+    ``grad_fn(out, grad)`` (optional) is the op's tensor-level backward, which
+    ``grad(create_graph=True)`` runs: from the output gradient as a Tensor (and the output
+    ``out``, whose parents are the op's inputs) it returns one gradient Tensor (or None) per
+    parent, computed with core's differentiable ops. It must not close over ``out``'s data
+    beyond what ``backward`` keeps: it is stored with the node and freed with it."""
     if isinstance(out_data, np.generic):
         out_data = np.asarray(out_data)  # numpy returns scalars for 0-D math; keep arrays
     out = Tensor(out_data)
@@ -464,6 +517,8 @@ def apply(out_data, parents: tuple, backward, op: str | None = None) -> Tensor:
                 if not parent.stop_gradient:
                     out.stop_gradient = False
                     out._parents, out._backward, out._op = parents, backward, op
+                    if grad_fn is not None:
+                        out._grad_fn = grad_fn
                     break
         except AttributeError:
             if all(isinstance(parent, Tensor) for parent in parents):

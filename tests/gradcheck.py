@@ -53,3 +53,48 @@ def check_grad(fn, *arrays, wrt=None, rtol: float = 1e-5, atol: float = 1e-7, ep
         assert got is not None, f"input {i} received no gradient"
         np.testing.assert_allclose(got, expected, rtol=rtol, atol=atol,
                                    err_msg=f"gradient of input {i}")
+
+
+def check_second_grad(fn, *arrays, wrt=None, rtol: float = 1e-5, atol: float = 1e-7,
+                      eps: float = 1e-6):
+    """Assert second derivatives through ``core.grad(create_graph=True)`` match float64
+    central differences of the first derivative.
+
+    The first derivatives g_i of sum(fn(*arrays) * weights) are taken with create_graph=True
+    and contracted with fixed weights; backward() of that scalar must equal its numerical
+    gradient, which is computed from first derivatives alone (create_graph=False)."""
+    arrays = [np.array(a, dtype=np.float64) if np.asarray(a).dtype.kind == "f" else np.array(a)
+              for a in arrays]
+    wrt = [i for i, a in enumerate(arrays) if a.dtype.kind == "f"] if wrt is None else wrt
+
+    def contracted(tensors, create_graph: bool):
+        out = fn(*tensors)
+        total = (out * core.to_tensor(_weights(out.shape))).sum()
+        grads = core.grad(total, [tensors[i] for i in wrt], create_graph=create_graph)
+        return sum((g * core.to_tensor(_weights(g.shape) - 1.1)).sum() for g in grads)
+
+    def numeric_value(arrays_now) -> float:
+        tensors = [core.to_tensor(a, stop_gradient=i not in wrt)
+                   for i, a in enumerate(arrays_now)]
+        return float(contracted(tensors, False).item())
+
+    tensors = [core.to_tensor(a, stop_gradient=i not in wrt) for i, a in enumerate(arrays)]
+    value = contracted(tensors, True)
+    if not value.stop_gradient:  # else the first derivatives are constants: zero expected
+        value.backward()
+    for i in wrt:
+        expected = np.zeros_like(arrays[i])
+        it = np.nditer(arrays[i], flags=["multi_index"])
+        for _ in it:
+            k = it.multi_index
+            old = arrays[i][k]
+            arrays[i][k] = old + eps
+            plus = numeric_value(arrays)
+            arrays[i][k] = old - eps
+            minus = numeric_value(arrays)
+            arrays[i][k] = old
+            expected[k] = (plus - minus) / (2 * eps)
+        got = tensors[i].gradient()
+        got = np.zeros_like(expected) if got is None else got
+        np.testing.assert_allclose(got, expected, rtol=rtol, atol=atol,
+                                   err_msg=f"second derivative with respect to input {i}")

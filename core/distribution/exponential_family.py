@@ -15,7 +15,8 @@ class ExponentialFamily(Distribution):
     (``_mean_carrier_measure``); ``entropy`` then follows from the Bregman divergence:
     ``F(theta) - <theta, grad F(theta)> - E[k(X)]``, with grad F from core.grad. As in
     Paddle, theta is detached first, so this entropy carries no gradient to the parameters
-    (core has no second derivatives, which Paddle's ``create_graph=True`` would record)."""
+    (Paddle's ``create_graph=True`` there records a graph that ends at the detached copy;
+    core.grad's create_graph would too, so the plain first-order call gives the same)."""
 
     @property
     def _natural_parameters(self) -> tuple:

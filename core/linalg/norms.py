@@ -15,6 +15,7 @@ from core import backend
 from core import ops as _ops  # abs, sum: Python's names in this module
 from core.arithmetic import add, divide, multiply
 from core.arithmetic import pow as _pow
+from core.higher_order import restore
 from core.linalg._common import _no_backward, _xp
 from core.manipulation import reshape
 from core.ops import as_input, normalize_axes, normalize_axis
@@ -64,7 +65,18 @@ def vector_norm(x, p: float = 2.0, axis=None, keepdim: bool = False,
         grad = g * xp.sign(a) * (mag / safe) ** (p - 1)
         return (xp.where(full > 0, grad, 0 * grad),)
 
-    return apply(xp.asarray(out), (x,), backward, "vector_norm")
+    grad_fn = None if p != 2 else lambda out, g: (_two_norm_grad(out, g, axes, keepdim, full),)
+    return apply(xp.asarray(out), (x,), backward, "vector_norm", grad_fn)
+
+
+def _two_norm_grad(out: Tensor, g: Tensor, axes: tuple, keepdim: bool, full) -> Tensor:
+    """The 2-norm's gradient x / norm with Tensors (create_graph; WGAN-GP's penalty), 0 where
+    the norm is 0: there x is 0 too, so dividing by 1 instead gives it."""
+    x = out._parents[0]
+    shape = x.shape
+    zero = Tensor((full == 0).astype(x.dtype))  # 1 where the norm is 0, kept-dims shape
+    return restore(g, axes, keepdim, shape) * x / (restore(out, axes, keepdim, shape)
+                                                   + zero.broadcast_to(shape))
 
 
 def matrix_norm(x, p="fro", axis=(-2, -1), keepdim: bool = False,

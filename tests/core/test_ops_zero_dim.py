@@ -67,13 +67,18 @@ def test_argmax_argmin_of_a_0d_tensor_are_0(axis):
         assert out.shape == [] and int(out) == 0 and out.dtype == core.int64
 
 
-@pytest.mark.parametrize("axis", [0, -1])
+@pytest.mark.parametrize("axis", [0, -1, None])
 def test_std_var_of_a_0d_tensor_as_paddle(axis):
     x = scalar(1.25)
-    # One sample: the unbiased divisor n - 1 is 0, so NaN, as for axis=None (Paddle's 0 / 0).
-    assert np.isnan(core.std(x, axis=axis).numpy()) and np.isnan(core.var(x, axis=axis).numpy())
+    # One sample: Paddle's unbiased divisor is max(n - 1, 1), so 0 (its 0-D test: std(x) == 0).
+    assert float(core.std(x, axis=axis)) == 0.0 and float(core.var(x, axis=axis)) == 0.0
+    assert float(x.std(axis)) == 0.0 and float(x.var(axis)) == 0.0
     assert core.var(x, axis=axis, unbiased=False).shape == []
-    np.testing.assert_allclose(core.std(x, axis=[axis], unbiased=False).numpy(), 0.0)
+    np.testing.assert_allclose(core.std(x, axis=[axis] if axis is not None else axis,
+                                        unbiased=False).numpy(), 0.0)
+    for fn in (core.std, core.var):  # std is 0 for every x: its gradient is 0, not 0 / 0
+        check_grad(lambda v, fn=fn: fn(v, axis=axis), np.array(1.25))
+        check_grad(lambda v, fn=fn: fn(v, axis=axis, unbiased=False), np.array(1.25))
 
 
 @pytest.mark.parametrize("fn", [core.cumsum, core.cumprod])
@@ -157,3 +162,27 @@ def test_squeeze_flip_and_norm_take_axis_0_of_a_0d_tensor(axis):
     assert core.squeeze(x, axis=axis).shape == [] and float(core.squeeze(x, axis)) == -2.0
     assert float(core.flip(x, axis)) == -2.0
     assert float(core.linalg.norm(x, axis=axis)) == 2.0
+
+
+@pytest.mark.parametrize("name", ["logcumsumexp", "cummax", "cummin"])
+def test_scans_of_a_0d_tensor_as_paddle(name):
+    # Paddle: axis None flattens first (x.flatten() of a 0-D tensor is [1]; its zero-dim
+    # test_logcumsumexp asserts shape [1]); axis 0 or -1 keeps shape [], the element itself.
+    fn = getattr(core, name)
+    x = scalar(1.5)
+    first = lambda out: out[0] if isinstance(out, tuple) else out  # noqa: E731
+    assert first(fn(x)).shape == [1] and float(first(fn(x))) == 1.5
+    for axis in (0, -1):
+        out = fn(x, axis=axis)
+        assert first(out).shape == [] and float(first(out)) == 1.5
+        assert first(getattr(x, name)(axis)).shape == []
+        if isinstance(out, tuple):  # the index of a single element is 0
+            assert out[1].shape == [] and int(out[1]) == 0 and out[1].dtype == core.int64
+        check_grad(lambda v, axis=axis: first(fn(v, axis=axis)), np.array(1.5))
+    check_grad(lambda v: first(fn(v)), np.array(1.5))
+    if name != "logcumsumexp":
+        assert fn(x)[1].shape == [1]
+    for axis in (1, -2):  # the same refusal as the other 0-D reductions (check_scalar_axis)
+        with pytest.raises(ValueError, match=rf"{name}: axis {axis} is out of range for a 0-D "
+                                             r"tensor; allowed axes: 0 or -1"):
+            fn(x, axis=axis)

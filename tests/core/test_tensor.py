@@ -304,3 +304,12 @@ def test_numpy_returns_a_copy_as_paddle_does():
     snapshot = lin.weight.numpy()
     snapshot *= 0
     assert np.abs(lin.weight.numpy()).sum() > 0
+
+
+def test_len_is_the_first_axis_and_a_type_error_for_a_0d_tensor():
+    assert len(core.zeros([3, 2])) == 3 and len(core.zeros([0])) == 0
+    torch = pytest.importorskip("torch")
+    with pytest.raises(TypeError, match="0-d"):  # the exception type torch and numpy give
+        len(torch.tensor(1.0))
+    with pytest.raises(TypeError, match=r"len\(\) of a 0-D Tensor \(shape \[\]\).*numel"):
+        len(core.to_tensor(1.5))

@@ -32,7 +32,11 @@ def relu(x: Tensor, name: str | None = None) -> Tensor:
         # One fused pass on either backend, into a reused array of g's layout.
         return (backend.kernels(g).relu_grad(g, out, recycled_like(g)),)
 
-    return apply(out, (x,), backward, "relu")
+    return apply(out, (x,), backward, "relu", _relu_grad)
+
+
+def _relu_grad(out, g):  # the tensor-level backwards (create_graph): core.tensor.apply
+    return (g * Tensor((out.data > 0).astype(g.dtype)),)
 
 
 # Gradients that are already zero wherever their ReLU's output is: id -> the array itself (the
@@ -95,7 +99,11 @@ def sigmoid(x: Tensor, name: str | None = None) -> Tensor:
     out = xp.tanh(a * 0.5)
     out += 1
     out *= 0.5
-    return apply(out, (x,), lambda g: (g * out * (1 - out),), "sigmoid")
+    return apply(out, (x,), lambda g: (g * out * (1 - out),), "sigmoid", _sigmoid_grad)
+
+
+def _sigmoid_grad(out, g):
+    return (g * out * (1 - out),)
 
 
 def tanh(x: Tensor, name: str | None = None) -> Tensor:
@@ -105,7 +113,11 @@ def tanh(x: Tensor, name: str | None = None) -> Tensor:
     a = _autocast(x)
     xp = backend.array_module(a)
     out = xp.tanh(a)
-    return apply(out, (x,), lambda g: (g * (1 - out * out),), "tanh")
+    return apply(out, (x,), lambda g: (g * (1 - out * out),), "tanh", _tanh_grad)
+
+
+def _tanh_grad(out, g):
+    return (g * (1 - out * out),)
 
 
 def _check_axis(x: Tensor, axis: int, fn: str) -> int:
@@ -147,7 +159,8 @@ def softmax(x: Tensor, axis: int = -1, dtype=None, name: str | None = None) -> T
                    fn=lambda s: _softmax_grad_into(xp, grad[s], out[s], d[s], along))
         return (d.reshape(data.shape),)
 
-    return apply(out.reshape(data.shape), (x,), backward, "softmax")
+    return apply(out.reshape(data.shape), (x,), backward, "softmax",
+                 lambda out, g: (out * (g - (g * out).sum(axis=axis, keepdim=True)),))
 
 
 def _by_blocks(rows, by_rows: bool, passes: float, fn) -> None:
@@ -203,16 +216,24 @@ def log_softmax(x: Tensor, axis: int = -1, dtype=None, name: str | None = None) 
     def backward(g):
         return (g - xp.exp(out) * g.sum(axis=axis, keepdims=True),)
 
-    return apply(out, (x,), backward, "log_softmax")
+    return apply(out, (x,), backward, "log_softmax",
+                 lambda out, g: (g - out.exp() * g.sum(axis=axis, keepdim=True),))
 
 
 # ----- Paddle's other activations: each one fused op, with its derivative from saved arrays ----
-def _elementwise(x: Tensor, op: str, forward, derivative) -> Tensor:
-    """``forward(xp, a)`` -> output; ``derivative(xp, a, out)`` -> d out / d a."""
+def _elementwise(x: Tensor, op: str, forward, derivative, grad_fn=None) -> Tensor:
+    """``forward(xp, a)`` -> output; ``derivative(xp, a, out)`` -> d out / d a; ``grad_fn``
+    the tensor-level backward for create_graph (core.tensor.apply)."""
     xp = backend.array_module(x.data)
     a = x.data
     out = forward(xp, a)
-    return apply(out, (x,), lambda g: (g * derivative(xp, a, out),), op)
+    return apply(out, (x,), lambda g: (g * derivative(xp, a, out),), op, grad_fn)
+
+
+def _mask(out: Tensor, mask) -> Tensor:
+    """A boolean array as a constant Tensor of ``out``'s dtype (a piecewise derivative's
+    branch), for the tensor-level backwards."""
+    return Tensor(mask.astype(out.dtype))
 
 
 def _gelu_approximate(approximate) -> bool:
@@ -258,7 +279,33 @@ def gelu(x: Tensor, approximate: bool | str = False, name: str | None = None) ->
         for_blocks(rows, block, passes=10)
         return (d.reshape(a.shape),)
 
-    return apply(out.reshape(a.shape), (x,), backward, "gelu")
+    grad_fn = _gelu_tanh_grad if approximate else _gelu_erf_grad
+    return apply(out.reshape(a.shape), (x,), backward, "gelu", grad_fn)
+
+
+def _gelu_tanh_grad(out, g):
+    x = out._parents[0]
+    t = ((x + x * x * x * _GELU_C) * _GELU_K).tanh()
+    return (g * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _GELU_K * (1 + 3 * _GELU_C * x * x)),)
+
+
+def _gelu_erf_grad(out, g):  # d/dx x Phi(x) = Phi(x) + x phi(x)
+    x = out._parents[0]
+    return (g * (_normal_cdf(x) + x * _normal_pdf(x)),)
+
+
+def _normal_pdf(x: Tensor) -> Tensor:
+    return (x * x * -0.5).exp() * (1.0 / math.sqrt(2.0 * math.pi))
+
+
+def _normal_cdf(x: Tensor) -> Tensor:
+    """The standard normal CDF as an op of its own, differentiable any number of times (its
+    derivative is the pdf, built of core ops): exact gelu's tensor-level backward."""
+    xp, a = backend.array_module(x.data), x.data
+    cdf = 0.5 * (1.0 + backend.erf(a * (1.0 / math.sqrt(2.0))))
+    return apply(cdf.astype(a.dtype, copy=False), (x,),
+                 lambda g: (g * xp.exp(a * a * -0.5) * (1.0 / math.sqrt(2.0 * math.pi)),),
+                 "normal_cdf", lambda _out, g: (g * _normal_pdf(x),))
 
 
 _GELU_K, _GELU_C = math.sqrt(2.0 / math.pi), 0.044715
@@ -313,7 +360,13 @@ def leaky_relu(x: Tensor, negative_slope: float = 0.01, name: str | None = None)
     _floating(x, "leaky_relu")
     return _elementwise(x, "leaky_relu",
                         lambda xp, a: xp.where(a > 0, a, a * negative_slope),
-                        lambda xp, a, out: xp.where(a > 0, 1.0, negative_slope).astype(a.dtype))
+                        lambda xp, a, out: xp.where(a > 0, 1.0, negative_slope).astype(a.dtype),
+                        lambda out, g: (g * _leaky_derivative(out, negative_slope),))
+
+
+def _leaky_derivative(out: Tensor, slope: float) -> Tensor:
+    positive = _mask(out, out._parents[0].data > 0)
+    return positive + (1 - positive) * slope
 
 
 def silu(x: Tensor, name: str | None = None) -> Tensor:
@@ -325,7 +378,14 @@ def silu(x: Tensor, name: str | None = None) -> Tensor:
         return 0.5 * (xp.tanh(0.5 * a) + 1.0)
 
     return _elementwise(x, "silu", lambda xp, a: a * sig(xp, a),
-                        lambda xp, a, out: sig(xp, a) * (1.0 + a * (1.0 - sig(xp, a))))
+                        lambda xp, a, out: sig(xp, a) * (1.0 + a * (1.0 - sig(xp, a))),
+                        _silu_grad)
+
+
+def _silu_grad(out, g):
+    x = out._parents[0]
+    s = sigmoid(x)
+    return (g * s * (1 + x * (1 - s)),)
 
 
 def elu(x: Tensor, alpha: float = 1.0, name: str | None = None) -> Tensor:
@@ -334,7 +394,14 @@ def elu(x: Tensor, alpha: float = 1.0, name: str | None = None) -> Tensor:
     _floating(x, "elu")
     return _elementwise(x, "elu",
                         lambda xp, a: xp.where(a > 0, a, alpha * xp.expm1(xp.minimum(a, 0))),
-                        lambda xp, a, out: xp.where(a > 0, 1.0, out + alpha).astype(a.dtype))
+                        lambda xp, a, out: xp.where(a > 0, 1.0, out + alpha).astype(a.dtype),
+                        lambda out, g: (g * _elu_derivative(out, alpha),))
+
+
+def _elu_derivative(out: Tensor, alpha: float) -> Tensor:
+    """1 where x > 0, else out + alpha (= alpha exp(x)), as a Tensor differentiable in x."""
+    positive = _mask(out, out._parents[0].data > 0)
+    return positive + (1 - positive) * (out + alpha)
 
 
 def relu6(x: Tensor, name: str | None = None) -> Tensor:
@@ -422,7 +489,11 @@ def softplus(x: Tensor, beta: float = 1, threshold: float = 20, name: str | None
         xp.negative(d, out=d)
         return (xp.where(linear, g, g * d),)
 
-    return apply(out, (x,), backward, "softplus")
+    def grad_fn(out, g):  # sigmoid(beta x), and 1 where the output is linear
+        kept = _mask(out, linear)
+        return (g * (kept + (1 - kept) * sigmoid(out._parents[0] * beta)),)
+
+    return apply(out, (x,), backward, "softplus", grad_fn)
 
 
 @_scalars_as_rows

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import autocast, backend
+from core.higher_order import needs
 from core.nn.functional._sums import column_sums
 from core.tensor import Tensor, apply, unbroadcast
 from core.threads import matmul_any_order, matmul_inner, matmul_transposed
@@ -48,7 +49,18 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None,
             return gx, gw
         return gx, gw, (column_sums(xp, g2) if not bias.stop_gradient else None)
 
-    return apply(out, parents, backward, "linear")
+    return apply(out, parents, backward, "linear", _linear_grad)
+
+
+def _linear_grad(out, g):
+    """linear's backward with Tensors (create_graph): g W^T, x^T g and g's column sums."""
+    x, weight, *bias = out._parents
+    g2 = g.reshape([-1, weight.shape[1]])
+    gx = g.matmul(weight, transpose_y=True) if needs(x) else None
+    gw = x.reshape([-1, weight.shape[0]]).matmul(g2, transpose_x=True) if needs(weight) else None
+    if not bias:
+        return gx, gw
+    return gx, gw, (g2.sum(axis=0) if needs(bias[0]) else None)
 
 
 def dropout(x: Tensor, p: float = 0.5, axis=None, training: bool = True, inplace: bool = False,

@@ -72,8 +72,65 @@ def conv2d(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padd
             dx = dx.transpose(0, 3, 1, 2)
         return (dx, dw) if bias is None else (dx, dw, db)
 
+    def grad_fn(_out, g):  # create_graph: the two adjoints as recorded ops, and the bias's sum
+        ops = _Adjoints(_Layer(layer.xp, rows, cols, groups, x.dtype, False), channels_first,
+                        xh, w)
+        gx = ops.input_grad(g, weight) if not x.stop_gradient else None
+        gw = ops.weight_grad(x, g) if not weight.stop_gradient else None
+        if bias is None:
+            return gx, gw
+        return gx, gw, (g.sum(axis=[0, 2, 3] if channels_first else [0, 1, 2])
+                        if not bias.stop_gradient else None)
+
     return apply(out.transpose(0, 3, 1, 2) if channels_first else out, parents, backward,
-                 "conv2d")
+                 "conv2d", grad_fn)
+
+
+class _Adjoints:
+    """conv2d (without bias) and its two adjoints, each a recorded op whose gradients are the
+    other two: conv(x, w) is bilinear, so d/dx <h, conv(x, w)> = input_grad(h, w) and d/dw =
+    weight_grad(x, h), and likewise for the adjoints. ``grad(create_graph=True)`` through a
+    conv2d builds these, to any order, on the same im2col kernels as the forward pass.
+    ``x_like`` and ``w_like`` (NHWC input, kernel) give the shapes the kernels read."""
+
+    def __init__(self, layer: _Layer, channels_first: bool, x_like, w_like):
+        self.layer, self.channels_first = layer, channels_first
+        self.x_like, self.w_like = x_like, w_like
+
+    def _nhwc(self, a):
+        return self.layer.xp.ascontiguousarray(a.transpose(0, 2, 3, 1) if self.channels_first
+                                               else a)
+
+    def _public(self, a):
+        return a.transpose(0, 3, 1, 2) if self.channels_first else a
+
+    def _conv(self, x, w):
+        return self._public(self.layer.forward(self._nhwc(x), w, None)[0])
+
+    def _input_grad(self, g, w):
+        return self._public(self.layer.backward(self._nhwc(g), self.x_like, w, True, False,
+                                                False)[0])
+
+    def _weight_grad(self, x, g):
+        return self.layer.backward(self._nhwc(g), self._nhwc(x), self.w_like, False, True,
+                                   False)[1]
+
+    def conv(self, x: Tensor, w: Tensor) -> Tensor:
+        return apply(self._conv(x.data, w.data), (x, w),
+                     lambda h: (self._input_grad(h, w.data), self._weight_grad(x.data, h)),
+                     "conv2d", lambda _out, h: (self.input_grad(h, w), self.weight_grad(x, h)))
+
+    def input_grad(self, g: Tensor, w: Tensor) -> Tensor:
+        return apply(self._input_grad(g.data, w.data), (g, w),
+                     lambda k: (self._conv(k, w.data), self._weight_grad(k, g.data)),
+                     "conv2d_input_grad",
+                     lambda _out, k: (self.conv(k, w), self.weight_grad(k, g)))
+
+    def weight_grad(self, x: Tensor, g: Tensor) -> Tensor:
+        return apply(self._weight_grad(x.data, g.data), (x, g),
+                     lambda k: (self._input_grad(g.data, k), self._conv(x.data, k)),
+                     "conv2d_weight_grad",
+                     lambda _out, k: (self.input_grad(g, k), self.conv(x, k)))
 
 
 class _Spec:

@@ -8,6 +8,8 @@ instead of a graph of a dozen small ops. A reduced loss is 0-D (shape []), as in
 from __future__ import annotations
 
 from core import autocast, backend
+from core.higher_order import needs
+from core.nn.functional.activation import softmax
 from core.tensor import Tensor, apply, arrays_to_tensors
 
 _REDUCTIONS = ("mean", "sum", "none")
@@ -99,7 +101,18 @@ def cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = None,  #
             grad[index, safe] = -coef / picked
         return (_restore(grad, moved.shape, axis, xp),)
 
-    return apply(out, (input,), backward, "cross_entropy")
+    def grad_fn(out, g):  # (softmax - one_hot) * coefficient per row, with Tensors
+        coef = g.reshape([-1]) if reduction == "none" else \
+            g.reshape([1]) / denom if reduction == "mean" else g.reshape([1])
+        if row_weight is not None:
+            coef = coef * Tensor(row_weight)
+        perm = [i for i in range(x.ndim) if i != axis] + [axis]
+        logits = input.transpose(perm).reshape([-1, num_classes])
+        one_hot = Tensor(xp.eye(num_classes, dtype=x.dtype)[safe])
+        grad = (softmax(logits, axis=-1) - one_hot) * coef.unsqueeze(-1)
+        return (grad.reshape(list(moved.shape)).transpose([perm.index(i) for i in range(x.ndim)]),)
+
+    return apply(out, (input,), backward, "cross_entropy", grad_fn if use_softmax else None)
 
 
 def check_smoothing(label_smoothing) -> None:
@@ -352,4 +365,9 @@ def mse_loss(input: Tensor, label: Tensor, reduction: str = "mean",  # noqa: A00
         return (grad if not input.stop_gradient else None,
                 -grad if not label.stop_gradient else None)
 
-    return apply(out, (input, label), backward, "mse_loss")
+    def grad_fn(out, g):  # the tensor-level backward (create_graph): core.tensor.apply
+        coef = g * 2 if reduction == "none" else g * (2 / (n if reduction == "mean" else 1))
+        grad = (input - label) * coef
+        return (grad if needs(input) else None, -grad if needs(label) else None)
+
+    return apply(out, (input, label), backward, "mse_loss", grad_fn)

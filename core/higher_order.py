@@ -1,0 +1,56 @@
+"""Shared pieces of the tensor-level backwards behind ``grad(create_graph=True)``.
+
+An op that supports higher-order gradients passes ``apply`` a ``grad_fn(out, grad)`` that
+computes its inputs' gradients from the output gradient with core's own differentiable ops
+(Tensor methods and operators, looked up when the backward runs, so this module imports no op
+module and every op module may import it). ``SUPPORTED_OPS`` lists the ops (by the name they
+record) that have one; the create_graph error lists them.
+"""
+from __future__ import annotations
+
+SUPPORTED_OPS = (
+    "add", "subtract", "multiply", "divide", "neg", "scale", "pow", "square", "sqrt", "exp",
+    "log", "abs", "tanh", "sigmoid", "relu", "leaky_relu", "softplus", "gelu", "silu", "elu",
+    "softmax", "log_softmax", "maximum", "minimum", "clip", "matmul", "linear", "sum", "mean",
+    "reshape", "transpose", "unsqueeze", "squeeze", "flatten", "broadcast_to", "expand",
+    "concat", "stack", "split", "getitem", "getitem_grad", "vector_norm (p=2: norm)", "mse_loss",
+    "cross_entropy (hard labels, use_softmax)", "conv2d", "conv2d_input_grad",
+    "conv2d_weight_grad", "clone", "astype", "normal_cdf",
+)
+
+
+def sum_to(grad, shape) -> object:
+    """``grad`` (a Tensor) summed down to ``shape``: the adjoint of numpy broadcasting, as
+    ``core.tensor.unbroadcast`` on arrays, but recorded."""
+    shape = tuple(shape)
+    if tuple(grad.shape) == shape:
+        return grad
+    extra = grad.ndim - len(shape)
+    if extra:
+        grad = grad.sum(axis=list(range(extra)))
+    kept = [i for i, n in enumerate(shape) if n == 1 and grad.shape[i] != 1]
+    if kept:
+        grad = grad.sum(axis=kept, keepdim=True)
+    return grad
+
+
+def restore(grad, axes: tuple, keepdim: bool, shape) -> object:
+    """A reduction's output gradient (a Tensor) spread back over the reduced ``axes`` of the
+    input's ``shape``: the tensor-level ``core.ops._restore``."""
+    if not keepdim and axes:
+        grad = grad.reshape([1 if i in axes else n for i, n in enumerate(shape)])
+    return grad if tuple(grad.shape) == tuple(shape) else grad.broadcast_to(list(shape))
+
+
+def needs(tensor) -> bool:
+    """Whether an op's input wants a gradient (a tensor-level backward skips the others)."""
+    return not tensor.stop_gradient
+
+
+def captured(out, *names: str) -> tuple:
+    """The values named ``names`` that ``out``'s array backward closed over (an op's axes, its
+    index): a tensor-level backward of a cheap op reads them there rather than being a closure
+    of its own, which every forward call, create_graph or not, would pay to create."""
+    backward = out._backward
+    cells, free = backward.__closure__, backward.__code__.co_freevars
+    return tuple(cells[free.index(name)].cell_contents for name in names)

@@ -1,0 +1,480 @@
+"""Higher-order gradients: core.grad(create_graph=True) records the backward pass, so its
+results can be differentiated again (paddle.grad's create_graph). Each supported op is checked
+against float64 finite differences of its first derivative and against torch's double
+backward; then the uses that need it (a WGAN-GP gradient penalty, Hessian-vector products, a
+physics-informed net's d2u/dx2), the error for an op without a tensor-level backward, and the
+create_graph=False path left exactly as it was."""
+import gc
+import weakref
+
+import numpy as np
+import pytest
+
+import core
+import core.nn.functional as F
+from core.higher_order import SUPPORTED_OPS
+from tests.gradcheck import check_second_grad
+
+rng = np.random.default_rng(7)
+
+
+def leaf(values):
+    return core.to_tensor(np.asarray(values, dtype="float64"), stop_gradient=False)
+
+
+def _cube(fn):
+    """fn(...) ** 3: every op's own second derivative, and its first derivative's graph, count."""
+    def cubed(*xs):
+        out = fn(*xs)
+        return out * out * out
+    return cubed
+
+
+X, Y, ROW = rng.standard_normal((3, 4)), rng.standard_normal((3, 4)), rng.standard_normal(4)
+POS, POS_ROW = rng.uniform(0.5, 2.0, (3, 4)), rng.uniform(0.5, 2.0, 4)
+LABELS = np.array([1, 0, 3])
+
+# name -> (core function, torch function or None, input arrays)
+CASES = {
+    "add": (lambda x, y: x + y, lambda x, y: x + y, (X, ROW)),
+    "subtract": (lambda x, y: x - y, lambda x, y: x - y, (X, ROW)),
+    "multiply": (lambda x, y: x * y, lambda x, y: x * y, (X, ROW)),
+    "divide": (lambda x, y: x / y, lambda x, y: x / y, (X, POS_ROW)),
+    "neg": (lambda x: -x, lambda x: -x, (X,)),
+    "scale": (lambda x: core.scale(x, 2.0, 0.5), lambda x: 2.0 * x + 0.5, (X,)),
+    "pow_scalar": (lambda x: x ** 2.5, lambda x: x ** 2.5, (POS,)),
+    "pow_tensor": (lambda x, y: x ** y, lambda x, y: x ** y, (POS, ROW)),
+    "square": (core.square, lambda x: x * x, (X,)),
+    "sqrt": (core.sqrt, lambda x: x.sqrt(), (POS,)),
+    "exp": (core.exp, lambda x: x.exp(), (X,)),
+    "log": (core.log, lambda x: x.log(), (POS,)),
+    "abs": (core.abs, lambda x: x.abs(), (X,)),
+    "tanh": (core.tanh, lambda x: x.tanh(), (X,)),
+    "F.tanh": (F.tanh, lambda x: x.tanh(), (X,)),
+    "sigmoid": (lambda x: x.sigmoid(), lambda x: x.sigmoid(), (X,)),
+    "F.sigmoid": (F.sigmoid, lambda x: x.sigmoid(), (X,)),
+    "relu": (lambda x: F.relu(x) + x, lambda x: x.relu() + x, (X,)),
+    "leaky_relu": (lambda x: F.leaky_relu(x, 0.2), "leaky_relu", (X,)),
+    "softplus": (lambda x: F.softplus(x, beta=2.0), "softplus", (X,)),
+    "gelu": (F.gelu, "gelu", (X,)),
+    "gelu_tanh": (lambda x: F.gelu(x, approximate=True), "gelu_tanh", (X,)),
+    "silu": (F.silu, "silu", (X,)),
+    "elu": (lambda x: F.elu(x, 0.7), "elu", (X,)),
+    "softmax": (lambda x: F.softmax(x, axis=0), lambda x: x.softmax(0), (X,)),
+    "log_softmax": (F.log_softmax, lambda x: x.log_softmax(-1), (X,)),
+    "maximum": (core.maximum, lambda x, y: x.maximum(y), (X, Y)),
+    "minimum": (core.minimum, lambda x, y: x.minimum(y), (X, Y)),
+    "clip": (lambda x: core.clip(x, -0.5, 0.8), lambda x: x.clip(-0.5, 0.8), (X,)),
+    "matmul": (core.matmul, lambda x, y: x @ y, (X, rng.standard_normal((4, 2)))),
+    "matmul_tx": (lambda x, y: core.matmul(x, y, transpose_x=True),
+                  lambda x, y: x.T @ y, (X, rng.standard_normal((3, 2)))),
+    "matmul_ty": (lambda x, y: core.matmul(x, y, transpose_y=True),
+                  lambda x, y: x @ y.T, (X, rng.standard_normal((2, 4)))),
+    "matmul_batched": (core.matmul, lambda x, y: x @ y,
+                       (rng.standard_normal((2, 3, 4)), rng.standard_normal((4, 2)))),
+    "matmul_vector": (core.matmul, lambda x, y: x @ y, (X, ROW)),
+    "matmul_vector_left": (core.matmul, lambda x, y: x @ y, (ROW, X.T)),
+    "matmul_dot": (core.matmul, lambda x, y: x @ y, (ROW, POS_ROW)),
+    "linear": (F.linear, lambda x, w, b: x @ w + b,
+               (rng.standard_normal((2, 3, 4)), rng.standard_normal((4, 2)),
+                rng.standard_normal(2))),
+    "sum": (lambda x: core.sum(x, axis=1, keepdim=True) * x, lambda x: x.sum(1, True) * x,
+            (X,)),
+    "mean": (lambda x: core.mean(x, axis=0) + core.mean(x), lambda x: x.mean(0) + x.mean(),
+             (X,)),
+    "reshape": (lambda x: x.reshape([4, 3]), lambda x: x.reshape(4, 3), (X,)),
+    "transpose": (lambda x: x.transpose([1, 0]), lambda x: x.T, (X,)),
+    "unsqueeze_squeeze": (lambda x: x.unsqueeze(1).squeeze(1).flatten(),
+                          lambda x: x.flatten(), (X,)),
+    "broadcast_to": (lambda x: x.broadcast_to([3, 4]) * x.expand([2, 3, 4]),
+                     lambda x: x.broadcast_to(3, 4) * x.expand(2, 3, 4), (ROW,)),
+    "concat": (lambda x, y: core.concat([x, y], axis=1), "concat", (X, Y)),
+    "stack": (lambda x, y: core.stack([x, y], axis=1), "stack", (X, Y)),
+    "split": (lambda x: core.split(x, [1, 3], axis=1)[1], lambda x: x[:, 1:], (X,)),
+    "getitem": (lambda x: x[1:, ::2], lambda x: x[1:, ::2], (X,)),
+    "getitem_advanced": (lambda x: x[np.array([0, 2, 0])], lambda x: x[[0, 2, 0]], (X,)),
+    "norm": (lambda x: core.norm(x, p=2, axis=1), "norm", (X,)),
+    "norm_all": (lambda x: core.norm(x), "norm_all", (X,)),
+    "mse_loss": (F.mse_loss, "mse_loss", (X, Y)),
+    "clone_astype": (lambda x: x.clone().astype("float64"), lambda x: x.clone(), (X,)),
+}
+
+
+def _torch_fn(name, spec):
+    torch = pytest.importorskip("torch")
+    tf = torch.nn.functional
+    named = {
+        "leaky_relu": lambda x: tf.leaky_relu(x, 0.2),
+        "softplus": lambda x: tf.softplus(x, beta=2.0),
+        "gelu": tf.gelu,
+        "gelu_tanh": lambda x: tf.gelu(x, approximate="tanh"),
+        "silu": tf.silu,
+        "elu": lambda x: tf.elu(x, 0.7),
+        "stack": lambda x, y: torch.stack([x, y], 1),
+        "concat": lambda x, y: torch.cat([x, y], 1),
+        "norm": lambda x: torch.linalg.vector_norm(x, 2, dim=1),
+        "norm_all": lambda x: torch.linalg.vector_norm(x),
+        "mse_loss": tf.mse_loss,
+    }
+    return named[spec] if isinstance(spec, str) else spec
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_second_derivatives_match_finite_differences(name):
+    fn, _, arrays = CASES[name]
+    check_second_grad(_cube(fn), *arrays, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_second_derivatives_match_torch(name):
+    torch = pytest.importorskip("torch")
+    fn, spec, arrays = CASES[name]
+    tfn = _torch_fn(name, spec)
+    xs = [leaf(a) for a in arrays]
+    ts = [torch.tensor(a, requires_grad=True) for a in arrays]
+    grads = core.grad(_cube(fn)(*xs).sum(), xs, create_graph=True)
+    tgrads = torch.autograd.grad(_cube(tfn)(*ts).sum(), ts, create_graph=True)
+    for g, tg in zip(grads, tgrads):
+        np.testing.assert_allclose(g.numpy(), tg.detach().numpy(), rtol=1e-10, atol=1e-12)
+    sum((g * g).sum() for g in grads).backward()
+    sum((tg * tg).sum() for tg in tgrads).backward()
+    for x, t in zip(xs, ts):
+        np.testing.assert_allclose(x.gradient(), t.grad.numpy(), rtol=1e-9, atol=1e-10)
+
+
+def test_cross_entropy_second_derivatives():
+    torch = pytest.importorskip("torch")
+    logits = rng.standard_normal((3, 5))
+    for reduction in ("mean", "sum", "none"):
+        def fn(x, reduction=reduction):
+            return F.cross_entropy(x, core.to_tensor(LABELS), reduction=reduction)
+
+        check_second_grad(_cube(fn), logits)
+        x, t = leaf(logits), torch.tensor(logits, requires_grad=True)
+        (g,) = core.grad(_cube(fn)(x).sum(), x, create_graph=True)
+        (tg,) = torch.autograd.grad(torch.nn.functional.cross_entropy(
+            t, torch.tensor(LABELS), reduction=reduction).pow(3).sum(), t, create_graph=True)
+        np.testing.assert_allclose(g.numpy(), tg.detach().numpy(), rtol=1e-10, atol=1e-12)
+        (g * g).sum().backward()
+        (tg * tg).sum().backward()
+        np.testing.assert_allclose(x.gradient(), t.grad.numpy(), rtol=1e-9, atol=1e-10)
+
+
+def test_cross_entropy_over_axis_1_with_ignored_rows():
+    logits, labels = rng.standard_normal((3, 4, 2)), np.array([[0, 3], [-100, 1], [2, 2]])
+
+    def fn(x):
+        return F.cross_entropy(x, core.to_tensor(labels), axis=1)
+
+    check_second_grad(_cube(fn), logits)
+
+
+@pytest.mark.parametrize("stride,padding,groups,layout", [
+    (1, 0, 1, "NCHW"), (2, 1, 1, "NCHW"), (1, 1, 2, "NCHW"), (1, 1, 1, "NHWC")])
+def test_conv2d_second_derivatives(stride, padding, groups, layout):
+    x = rng.standard_normal((2, 4, 5, 5) if layout == "NCHW" else (2, 5, 5, 4))
+    w, b = rng.standard_normal((2, 4 // groups, 3, 3)), rng.standard_normal(2)
+
+    def fn(x, w, b):
+        return F.conv2d(x, w, b, stride=stride, padding=padding, groups=groups,
+                        data_format=layout)
+
+    check_second_grad(_cube(fn), x, w, b, rtol=1e-5, atol=1e-6)
+
+
+def test_conv2d_third_order_matches_torch():
+    torch = pytest.importorskip("torch")
+    a, k = rng.standard_normal((1, 2, 5, 5)), rng.standard_normal((3, 2, 3, 3))
+    x, w = leaf(a), leaf(k)
+    xt, wt = torch.tensor(a, requires_grad=True), torch.tensor(k, requires_grad=True)
+    out = F.conv2d(x, w, padding=1)
+    tout = torch.nn.functional.conv2d(xt, wt, padding=1)
+    (gw,) = core.grad((out * out).sum(), w, create_graph=True)
+    (tgw,) = torch.autograd.grad((tout * tout).sum(), wt, create_graph=True)
+    (gx,) = core.grad((gw * gw).sum(), x, create_graph=True)
+    (tgx,) = torch.autograd.grad((tgw * tgw).sum(), xt, create_graph=True)
+    (gx * gx).sum().backward()
+    (tgx * tgx).sum().backward()
+    np.testing.assert_allclose(gx.numpy(), tgx.detach().numpy(), rtol=1e-10, atol=1e-9)
+    np.testing.assert_allclose(w.gradient(), wt.grad.numpy(), rtol=1e-9, atol=1e-8)
+
+
+def test_third_derivative_of_a_power():
+    x = leaf([0.5, -1.5, 2.0])
+    (g1,) = core.grad((x ** 4).sum(), x, create_graph=True)
+    (g2,) = core.grad(g1.sum(), x, create_graph=True)
+    (g3,) = core.grad(g2.sum(), x)
+    np.testing.assert_allclose(g1.numpy(), 4 * x.numpy() ** 3)
+    np.testing.assert_allclose(g2.numpy(), 12 * x.numpy() ** 2)
+    np.testing.assert_allclose(g3.numpy(), 24 * x.numpy())
+
+
+# ----- what it is for ------------------------------------------------------------------------
+
+class _Critic(core.nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.conv = core.nn.Conv2D(2, 3, 3, padding=1)
+        self.fc = core.nn.Linear(3 * 4 * 4, 1)
+
+    def forward(self, x):
+        return self.fc(F.leaky_relu(self.conv(x), 0.2).flatten(1))
+
+
+def test_wgan_gp_penalty_gradients_match_torch():
+    torch = pytest.importorskip("torch")
+    critic = _Critic()
+    critic.to(dtype="float64")
+    params = {name: rng.standard_normal(p.shape) * 0.3 for name, p in critic.named_parameters()}
+    for name, p in critic.named_parameters():
+        p.set_value(params[name])
+    real, fake = rng.standard_normal((4, 2, 4, 4)), rng.standard_normal((4, 2, 4, 4))
+    alpha = rng.uniform(size=(4, 1, 1, 1))
+    mixed = core.to_tensor(alpha * real + (1 - alpha) * fake, stop_gradient=False)
+    (grad,) = core.grad(critic(mixed), mixed, create_graph=True)
+    penalty = ((grad.reshape([4, -1]).norm(2, axis=1) - 1) ** 2).mean()
+    penalty.backward()
+
+    tm = torch.tensor(alpha * real + (1 - alpha) * fake, requires_grad=True)
+    tw = {k: torch.tensor(v, requires_grad=True) for k, v in params.items()}
+
+    def torch_critic(x):
+        h = torch.nn.functional.conv2d(x, tw["conv.weight"], tw["conv.bias"], padding=1)
+        h = torch.nn.functional.leaky_relu(h, 0.2).flatten(1)
+        return h @ tw["fc.weight"] + tw["fc.bias"]
+
+    (tgrad,) = torch.autograd.grad(torch_critic(tm).sum(), tm, create_graph=True)
+    tpen = ((tgrad.reshape(4, -1).norm(2, dim=1) - 1) ** 2).mean()
+    tpen.backward()
+    np.testing.assert_allclose(penalty.item(), tpen.item(), rtol=1e-12)
+    for name, p in critic.named_parameters():
+        # The critic's input gradient does not depend on the last bias (and on the conv's
+        # bias only through leaky_relu's piecewise-constant slope): no gradient, or zeros.
+        got, want = p.gradient(), tw[name].grad
+        got = np.zeros(p.shape) if got is None else got
+        want = np.zeros(p.shape) if want is None else want.numpy()
+        np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12, err_msg=name)
+    assert critic.conv.weight.gradient() is not None and critic.fc.weight.gradient() is not None
+
+
+def test_hessian_vector_product_of_an_mlp_matches_torch():
+    torch = pytest.importorskip("torch")
+    w1, b1, w2 = rng.standard_normal((3, 5)), rng.standard_normal(5), rng.standard_normal((5, 1))
+    data, v = rng.standard_normal((6, 3)), rng.standard_normal((3, 5))
+
+    def loss(tanh, x, a, b, c):
+        return ((tanh(x @ a + b) @ c) ** 2).mean()
+
+    a, b, c = leaf(w1), leaf(b1), leaf(w2)
+    (ga,) = core.grad(loss(F.tanh, core.to_tensor(data), a, b, c), a, create_graph=True)
+    (hv,) = core.grad((ga * core.to_tensor(v)).sum(), a)
+    ta, tb, tc = (torch.tensor(m, requires_grad=True) for m in (w1, b1, w2))
+    (tga,) = torch.autograd.grad(loss(torch.tanh, torch.tensor(data), ta, tb, tc), ta,
+                                 create_graph=True)
+    (thv,) = torch.autograd.grad((tga * torch.tensor(v)).sum(), ta)
+    np.testing.assert_allclose(hv.numpy(), thv.numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_pinn_loss_with_second_derivative_trains_like_torch():
+    """u(x) a tanh MLP; the residual u'' + sin(x) needs d2u/dx2 with a graph (create_graph
+    twice), and the loss's gradient reaches every weight."""
+    torch = pytest.importorskip("torch")
+    sizes = [(1, 8), (8, 8), (8, 1)]
+    weights = [(rng.standard_normal(s) * 0.7, rng.standard_normal(s[1]) * 0.1) for s in sizes]
+    xs = np.linspace(-1, 1, 7).reshape(7, 1)
+
+    def u(x, params, act):
+        h = x
+        for i, (w, b) in enumerate(params):
+            h = h @ w + b
+            h = act(h) if i < len(params) - 1 else h
+        return h
+
+    params = [(leaf(w), leaf(b)) for w, b in weights]
+    x = leaf(xs)
+    out = u(x, params, F.tanh)
+    (du,) = core.grad(out.sum(), x, create_graph=True)
+    (d2u,) = core.grad(du.sum(), x, create_graph=True)
+    loss = ((d2u + core.sin(x.detach())) ** 2).mean() + ((out[0] - 0.0) ** 2).sum()
+    loss.backward()
+
+    tparams = [(torch.tensor(w, requires_grad=True), torch.tensor(b, requires_grad=True))
+               for w, b in weights]
+    tx = torch.tensor(xs, requires_grad=True)
+    tout = u(tx, tparams, torch.tanh)
+    (tdu,) = torch.autograd.grad(tout.sum(), tx, create_graph=True)
+    (td2u,) = torch.autograd.grad(tdu.sum(), tx, create_graph=True)
+    tloss = ((td2u + torch.sin(tx.detach())) ** 2).mean() + ((tout[0] - 0.0) ** 2).sum()
+    tloss.backward()
+    np.testing.assert_allclose(loss.item(), tloss.item(), rtol=1e-12)
+    for (w, b), (tw, tb) in zip(params, tparams):
+        np.testing.assert_allclose(w.gradient(), tw.grad.numpy(), rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(b.gradient(), tb.grad.numpy(), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(x.gradient(), tx.grad.numpy(), rtol=1e-9, atol=1e-12)
+
+
+# ----- the engine's rules on the create_graph path -------------------------------------------
+
+def test_an_op_without_a_tensor_level_backward_is_named_before_anything_runs():
+    x = leaf(X)
+    calls = []
+    h = core.tanh(x)
+    h.register_hook(lambda g: calls.append(g))
+    out = core.sin(h * 2.0).sum()
+    with pytest.raises(NotImplementedError) as err:
+        core.grad(out, x, create_graph=True)
+    message = str(err.value)
+    assert "'sin'" in message and "create_graph=True" in message
+    assert "tanh" in message and "matmul" in message  # the supported ones are listed
+    assert calls == []  # nothing was computed
+    (g,) = core.grad(out, x)  # the graph is intact: the first-order path still works
+    assert g.shape == [3, 4]
+
+
+def test_complex_values_are_refused_by_name():
+    z = core.to_tensor(np.array([1 + 2j, 0.5 - 1j]), stop_gradient=False)
+    with pytest.raises(NotImplementedError, match="'multiply'.*complex"):
+        core.grad((z * z).abs().sum(), z, create_graph=True)
+
+
+def test_supported_list_names_the_brief_set():
+    for op in ("add", "matmul", "linear", "conv2d", "softmax", "gelu", "getitem", "concat"):
+        assert op in SUPPORTED_OPS
+
+
+def test_grad_then_backward_accumulates_second_order_into_leaves():
+    x, w = leaf([0.3, -0.2]), leaf([1.5, 0.5])
+    y = (core.tanh(x * w) ** 2).sum()
+    (gx,) = core.grad(y, x, create_graph=True)
+    assert x.grad is None and w.grad is None  # grad() itself never touches .grad
+    assert not gx.stop_gradient
+    gx.sum().backward()
+    first = w.gradient().copy()
+    (gx2,) = core.grad((core.tanh(x * w) ** 2).sum(), x, create_graph=True)
+    gx2.sum().backward()
+    np.testing.assert_allclose(w.gradient(), 2 * first)  # accumulated, as Paddle
+    assert x.grad is not None
+
+
+def test_hooks_see_the_gradient_tensor_and_their_result_is_differentiated():
+    torch = pytest.importorskip("torch")
+    values = [0.4, -0.9, 1.1]
+    x, t = leaf(values), torch.tensor(values, dtype=torch.float64, requires_grad=True)
+    h, th = x * x, t * t
+    seen = []
+
+    def hook(g):
+        seen.append(g.stop_gradient)
+        return g * h  # a replacement that depends on x: its derivative must count
+
+    h.register_hook(hook)
+    th.register_hook(lambda g: g * th)
+    (g,) = core.grad((h * h).sum(), x, create_graph=True)
+    (tg,) = torch.autograd.grad((th * th).sum(), t, create_graph=True)
+    np.testing.assert_allclose(g.numpy(), tg.detach().numpy())
+    (g2,) = core.grad(g.sum(), x)  # the hook runs again on this pass's gradient of h
+    (tg2,) = torch.autograd.grad(tg.sum(), t)
+    np.testing.assert_allclose(g2.numpy(), tg2.numpy())
+    assert seen[0] is False  # the first hook call saw a Tensor with a graph
+
+
+def test_grad_outputs_tensor_is_part_of_the_new_graph():
+    x, v = leaf([1.0, 2.0]), leaf([0.5, -1.0])
+    (g,) = core.grad(x * x, x, grad_outputs=v, create_graph=True)
+    gv, gx = core.grad(g.sum(), [v, x])
+    np.testing.assert_allclose(gv.numpy(), 2 * x.numpy())
+    np.testing.assert_allclose(gx.numpy(), 2 * v.numpy())
+
+
+def test_allow_unused_no_grad_vars_and_retain_graph_on_the_graph_path():
+    x, y, z = leaf([1.0, 2.0]), leaf([3.0, 4.0]), leaf([0.5, 0.5])
+    h = x * y
+    out = (h * h).sum()
+    with pytest.raises(RuntimeError, match="input 1 .*allow_unused=True"):
+        core.grad(out, [x, z], create_graph=True)
+    gx, gz = core.grad(out, [x, z], create_graph=True, allow_unused=True)
+    assert gz is None
+    np.testing.assert_allclose(gx.numpy(), 2 * h.numpy() * y.numpy())
+    (gx,) = core.grad(out, x, create_graph=True, no_grad_vars=[h], allow_unused=True)
+    assert gx is None
+    (gx,) = core.grad(out, x, create_graph=True, retain_graph=False)
+    with pytest.raises(RuntimeError, match="retain_graph=True"):
+        core.grad(gx.sum(), x)  # the second-order graph goes through the freed forward one
+
+
+def test_constant_gradients_come_back_as_owned_constants():
+    x = leaf([1.0, 2.0])
+    (g,) = core.grad((x * 3.0).sum(), x, create_graph=True)  # linear: no graph left
+    assert g.stop_gradient
+    np.testing.assert_allclose(g.numpy(), [3.0, 3.0])
+    gx1, gx2 = core.grad(x, [x, x], create_graph=True)
+    assert gx1 is not gx2 and gx1.data is not gx2.data
+
+
+# ----- create_graph=False is the path it always was ------------------------------------------
+
+def test_create_graph_false_never_calls_a_tensor_level_backward():
+    def refuse(out, g):
+        raise AssertionError("grad_fn ran with create_graph=False")
+
+    x = leaf([1.0, -2.0])
+    out = core.tensor.apply(x.data * 3, (x,), lambda g: (g * 3,), "triple", refuse)
+    (g,) = core.grad(out.sum(), x)
+    np.testing.assert_array_equal(g.numpy(), [3.0, 3.0])
+    assert g.stop_gradient
+
+
+def test_create_graph_false_is_bit_identical_to_backward():
+    a, b = rng.standard_normal((5, 4)), rng.standard_normal((4, 3))
+
+    def model(x, w):
+        return (F.softmax(F.gelu(x @ w), axis=1) * (x @ w).sigmoid()).sum()
+
+    x1, w1, x2, w2 = leaf(a), leaf(b), leaf(a), leaf(b)
+    gx, gw = core.grad(model(x1, w1), [x1, w1])
+    model(x2, w2).backward()
+    np.testing.assert_array_equal(gx.numpy(), x2.gradient())
+    np.testing.assert_array_equal(gw.numpy(), w2.gradient())
+
+
+def test_no_graph_kept_alive_after_create_graph_false():
+    x = leaf(X)
+    gc.disable()
+    try:
+        h = core.tanh(x * 2.0)
+        probe = weakref.ref(h)
+        out = (h * h).sum()
+        core.grad(out, x)
+        del h, out
+        assert probe() is None  # freed by reference counting: no cycle holds the graph
+        h = core.tanh(x)
+        probe = weakref.ref(h)
+        del h
+        assert probe() is None  # a node with a grad_fn that no backward ever freed
+        h = core.tanh(x)
+        kept = core.concat([h, h], axis=0)  # its grad_fn holds its inputs, as backward did
+        probe = weakref.ref(h)
+        kept.sum().backward()
+        del h
+        assert probe() is None  # the freed node dropped its grad_fn with its closure
+        h = core.tanh(x)
+        kept = core.concat([h, h], axis=0)
+        probe = weakref.ref(h)
+        core.grad(kept.sum(), x)
+        del h
+        assert probe() is None
+    finally:
+        gc.enable()
+
+
+@pytest.mark.parametrize("create_graph,expected", [(False, 2.0), (True, 4.0)])
+def test_paddle_grad_documentation_example(create_graph, expected):
+    """paddle.grad's own example: z = x*x + dx/dx; with create_graph the derivative of dx
+    (2) reaches x as well."""
+    x = core.ones([1], dtype="float32")
+    x.stop_gradient = False
+    y = x * x
+    (dx,) = core.grad([y], [x], create_graph=create_graph, retain_graph=True)
+    z = y + dx
+    z.backward()
+    np.testing.assert_allclose(x.gradient(), [expected])
