@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import backend
-from core.sparse import RowSparseGrad
+from core.row_sparse import RowSparseGrad
 
 
 def _topological_order(root) -> list:

@@ -21,7 +21,7 @@ from core import backend
 from core.autograd import run_backward, run_graph_backward, run_partial_backward
 from core.framework import get_default_dtype
 from core.higher_order import SUPPORTED_OPS, captured
-from core.sparse import RowSparseGrad
+from core.row_sparse import RowSparseGrad
 
 _state = threading.local()
 _names = itertools.count()

@@ -26,7 +26,7 @@ import numpy as np
 
 from core import backend
 from core.autocast import current_dtype, pop, push
-from core.sparse import RowSparseGrad
+from core.row_sparse import RowSparseGrad
 from core.tensor import Tensor
 
 

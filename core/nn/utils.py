@@ -23,7 +23,7 @@ from core.clipping import _check_threshold, _sum_squares
 from core.nn.common import Linear
 from core.nn.conv import Conv1DTranspose, Conv2DTranspose
 from core.nn.layer import Layer, _on_module_of
-from core.sparse import RowSparseGrad
+from core.row_sparse import RowSparseGrad
 from core.tensor import Parameter, Tensor, apply, no_grad, to_tensor
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "remove_weight_norm",

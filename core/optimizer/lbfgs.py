@@ -16,7 +16,7 @@ import numpy as np
 from core import backend
 from core.optimizer.line_search import dot, strong_wolfe
 from core.optimizer.optimizer import Optimizer, check_range
-from core.sparse import RowSparseGrad
+from core.row_sparse import RowSparseGrad
 from core.tensor import Tensor, enable_grad, no_grad
 
 _ARRAY_STATE = ("d", "prev_flat_grad")

@@ -38,7 +38,7 @@ from core.optimizer import sparse_rows
 from core.optimizer.lr import LRScheduler
 from core.profiler.recorder import recorded_step
 from core.regularizer import L2Decay, WeightDecayRegularizer
-from core.sparse import RowSparseGrad
+from core.row_sparse import RowSparseGrad
 from core.tensor import Tensor, no_grad
 
 _OWN_CLIP = object()  # _apply's default: the optimizer's grad_clip (a group may give None)

@@ -22,7 +22,7 @@ exact; the clipped rows go back into a row-sparse gradient.
 from __future__ import annotations
 
 from core import backend, threads
-from core.sparse import RowSparseGrad
+from core.row_sparse import RowSparseGrad
 from core.tensor import Tensor
 
 

@@ -1,22 +1,16 @@
-"""``paddle.sparse``: COO and CSR sparse tensors, and the row-sparse gradients of sparse
-embeddings.
+"""``paddle.sparse``: COO and CSR sparse tensors.
 
-Two things live here. ``RowSparseGrad`` / ``is_row_sparse`` (``core.sparse.row_grad``) are the
-row-sparse gradients of ``Embedding(sparse=True)`` (Paddle's SelectedRows); the engine, the
-Tensor and the optimizers import them at startup. Paddle's sparse tensor API
-(``sparse_coo_tensor``, ``sparse_csr_tensor``, ``matmul``, ``add``, the unary math, ``sum``,
-``transpose``, ``reshape``, ``slice``, ``core.sparse.nn``...) lives in the modules beside it and
-is imported on first use through this module's ``__getattr__``: those modules build on
-``core.tensor``, which imports this package while it is itself being imported, so an eager
-import here would be circular (and would slow ``import core``). The Tensor methods
+Paddle's sparse tensor API (``sparse_coo_tensor``, ``sparse_csr_tensor``, ``matmul``, ``add``,
+the unary math, ``sum``, ``transpose``, ``reshape``, ``slice``, ``core.sparse.nn``...) lives in
+the modules of this package and is imported on first use through this module's
+``__getattr__``, so that ``import core`` does not pay for it. The Tensor methods
 ``to_sparse_coo``, ``to_sparse_csr``, ``is_sparse``... are attached by ``core.sparse.methods``,
-which ``core/__init__.py`` imports once the Tensor class exists.
+which ``core/__init__.py`` imports once the Tensor class exists. (The row-sparse gradients of
+``Embedding(sparse=True)``, Paddle's SelectedRows, are ``core.row_sparse``.)
 """
 from __future__ import annotations
 
 import importlib
-
-from core.sparse.row_grad import RowSparseGrad, is_row_sparse
 
 # Paddle's sparse API (core.sparse.api gathers it from the modules beside this one).
 _API = ("sparse_coo_tensor", "sparse_csr_tensor", "coalesce", "is_same_shape", "matmul",
@@ -25,7 +19,7 @@ _API = ("sparse_coo_tensor", "sparse_csr_tensor", "coalesce", "is_same_shape", "
         "expm1", "pow", "neg", "deg2rad", "rad2deg", "cast", "isnan", "sum", "transpose",
         "reshape", "slice", "nn")
 
-__all__ = ["RowSparseGrad", "is_row_sparse", *_API]
+__all__ = list(_API)
 
 
 def __getattr__(name: str):

@@ -35,7 +35,7 @@ import numpy as np
 from core import backend, debug
 from core.atomic import atomic_write
 from core.clipping import error_clip_counts, set_error_clip_counts
-from core.sparse import is_row_sparse
+from core.row_sparse import is_row_sparse
 from runner.errors import UserError
 
 log = logging.getLogger(__name__)

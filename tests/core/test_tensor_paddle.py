@@ -477,7 +477,7 @@ def test_index_sample_values_and_gradients():
 
 def test_clear_grad_of_a_sparse_embedding_keeps_its_later_gradients_sparse():
     """Zeros of the table's shape would turn every later row-sparse update dense."""
-    from core.sparse import RowSparseGrad
+    from core.row_sparse import RowSparseGrad
 
     emb = core.nn.Embedding(1000, 4, sparse=True)
     ids = core.to_tensor(np.array([[3, 7, 3]]))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import backend
-from core.sparse import RowSparseGrad
+from core.row_sparse import RowSparseGrad
 from core.tensor import Tensor, apply
 
 POOL_TYPES = ("sum", "mean", "max")

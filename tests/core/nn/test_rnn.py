@@ -10,7 +10,7 @@ import core
 from core import backend, nn
 from core.nn.functional import rnn as R
 from core.nn.functional.sequence import embedding, sequence_mask, sequence_pool, sequence_reverse
-from core.sparse import RowSparseGrad
+from core.row_sparse import RowSparseGrad
 from tests.gradcheck import check_grad
 
 RNG = np.random.default_rng(0)

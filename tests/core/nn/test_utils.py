@@ -11,7 +11,7 @@ import core
 from core import backend, nn
 from core.nn import utils
 from core.nn.utils import _spectral_divide, _weight_norm
-from core.sparse import RowSparseGrad
+from core.row_sparse import RowSparseGrad
 from core.tensor import Parameter, Tensor
 from runner import build
 from runner.config import validation

@@ -7,7 +7,7 @@ import pytest
 import core
 from core import nn, optimizer
 from core.regularizer import L2Decay
-from core.sparse import RowSparseGrad
+from core.row_sparse import RowSparseGrad
 
 VOCAB, DIM = 12, 3
 

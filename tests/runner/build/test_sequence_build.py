@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import core
-from core.sparse import RowSparseGrad
+from core.row_sparse import RowSparseGrad
 from runner import build
 from runner.build import sequence_data, sequence_models
 from runner.config import schema

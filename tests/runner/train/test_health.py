@@ -280,7 +280,7 @@ def _bag_step(monkeypatch, poison_entry=None):
     """One train_step of _Bag with densifying a RowSparseGrad made an error; the value at
     entry ``poison_entry`` of the stored rows is set to NaN before the check; ``seen["reads"]``
     lists the modules reading the device from the check on."""
-    from core.sparse import RowSparseGrad  # noqa: PLC0415
+    from core.row_sparse import RowSparseGrad  # noqa: PLC0415
     from runner.train.loop import Batch  # noqa: PLC0415
 
     core.seed(0)
