@@ -18,7 +18,7 @@ import threading
 import numpy as np
 
 from core import backend
-from core.autograd import run_backward, run_graph_backward, run_partial_backward
+from core.backprop import run_backward, run_graph_backward, run_partial_backward
 from core.framework import get_default_dtype
 from core.higher_order import SUPPORTED_OPS, captured
 from core.row_sparse import RowSparseGrad
