@@ -623,7 +623,6 @@ from core.statistics import histogramdd  # noqa: E402
 
 __all__ += ["disable_signal_handler", "from_dlpack", "histogramdd", "to_dlpack", "vecdot"]
 
-# paddle.sparse: core.sparse (imported above) holds the sparse API, loaded on first use; this
-# attaches the dense Tensor's to_sparse_coo / to_sparse_csr / is_sparse* methods, which need
-# the Tensor class (core.tensor imports core.sparse before that class exists).
+# paddle.sparse: core.sparse's API loads on first use of one of its names; this small module
+# gives the dense Tensor its to_sparse_coo / to_sparse_csr / is_sparse* methods.
 from core.sparse import methods as _sparse_methods  # noqa: E402, F401

@@ -4,8 +4,8 @@ Paddle's sparse tensor API (``sparse_coo_tensor``, ``sparse_csr_tensor``, ``matm
 the unary math, ``sum``, ``transpose``, ``reshape``, ``slice``, ``core.sparse.nn``...) lives in
 the modules of this package and is imported on first use through this module's
 ``__getattr__``, so that ``import core`` does not pay for it. The Tensor methods
-``to_sparse_coo``, ``to_sparse_csr``, ``is_sparse``... are attached by ``core.sparse.methods``,
-which ``core/__init__.py`` imports once the Tensor class exists. (The row-sparse gradients of
+``to_sparse_coo``, ``to_sparse_csr``, ``is_sparse``... of the dense Tensor are attached by
+``core.sparse.methods``, which ``core/__init__.py`` imports. (The row-sparse gradients of
 ``Embedding(sparse=True)``, Paddle's SelectedRows, are ``core.row_sparse``.)
 """
 from __future__ import annotations

@@ -1,17 +1,15 @@
 """The sparse-tensor methods of a dense ``core.Tensor``: ``to_sparse_coo``, ``to_sparse_csr``,
 ``to_dense``, ``is_sparse``, ``is_sparse_coo``, ``is_sparse_csr`` and ``is_same_shape``.
 
-``core/__init__.py`` imports this module once the Tensor class exists (``core.tensor`` imports
-this package earlier, for row-sparse gradients). The conversions import the sparse tensor
-module only when called, so ``import core`` does not load the sparse API. The sparse tensor
-classes override every one of these methods.
+``core/__init__.py`` imports this module, so every dense Tensor has these methods. The
+conversions import the sparse API only when called, so ``import core`` does not load it. The
+sparse tensor classes override every one of these methods.
 """
 from __future__ import annotations
 
 import importlib
 
-# Through the root package, as core.sparse.tensor does: see the note there.
-import core
+from core.tensor import Tensor
 
 
 def _sparse_tensor_module():
@@ -59,5 +57,5 @@ def is_same_shape(self, y) -> bool:
 
 for _fn in (to_sparse_coo, to_sparse_csr, to_dense, is_sparse, is_sparse_coo, is_sparse_csr,
             is_same_shape):
-    setattr(core.Tensor, _fn.__name__, _fn)
+    setattr(Tensor, _fn.__name__, _fn)
 del _fn

@@ -9,14 +9,15 @@ so the gradients (for the values and the dense operand) come with them.
 """
 from __future__ import annotations
 
-import core  # through the root package: see core.sparse.tensor
 from core import backend
+from core.manipulation import reshape, squeeze, transpose, unsqueeze
+from core.ops import sum as dense_sum
 from core.sparse.binary import add, multiply
 from core.sparse.tensor import (
     SparseCooTensor,
     SparseTensor,
-    Tensor,
     as_coo,
+    coalesced,
     entry_indices,
     expand,
     gather_rows,
@@ -28,6 +29,7 @@ from core.sparse.tensor import (
     values_of,
     with_values,
 )
+from core.tensor import Tensor
 
 __all__ = ["addmm", "masked_matmul", "matmul", "mv"]
 
@@ -64,10 +66,10 @@ def _row_and_inner(indices, x_ndim: int, rows: int, inner: int) -> tuple:
 def _sparse_dense(x, y: Tensor, dims: tuple) -> Tensor:
     batches, rows, inner, cols = dims
     row_key, inner_key = _row_and_inner(entry_indices(x), x.ndim, rows, inner)
-    picked = gather_rows(core.reshape(y, [batches * inner, cols]), inner_key)
-    scaled = picked * core.unsqueeze(values_of(x), -1)
+    picked = gather_rows(reshape(y, [batches * inner, cols]), inner_key)
+    scaled = picked * unsqueeze(values_of(x), -1)
     out = sum_rows(scaled, row_key, batches * rows)
-    return core.reshape(out, [*x.shape[:-1], cols])
+    return reshape(out, [*x.shape[:-1], cols])
 
 
 def _sparse_sparse(x, y, dims: tuple):
@@ -128,11 +130,13 @@ def masked_matmul(x, y, mask, name: str | None = None):
         raise ValueError(f"sparse.masked_matmul: mask must have the shape of x @ y, "
                          f"{[*x.shape[:-1], cols]}, got {mask.shape}")
     _all_sparse(mask, "sparse.masked_matmul", "mask")
+    # Coalesced: a repeated mask entry would otherwise hold the product once per repeat.
+    mask = coalesced(mask)
     row_key, col_key = _row_and_inner(entry_indices(mask), mask.ndim, rows, cols)
-    x_rows = gather_rows(core.reshape(x, [batches * rows, inner]), row_key)
-    y_cols = core.reshape(core.transpose(y, [*range(y.ndim - 2), y.ndim - 1, y.ndim - 2]),
-                          [batches * cols, inner])
-    products = core.sum(x_rows * gather_rows(y_cols, col_key), axis=-1)
+    x_rows = gather_rows(reshape(x, [batches * rows, inner]), row_key)
+    y_cols = reshape(transpose(y, [*range(y.ndim - 2), y.ndim - 1, y.ndim - 2]),
+                     [batches * cols, inner])
+    products = dense_sum(x_rows * gather_rows(y_cols, col_key), axis=-1)
     return with_values(mask, products.astype(mask.dtype))
 
 
@@ -145,7 +149,7 @@ def mv(x, vec, name: str | None = None) -> Tensor:
         raise ValueError(f"sparse.mv: vec must be a dense 1-D Tensor, got {vec!r}")
     if x.ndim != 2:
         raise ValueError(f"sparse.mv: x must be a 2-D sparse matrix, got shape {x.shape}")
-    return core.squeeze(matmul(x, core.unsqueeze(vec, -1)), -1)
+    return squeeze(matmul(x, unsqueeze(vec, -1)), -1)
 
 
 def addmm(input, x, y, beta: float = 1.0, alpha: float = 1.0,  # noqa: A002, PLR0913

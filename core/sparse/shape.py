@@ -9,8 +9,10 @@ import math
 
 import numpy as np
 
-import core  # through the root package: see core.sparse.tensor
 from core import backend
+from core.indexing import _slice as dense_slice  # paddle.slice (core.indexing names it _slice)
+from core.manipulation import transpose as dense_transpose
+from core.ops import sum as dense_sum
 from core.sparse.tensor import (
     SparseCooTensor,
     as_coo,
@@ -22,10 +24,9 @@ from core.sparse.tensor import (
     unravel_keys,
     values_of,
 )
+from core.tensor import Tensor
 
 __all__ = ["reshape", "slice", "sum", "transpose"]
-
-Tensor = core.Tensor
 
 
 def _coo(indices, values: Tensor, shape, coalesced: bool = False) -> SparseCooTensor:
@@ -35,9 +36,15 @@ def _coo(indices, values: Tensor, shape, coalesced: bool = False) -> SparseCooTe
 
 
 def _axes(axis, ndim: int, fn: str) -> list[int]:
-    """``axis`` (None, an int or a list of ints) as sorted non-negative axes."""
+    """``axis`` (None, an int, a list or tuple of ints, or a dense Tensor of them, as Paddle's
+    dense ``sum`` takes) as sorted non-negative axes."""
     if axis is None:
         return list(range(ndim))
+    if isinstance(axis, Tensor):  # list() of a 0-D Tensor would be [], no axis at all
+        axis = axis.tolist()
+    if not isinstance(axis, (int, np.integer, list, tuple)):
+        raise TypeError(f"{fn}: axis must be None, an int, a list or tuple of ints or a Tensor, "
+                        f"got {type(axis).__name__}")
     listed = [axis] if isinstance(axis, (int, np.integer)) else list(axis)
     out = set()
     for a in listed:
@@ -62,7 +69,7 @@ def sum(x, axis=None, dtype=None, keepdim: bool = False, name: str | None = None
     sparse_dim = coo.sparse_dim()
     dense_axes = [a - sparse_dim + 1 for a in axes if a >= sparse_dim]
     if dense_axes:
-        values = core.sum(values, axis=dense_axes, keepdim=keepdim)
+        values = dense_sum(values, axis=dense_axes, keepdim=keepdim)
     summed = [a for a in axes if a < sparse_dim]
     xp = backend.array_module(coo.data)
     index = coo._indices
@@ -97,7 +104,7 @@ def transpose(x, perm, name: str | None = None):
                          f"{sparse_dim}) among the dense ones; sparse axes must stay sparse")
     values = values_of(coo)
     if sparse_dim < x.ndim:
-        values = core.transpose(values, [0] + [p - sparse_dim + 1 for p in perm[sparse_dim:]])
+        values = dense_transpose(values, [0] + [p - sparse_dim + 1 for p in perm[sparse_dim:]])
     shape = [x.shape[p] for p in perm]
     out = coalesce(_coo(coo._indices[perm[:sparse_dim]], values, shape))
     return in_layout_of(out, x)
@@ -166,7 +173,7 @@ def slice(x, axes, starts, ends, name: str | None = None):  # noqa: A001 - Paddl
     chosen = xp.nonzero(keep)[0]
     values = gather_rows(values_of(coo), chosen)
     if dense:
-        values = core.slice(values, list(dense), [lo for lo, _ in dense.values()],
+        values = dense_slice(values, list(dense), [lo for lo, _ in dense.values()],
                             [hi for _, hi in dense.values()])
     shift = xp.asarray(lows, dtype=np.int64).reshape(-1, 1)
     out = _coo(index[:, chosen] - shift, values, shape, coalesced=coo._coalesced)

@@ -6,10 +6,12 @@ A sparse tensor is a ``core.Tensor`` (``isinstance(x, core.Tensor)`` holds, as i
 ``data`` is its VALUES array, ``[nnz, *dense_dims]``: the autograd engine then handles it like
 any tensor, and its gradient is an array of the values' shape, i.e. a sparse tensor of the same
 pattern (``x.grad``). ``shape``, ``ndim`` and ``numpy()`` describe the dense tensor it stands
-for. The pattern lives beside: COO ``indices`` ``[sparse_dim, nnz]`` (int64), CSR ``crows``
-(``rows + 1`` entries per batch) and ``cols``. Ops are built from four differentiable steps
-(``values``, ``with_values``, ``gather_rows``, ``sum_rows``) and core's dense ops on the values,
-so every op's gradient with respect to values and dense operands comes from those.
+for; the dense Tensor methods that would act on the bare values raise
+(``_refuse_dense_methods``). The pattern lives beside: COO ``indices`` ``[sparse_dim, nnz]``
+(int64), CSR ``crows`` (``rows + 1`` entries per batch) and ``cols``. Ops are built from four
+differentiable steps (``values``, ``with_values``, ``gather_rows``, ``sum_rows``) and core's
+dense ops on the values, so every op's gradient with respect to values and dense operands comes
+from those.
 
 Everything runs on the array module of the values (numpy or cupy): keys are row-major linear
 indices, duplicates are summed with ``sum_by_index`` (as row-sparse gradients are), rows are
@@ -17,26 +19,21 @@ found with ``searchsorted``; nothing needs scipy or cupyx.
 """
 from __future__ import annotations
 
+import inspect
 import math
 
 import numpy as np
 
-# core.tensor imports this package (row-sparse gradients) before its Tensor class exists, so
-# the sparse API reaches Tensor and apply through the finished root package: a sibling import
-# back into core.tensor would close a core.tensor <-> core.sparse cycle, which the
-# acyclic_siblings import contract forbids. This module is imported only after core is.
-import core
 from core import backend
-
-Tensor = core.Tensor
-apply = core.tensor.apply
+from core.manipulation import reshape as dense_reshape
+from core.tensor import Tensor, apply, is_grad_enabled, no_grad, to_tensor
 
 
 # ----- the four differentiable steps ----------------------------------------------------------
 def link(out, parents: tuple, backward, op: str):
     """``out`` (a new sparse tensor) recorded as the result of ``op`` on ``parents``, as
     ``core.tensor.apply`` records a dense one: only when grad is on and a parent needs one."""
-    if core.is_grad_enabled() and any(not p.stop_gradient for p in parents):
+    if is_grad_enabled() and any(not p.stop_gradient for p in parents):
         out.stop_gradient = False
         out._parents, out._backward, out._op = parents, backward, op
     return out
@@ -151,7 +148,7 @@ class SparseTensor(Tensor):
 
     def numpy(self) -> np.ndarray:
         """The dense tensor this stands for, as a numpy array (as ``to_dense().numpy()``)."""
-        with core.no_grad():
+        with no_grad():
             return self.to_dense().numpy()
 
     def item(self):
@@ -202,8 +199,14 @@ class SparseTensor(Tensor):
         # Paddle's layout: the index arrays (each class's _rows_repr), then the values.
         pad = " " * 7
         return (f"Tensor(shape={self.shape}, dtype={self.dtype}, place={self.place}, "
-                f"stop_gradient={self.stop_gradient},\n{pad}{self._rows_repr()},\n{pad}values="
-                f"{np.array2string(backend.to_numpy(self.data), separator=', ')})")
+                f"stop_gradient={self.stop_gradient},\n{pad}{self._rows_repr()},\n{pad}"
+                f"{_index_repr('values', self.data)})")
+
+    def __array__(self, dtype=None, copy=None):
+        """``np.asarray(x)``: the dense array, as ``numpy()`` (Paddle's ``Tensor.__array__``)."""
+        del copy  # numpy() is always a new array
+        out = self.numpy()
+        return out if dtype is None else out.astype(dtype)
 
 
 def _index_repr(name: str, array) -> str:
@@ -259,7 +262,7 @@ class SparseCooTensor(SparseTensor):
         """The dense tensor (repeated indices summed); differentiable in the values."""
         sparse_dims = self._dense_shape[:self.sparse_dim()]
         flat = sum_rows(values_of(self), self.keys(), math.prod(sparse_dims))
-        return core.reshape(flat, list(self._dense_shape))
+        return dense_reshape(flat, list(self._dense_shape))
 
     def to_sparse_coo(self, sparse_dim: int):
         if sparse_dim == self.sparse_dim():
@@ -332,6 +335,57 @@ class SparseCsrTensor(SparseTensor):
         return self.to_sparse_coo(self.ndim).to_dense()
 
 
+# ----- the dense Tensor methods a sparse tensor refuses -----------------------------------------
+# What a sparse tensor keeps of the dense Tensor's attributes besides its own: the autograd
+# state, dtype and place queries. Every other dense method or operator would act on the bare
+# values array (``data``) as if it were the tensor, so it raises instead, as Paddle's dense
+# kernels do for a sparse input.
+_KEPT = frozenset({
+    "backward", "clear_grad", "clear_gradient", "data", "dtype", "element_size", "grad_data",
+    "is_complex", "is_contiguous", "is_floating_point", "is_integer", "is_leaf", "is_tensor",
+    "name", "place", "register_array_hook", "register_hook", "retain_grads", "stop_gradient",
+    "contiguous", "__float__", "__int__", "__bool__",
+})
+_OPERATORS = {"__getitem__": "indexing x[...]", "__setitem__": "assignment x[...] = value",
+              "__eq__": "==", "__ne__": "!=", "__lt__": "<", "__le__": "<=", "__gt__": ">",
+              "__ge__": ">=", "__and__": "&", "__rand__": "&", "__or__": "|", "__ror__": "|",
+              "__xor__": "^", "__rxor__": "^", "__invert__": "~", "__abs__": "abs()",
+              "__rmatmul__": "dense @ sparse", "__dlpack__": "__dlpack__",
+              "__dlpack_device__": "__dlpack_device__"}
+
+
+def _refusal(what: str) -> str:
+    return (f"{what} is not supported for a sparse tensor (nor by Paddle's sparse tensors): it "
+            "would act on the stored values as if they were the tensor. Use the core.sparse op "
+            "(core.sparse.transpose, sum, matmul, ...) or convert with x.to_dense() first")
+
+
+def _refuse(name: str, what: str):
+    def method(self, *args, **kwargs):
+        raise TypeError(_refusal(what))
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+def _refuse_dense_methods() -> None:
+    """Replace on ``SparseTensor`` every public Tensor method and property and every operator of
+    ``_OPERATORS`` that the sparse classes do not define and ``_KEPT`` does not name."""
+    own = set(vars(SparseTensor)) | set(vars(SparseCooTensor)) | set(vars(SparseCsrTensor))
+    names = [n for n in dir(Tensor) if not n.startswith("_")] + list(_OPERATORS)
+    for name in names:
+        if name in own or name in _KEPT or not hasattr(Tensor, name):
+            continue
+        what = _OPERATORS.get(name, f"Tensor.{name}")
+        attr = inspect.getattr_static(Tensor, name)
+        if isinstance(attr, property):
+            setattr(SparseTensor, name, property(_refuse(name, what)))
+        elif callable(attr) or isinstance(attr, (staticmethod, classmethod)):
+            setattr(SparseTensor, name, _refuse(name, what))
+
+
+_refuse_dense_methods()
+
+
 # ----- conversions ----------------------------------------------------------------------------
 def dense_to_coo(x: Tensor, sparse_dim: int) -> SparseCooTensor:
     """Paddle's ``Tensor.to_sparse_coo(sparse_dim)``: the nonzero entries of the first
@@ -344,7 +398,7 @@ def dense_to_coo(x: Tensor, sparse_dim: int) -> SparseCooTensor:
     xp = backend.array_module(x.data)
     dims = tuple(x.data.shape)
     count = math.prod(dims[:sparse_dim])
-    rows = core.reshape(x, [count, *dims[sparse_dim:]])
+    rows = dense_reshape(x, [count, *dims[sparse_dim:]])
     nonzero = rows.data != 0
     if nonzero.ndim > 1:
         nonzero = nonzero.reshape(count, -1).any(axis=1)
@@ -389,7 +443,7 @@ def _values_tensor(values, dtype, place, fn: str) -> Tensor:
         raise TypeError(f"{fn}: values must be dense (a list, array or dense Tensor), got a "
                         "sparse tensor")
     if not isinstance(values, Tensor):
-        return core.to_tensor(values, dtype=dtype, place=place)
+        return to_tensor(values, dtype=dtype, place=place)
     if dtype is not None and np.dtype(dtype) != values.dtype:
         values = values.astype(dtype)
     return values if place is None else values.to(place)
@@ -530,6 +584,21 @@ def coalesce(x, name: str | None = None) -> SparseCooTensor:
     out = SparseCooTensor(unravel_keys(keys, sparse_dims), summed.data, x.shape,
                           coalesced=True)
     return link(out, (summed,), lambda g: (g,), "coalesce")
+
+
+def coalesced(x: SparseTensor) -> SparseTensor:
+    """``x`` with each position stored once: a COO tensor that repeats a position coalesced
+    (differentiably, so each repeated entry gets the gradient of its position), else ``x`` as it
+    is (its order kept, as Paddle's kernels keep it). An op that is not linear in the values
+    (``abs``, ``relu``, ``softmax``...) takes this: on repeated entries it would act on each
+    one rather than on their sum, the value the dense tensor holds (torch coalesces first too).
+    """
+    if not x.is_sparse_coo() or x._coalesced:
+        return x
+    keys = x.keys()
+    if len(backend.array_module(keys).unique(keys)) == len(keys):
+        return x
+    return coalesce(x)
 
 
 def is_same_shape(x, y) -> bool:

@@ -3,27 +3,30 @@
 ``neg``, ``deg2rad``, ``rad2deg``, ``cast`` and ``isnan``.
 
 Each maps 0 to 0 (which is why Paddle offers these and not ``exp`` or ``cos``), so it acts on
-the stored values only and keeps the layout and pattern of ``x`` (COO or CSR). The value math is
+the stored values only and keeps the layout and pattern of ``x`` (COO or CSR; an uncoalesced
+COO tensor is coalesced first, since these are not linear). The value math is
 core's dense op on the values, and so is its gradient.
 """
 from __future__ import annotations
 
 import numpy as np
 
-import core  # through the root package: see core.sparse.tensor
-from core.sparse.tensor import SparseTensor, sparse_input, values_of, with_values
+from core import elementwise, logic, ops
+from core.arithmetic import pow as dense_pow
+from core.sparse.tensor import SparseTensor, coalesced, sparse_input, values_of, with_values
 
 __all__ = ["abs", "asin", "asinh", "atan", "atanh", "cast", "deg2rad", "expm1", "isnan",
            "log1p", "neg", "pow", "rad2deg", "sin", "sinh", "sqrt", "square", "tan", "tanh"]
 
 
-def _elementwise(name: str):
-    """``paddle.sparse.<name>(x, name=None)``: core's ``<name>`` on the stored values."""
-    dense = getattr(core, name)
+def _elementwise(dense):
+    """``paddle.sparse.<name>(x, name=None)``: the dense op ``dense`` (core's function of that
+    name) on the stored values."""
+    name = dense.__name__
 
     def op(x, name: str | None = None):
         del name
-        x = sparse_input(x, f"sparse.{op.__name__}")
+        x = coalesced(sparse_input(x, f"sparse.{op.__name__}"))
         return with_values(x, dense(values_of(x)))
 
     op.__name__ = op.__qualname__ = name
@@ -33,33 +36,33 @@ def _elementwise(name: str):
     return op
 
 
-abs = _elementwise("abs")  # noqa: A001 - Paddle's names
-sin = _elementwise("sin")
-tan = _elementwise("tan")
-asin = _elementwise("asin")
-atan = _elementwise("atan")
-sinh = _elementwise("sinh")
-tanh = _elementwise("tanh")
-asinh = _elementwise("asinh")
-atanh = _elementwise("atanh")
-sqrt = _elementwise("sqrt")
-square = _elementwise("square")
-log1p = _elementwise("log1p")
-expm1 = _elementwise("expm1")
-neg = _elementwise("neg")
-deg2rad = _elementwise("deg2rad")
-rad2deg = _elementwise("rad2deg")
-isnan = _elementwise("isnan")
+abs = _elementwise(ops.abs)  # noqa: A001 - Paddle's names
+sin = _elementwise(ops.sin)
+tan = _elementwise(elementwise.tan)
+asin = _elementwise(elementwise.asin)
+atan = _elementwise(elementwise.atan)
+sinh = _elementwise(elementwise.sinh)
+tanh = _elementwise(ops.tanh)
+asinh = _elementwise(elementwise.asinh)
+atanh = _elementwise(elementwise.atanh)
+sqrt = _elementwise(ops.sqrt)
+square = _elementwise(ops.square)
+log1p = _elementwise(ops.log1p)
+expm1 = _elementwise(elementwise.expm1)
+neg = _elementwise(elementwise.neg)
+deg2rad = _elementwise(elementwise.deg2rad)
+rad2deg = _elementwise(elementwise.rad2deg)
+isnan = _elementwise(logic.isnan)
 
 
 def pow(x, factor, name: str | None = None):  # noqa: A001 - Paddle's name
     """Paddle's ``paddle.sparse.pow(x, factor, name=None)``: each stored value to the power
     ``factor`` (a Python number), same layout and pattern."""
     del name
-    x = sparse_input(x, "sparse.pow")
+    x = coalesced(sparse_input(x, "sparse.pow"))
     if isinstance(factor, bool) or not isinstance(factor, (int, float)):
         raise TypeError(f"sparse.pow: factor must be an int or a float, got {factor!r}")
-    return with_values(x, core.pow(values_of(x), factor))
+    return with_values(x, dense_pow(values_of(x), factor))
 
 
 def cast(x, index_dtype=None, value_dtype=None, name: str | None = None):
@@ -67,7 +70,7 @@ def cast(x, index_dtype=None, value_dtype=None, name: str | None = None):
     values cast to ``value_dtype`` and the index arrays (COO ``indices``, CSR ``crows`` and
     ``cols``) to ``index_dtype`` (an integer dtype); None keeps a dtype."""
     del name
-    x = sparse_input(x, "sparse.cast")
+    x = coalesced(sparse_input(x, "sparse.cast"))  # a cast to int is not linear
     values = values_of(x)
     out = with_values(x, values if value_dtype is None else values.astype(value_dtype))
     if index_dtype is None:

@@ -5,13 +5,13 @@ docs/paddle.md.
 """
 from __future__ import annotations
 
-import core  # through the root package: see core.sparse.tensor
+from core.nn.layer import Layer
 from core.sparse.nn import functional
 
 __all__ = ["LeakyReLU", "ReLU", "ReLU6", "Softmax", "functional"]
 
 
-class ReLU(core.nn.Layer):
+class ReLU(Layer):
     """Paddle's ``paddle.sparse.nn.ReLU(name=None)``: ``functional.relu``."""
 
     def __init__(self, name: str | None = None):
@@ -21,7 +21,7 @@ class ReLU(core.nn.Layer):
         return functional.relu(x)
 
 
-class ReLU6(core.nn.Layer):
+class ReLU6(Layer):
     """Paddle's ``paddle.sparse.nn.ReLU6(name=None)``: ``functional.relu6``."""
 
     def __init__(self, name: str | None = None):
@@ -31,7 +31,7 @@ class ReLU6(core.nn.Layer):
         return functional.relu6(x)
 
 
-class LeakyReLU(core.nn.Layer):
+class LeakyReLU(Layer):
     """Paddle's ``paddle.sparse.nn.LeakyReLU(negative_slope=0.01, name=None)``:
     ``functional.leaky_relu``."""
 
@@ -43,7 +43,7 @@ class LeakyReLU(core.nn.Layer):
         return functional.leaky_relu(x, self._negative_slope)
 
 
-class Softmax(core.nn.Layer):
+class Softmax(Layer):
     """Paddle's ``paddle.sparse.nn.Softmax(axis=-1, name=None)``: ``functional.softmax``."""
 
     def __init__(self, axis: int = -1, name: str | None = None):

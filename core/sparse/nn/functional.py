@@ -1,13 +1,16 @@
 """Paddle's ``paddle.sparse.nn.functional``: ``relu``, ``relu6``, ``leaky_relu`` and
 ``softmax`` of sparse tensors (COO or CSR). The activations act on the stored values (each maps
-0 to 0); ``softmax`` normalises the stored entries of each row along the last axis, the
-implicit zeros taking no part (they stay zeros), as Paddle's and torch's sparse softmax do.
+0 to 0) of the coalesced tensor (see ``core.sparse.tensor.coalesced``); ``softmax`` normalises
+the stored entries of each row along the last axis, the implicit zeros taking no part (they
+stay zeros), as Paddle's and torch's sparse softmax do.
 """
 from __future__ import annotations
 
-import core  # through the root package: see core.sparse.tensor
 from core import backend
+from core.nn.functional import activation
+from core.ops import exp
 from core.sparse.tensor import (
+    coalesced,
     entry_indices,
     gather_rows,
     linear_keys,
@@ -16,6 +19,7 @@ from core.sparse.tensor import (
     values_of,
     with_values,
 )
+from core.tensor import Tensor
 
 __all__ = ["leaky_relu", "relu", "relu6", "softmax"]
 
@@ -24,24 +28,24 @@ def relu(x, name: str | None = None):
     """Paddle's ``paddle.sparse.nn.functional.relu(x, name=None)``: max(x, 0) of each stored
     value, same layout and pattern."""
     del name
-    x = sparse_input(x, "sparse.nn.functional.relu")
-    return with_values(x, core.nn.functional.relu(values_of(x)))
+    x = coalesced(sparse_input(x, "sparse.nn.functional.relu"))
+    return with_values(x, activation.relu(values_of(x)))
 
 
 def relu6(x, name: str | None = None):
     """Paddle's ``paddle.sparse.nn.functional.relu6(x, name=None)``: min(max(x, 0), 6) of each
     stored value, same layout and pattern."""
     del name
-    x = sparse_input(x, "sparse.nn.functional.relu6")
-    return with_values(x, core.nn.functional.relu6(values_of(x)))
+    x = coalesced(sparse_input(x, "sparse.nn.functional.relu6"))
+    return with_values(x, activation.relu6(values_of(x)))
 
 
 def leaky_relu(x, negative_slope: float = 0.01, name: str | None = None):
     """Paddle's ``paddle.sparse.nn.functional.leaky_relu(x, negative_slope=0.01, name=None)``:
     x where x >= 0, else negative_slope * x, of each stored value."""
     del name
-    x = sparse_input(x, "sparse.nn.functional.leaky_relu")
-    return with_values(x, core.nn.functional.leaky_relu(values_of(x), negative_slope))
+    x = coalesced(sparse_input(x, "sparse.nn.functional.leaky_relu"))
+    return with_values(x, activation.leaky_relu(values_of(x), negative_slope))
 
 
 def softmax(x, axis: int = -1, name: str | None = None):
@@ -50,13 +54,17 @@ def softmax(x, axis: int = -1, name: str | None = None):
     zero). Only ``axis=-1`` is supported, as in Paddle. A hybrid COO tensor whose last axis is
     dense takes the dense softmax of its values."""
     del name
-    x = sparse_input(x, "sparse.nn.functional.softmax")
+    x = coalesced(sparse_input(x, "sparse.nn.functional.softmax"))
+    if x.dtype.kind in "iub":  # as the dense softmax: integers would come out as float32
+        raise TypeError(f"sparse.nn.functional.softmax: x must be a floating tensor (float32 or "
+                        f"float64, as Paddle's kernel), got dtype {x.dtype}; cast it first, "
+                        "e.g. core.sparse.cast(x, value_dtype='float32')")
     if axis not in (-1, x.ndim - 1):
         raise ValueError(f"sparse.nn.functional.softmax: only axis=-1 is supported (as in "
                          f"Paddle), got axis={axis!r}")
     values = values_of(x)
     if x.is_sparse_coo() and x.sparse_dim() < x.ndim:
-        return with_values(x, core.nn.functional.softmax(values, axis=-1))
+        return with_values(x, activation.softmax(values, axis=-1))
     xp = backend.array_module(x.data)
     indices = entry_indices(x)
     groups, row = xp.unique(linear_keys(indices[:-1], x.shape[:-1]), return_inverse=True)
@@ -69,5 +77,5 @@ def softmax(x, axis: int = -1, name: str | None = None):
     last[:-1] = row[order][1:] != row[order][:-1]
     peak = xp.zeros(len(groups), dtype=x.data.dtype)
     peak[row[order][last]] = x.data[order][last]
-    exps = core.exp(values - core.Tensor(xp.take(peak, row)))
+    exps = exp(values - Tensor(xp.take(peak, row)))
     return with_values(x, exps / gather_rows(sum_rows(exps, row, len(groups)), row))
