@@ -15,7 +15,9 @@ SUPPORTED_OPS = (
     "reshape", "transpose", "unsqueeze", "squeeze", "flatten", "broadcast_to", "expand",
     "concat", "stack", "split", "getitem", "getitem_grad", "vector_norm (p=2: norm)", "mse_loss",
     "cross_entropy (hard labels, use_softmax)", "conv2d", "conv2d_input_grad",
-    "conv2d_weight_grad", "clone", "astype", "normal_cdf",
+    "conv2d_weight_grad", "clone", "astype", "normal_cdf", "sin", "cos", "log1p", "rsqrt",
+    "reciprocal", "where", "floor", "ceil", "round", "sign", "dropout",
+    "layer_norm", "group_norm", "instance_norm",
 )
 
 

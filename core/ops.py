@@ -178,33 +178,63 @@ def _tanh_grad(out, g):
 
 def sin(x) -> Tensor:
     """Sine, element-wise."""
-    return _unary(x, "sin", lambda xp, a: xp.sin(a), lambda a, out: _xp_of(a).cos(a))
+    return _unary(x, "sin", lambda xp, a: xp.sin(a), lambda a, out: _xp_of(a).cos(a),
+                  grad_fn=_sin_grad)
+
+
+def _sin_grad(out, g):
+    return (g * cos(out._parents[0]),)
 
 
 def cos(x) -> Tensor:
     """Cosine, element-wise."""
-    return _unary(x, "cos", lambda xp, a: xp.cos(a), lambda a, out: -_xp_of(a).sin(a))
+    return _unary(x, "cos", lambda xp, a: xp.cos(a), lambda a, out: -_xp_of(a).sin(a),
+                  grad_fn=_cos_grad)
+
+
+def _cos_grad(out, g):
+    return (-(g * sin(out._parents[0])),)
 
 
 def log1p(x) -> Tensor:
     """log(1 + x), exact for small x, element-wise."""
-    return _unary(x, "log1p", lambda xp, a: xp.log1p(a), lambda a, out: 1 / (1 + a))
+    return _unary(x, "log1p", lambda xp, a: xp.log1p(a), lambda a, out: 1 / (1 + a),
+                  grad_fn=_log1p_grad)
+
+
+def _log1p_grad(out, g):
+    return (g / (out._parents[0] + 1),)
 
 
 def rsqrt(x) -> Tensor:
     """1 / sqrt(x), element-wise."""
-    return _unary(x, "rsqrt", lambda xp, a: 1 / xp.sqrt(a), lambda a, out: -0.5 * out ** 3)
+    return _unary(x, "rsqrt", lambda xp, a: 1 / xp.sqrt(a), lambda a, out: -0.5 * out ** 3,
+                  grad_fn=_rsqrt_grad)
+
+
+def _rsqrt_grad(out, g):
+    return (g * (out * out * out) * -0.5,)
 
 
 def reciprocal(x) -> Tensor:
     """1 / x, element-wise."""
-    return _unary(x, "reciprocal", lambda xp, a: 1 / a, lambda a, out: -out * out)
+    return _unary(x, "reciprocal", lambda xp, a: 1 / a, lambda a, out: -out * out,
+                  grad_fn=_reciprocal_grad)
+
+
+def _reciprocal_grad(out, g):
+    return (-(g * out * out),)
 
 
 def _stepwise(x, fn: str, forward) -> Tensor:
     """A piecewise-constant op (floor, ceil, round, sign): its gradient is zero, as Paddle's."""
     a = as_input(x, fn).data
-    return apply(forward(_xp(x), a), (x,), lambda g: (_xp_of(g).zeros_like(g),), fn)
+    return apply(forward(_xp(x), a), (x,), lambda g: (_xp_of(g).zeros_like(g),), fn,
+                 _stepwise_grad)
+
+
+def _stepwise_grad(out, g):  # zero whatever g is: a constant, so nothing is recorded
+    return (Tensor(_xp_of(g.data).zeros_like(g.data)),)
 
 
 def floor(x) -> Tensor:

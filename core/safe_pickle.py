@@ -5,6 +5,9 @@ bytes of opcodes), so files that are pickles by format -- Paddle's checkpoints (
 ``.pdopt``), the CIFAR batches -- are read with ``RestrictedUnpickler``: every global the file
 names is looked up in an allow-list of objects that only build data (numpy arrays, dtypes and
 scalars, the builtin containers), and anything else stops the load before it is called.
+Arrays and dtypes that hold Python objects (dtype object) are refused too:
+``numpy.ndarray(shape, 'O', buffer)`` would read object pointers from the file's bytes, so
+``numpy.ndarray`` can only be ``_reconstruct``'s argument.
 
 Names are resolved to the objects of the installed numpy rather than imported, so a file
 written under numpy 1.x (``numpy.core.multiarray``) and one written under numpy 2.x
@@ -34,11 +37,65 @@ def _latin1_encode(text, encoding="latin1"):
     return text.encode("latin1")
 
 
+class ObjectArrayError(pickle.UnpicklingError):
+    """A pickle builds a numpy array or dtype that holds Python objects (dtype object)."""
+
+    def __init__(self, what):
+        super().__init__(f"the pickle builds {what}, which holds Python objects and is not "
+                         "allowed: such an array holds pointers, and numpy.ndarray(shape, "
+                         "'O', buffer) would take them from the file's bytes")
+
+
+def _plain_dtype(*args):
+    """``numpy.dtype`` for a pickle: refuses dtypes that hold Python objects, which no
+    checkpoint or dataset needs and which let an array read pointers from raw bytes."""
+    dtype = np.dtype(*args)
+    if dtype.hasobject:
+        raise ObjectArrayError(f"the numpy dtype {dtype}")
+    return dtype
+
+
+class _NdarrayName:
+    """What ``numpy.ndarray`` resolves to: numpy's pickles name it only as the first argument
+    of ``_reconstruct``, and calling it with a buffer and dtype 'O' would turn the file's
+    bytes into object pointers (a crash, or worse), so it cannot be called."""
+
+    def __call__(self, *args, **kwargs):
+        raise ForbiddenGlobalError("numpy", "ndarray (called)")
+
+
+_NDARRAY = _NdarrayName()
+
+
+def _reconstruct(subtype, shape, typecode):
+    """numpy's ``multiarray._reconstruct`` for plain arrays of a non-object dtype (the dtype
+    set by the BUILD that follows comes from ``_plain_dtype``)."""
+    if subtype is not _NDARRAY:
+        raise ForbiddenGlobalError("numpy", f"_reconstruct of {type(subtype).__name__}")
+    _plain_dtype(typecode)
+    return _RECONSTRUCT(np.ndarray, shape, typecode)
+
+
+def _checked(obj):
+    """``obj`` if no array in it holds Python objects: the last check, whatever path built
+    them (a dtype's state, a scalar)."""
+    stack = [obj]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (np.ndarray, np.generic)) and node.dtype.hasobject:
+            raise ObjectArrayError(f"a numpy array of dtype {node.dtype}")
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, (list, tuple, set, frozenset)):
+            stack.extend(node)
+    return obj
+
+
 def _numpy_globals() -> dict:
-    table = {("numpy", "ndarray"): np.ndarray, ("numpy", "dtype"): np.dtype,
+    table = {("numpy", "ndarray"): _NDARRAY, ("numpy", "dtype"): _plain_dtype,
              ("_codecs", "encode"): _latin1_encode}
     for package in ("numpy.core", "numpy._core"):  # numpy 1.x and 2.x spell them differently
-        table[(f"{package}.multiarray", "_reconstruct")] = _RECONSTRUCT
+        table[(f"{package}.multiarray", "_reconstruct")] = _reconstruct
         table[(f"{package}.multiarray", "scalar")] = _SCALAR
         table[(f"{package}.numeric", "_frombuffer")] = _FROMBUFFER
     return table
@@ -87,9 +144,10 @@ class RestrictedUnpickler(pickle.Unpickler):
 
 
 def load(file, allowed: dict = CONTAINER_GLOBALS, encoding: str = "ASCII"):
-    """Unpickle the open binary ``file`` with only the globals of ``allowed``."""
-    return RestrictedUnpickler(file, allowed, encoding=encoding).load()
+    """Unpickle the open binary ``file`` with only the globals of ``allowed``; an array or
+    dtype holding Python objects raises ``ObjectArrayError``."""
+    return _checked(RestrictedUnpickler(file, allowed, encoding=encoding).load())
 
 
-__all__ = ["CONTAINER_GLOBALS", "NUMPY_GLOBALS", "ForbiddenGlobalError", "RestrictedUnpickler",
-           "load"]
+__all__ = ["CONTAINER_GLOBALS", "NUMPY_GLOBALS", "ForbiddenGlobalError", "ObjectArrayError",
+           "RestrictedUnpickler", "load"]

@@ -8,6 +8,7 @@ ordered by position (a stable sort), so results are deterministic.
 from __future__ import annotations
 
 from core import backend
+from core.higher_order import captured, needs, sum_to
 from core.manipulation import squeeze
 from core.ops import as_input, check_scalar_axis, normalize_axis
 from core.tensor import Tensor, apply, as_tensor, unbroadcast
@@ -189,7 +190,15 @@ def where(condition, x=None, y=None, name: str | None = None):
         return (None if x.stop_gradient else unbroadcast(xp.where(cond, g, zero), xs),
                 None if y.stop_gradient else unbroadcast(xp.where(cond, zero, g), ys))
 
-    return apply(xp.where(cond, x.data, y.data), (x, y), backward, "where")
+    return apply(xp.where(cond, x.data, y.data), (x, y), backward, "where", _where_grad)
+
+
+def _where_grad(out, g):  # the tensor-level backward (create_graph): core.tensor.apply
+    (cond,) = captured(out, "cond")
+    mask = Tensor(cond)
+    return tuple(None if not needs(t) else
+                 sum_to(where(mask, g, 0.0) if i == 0 else where(mask, 0.0, g), t.shape)
+                 for i, t in enumerate(out._parents))
 
 
 for _fn in (argsort, sort, topk, index_select, masked_select, nonzero, unique):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 import zipfile
 
 import numpy as np
@@ -150,7 +151,7 @@ def load(path, return_numpy: bool = False, keep_name_table: bool = False):
     manifest, arrays = _read(path)
     try:
         return _decode(manifest["root"], arrays, return_numpy)
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, RecursionError) as exc:
         raise SerializationError(f"load: '{path}' has a damaged manifest ({exc!r})") from None
 
 
@@ -170,8 +171,9 @@ def _read(path: str) -> tuple[dict, dict]:
             f".npz archive ({type(exc).__name__}: {exc})") from None
     try:
         manifest = json.loads(arrays.pop(MANIFEST).tobytes().decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SerializationError(f"load: '{path}' has an unreadable manifest ({exc})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise SerializationError(f"load: '{path}' has an unreadable manifest "
+                                 f"({type(exc).__name__}: {exc})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise SerializationError(f"load: '{path}' is not a tomlrun state file")
     if manifest.get("version") != VERSION:
@@ -213,7 +215,7 @@ def _decode(node: dict, arrays: dict, return_numpy: bool):
 # arrays it lists become Tensors named after it; without one, ``(name, ndarray)`` tuples
 # become Tensors if there are any, else every array does (``_parse_load_result``).
 
-def _lod_tensor_array(expression, namespace):
+def _lod_tensor_array(expression=None, namespace=None):
     """Stands in for ``eval`` in Paddle's ``reduce_LoDTensor``, which pickles a LoDTensor as
     ``eval('data', {'data': array})``: gives the array, and evaluates nothing else."""
     if expression != "data" or not isinstance(namespace, dict) or set(namespace) != {"data"} \
@@ -237,11 +239,26 @@ def _load_paddle(path: str, return_numpy: bool, keep_name_table: bool):
             "Paddle checkpoint or it contains code: paddle.save's pickles hold only numpy "
             "arrays, numbers, strings and containers. The load stopped before calling it; "
             "load only files you trust with Python's pickle.") from None
+    except safe_pickle.ObjectArrayError as exc:
+        raise SerializationError(
+            f"load: '{path}' is a pickle that {str(exc).removeprefix('the pickle ')}. "
+            "paddle.save's checkpoints hold numeric arrays only; the load stopped there."
+        ) from None
     except Exception as exc:  # noqa: BLE001 - damaged bytes make pickle raise almost anything
         raise SerializationError(
             f"load: '{path}' is a pickle (Paddle's checkpoint format) that cannot be read: it "
             f"is truncated or damaged ({type(exc).__name__}: {' '.join(str(exc).split())})."
         ) from None
+    try:
+        return _paddle_result(obj, path, return_numpy, keep_name_table)
+    except RecursionError:  # the walks below recurse; a crafted file can nest lists 10**5 deep
+        raise SerializationError(
+            f"load: '{path}' nests its lists or dicts deeper than Python's recursion limit "
+            f"({sys.getrecursionlimit()}): paddle.save never writes such a file.") from None
+
+
+def _paddle_result(obj, path: str, return_numpy: bool, keep_name_table: bool):
+    """The unpickled ``obj`` as ``paddle.load`` returns it."""
     if isinstance(obj, dict):
         obj = _join_big_params(obj, path)
         if NAME_TABLE in obj:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import http.client
 import os
+import string
 import sys
 import tarfile
 import urllib.error
@@ -147,9 +148,12 @@ def get_weights_path_from_url(url: str, md5sum: str | None = None,
     if not isinstance(url, str) or "/" not in url or url.endswith("/"):
         raise ValueError(f"get_weights_path_from_url: url={url!r} must be the URL of a file "
                          "(https://.../name.pdparams).")
-    if md5sum is not None and not (isinstance(md5sum, str) and len(md5sum) == 32):
+    if md5sum is not None and not (isinstance(md5sum, str) and len(md5sum) == 32
+                                   and all(c in string.hexdigits for c in md5sum)):
         raise ValueError(f"get_weights_path_from_url: md5sum={md5sum!r} must be None or a "
                          "32-digit hexadecimal md5 string.")
+    if md5sum is not None:  # hexdigest() is lower case: an upper-case sum would never match
+        md5sum = md5sum.lower()
     base, filename = url.rsplit("/", 1)
     dest = _make_dir(weights_cache_dir())
     hint = (f"Copy {filename} into {dest} by hand, or set {WEIGHTS_ENV} to a folder that "

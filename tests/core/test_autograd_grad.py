@@ -127,8 +127,8 @@ def test_float32_input_gets_a_float32_gradient():
 def test_argument_errors():
     x = leaf([1.0])
     y = x * 2.0
-    with pytest.raises(NotImplementedError, match="'sin'.*cannot be differentiated again"):
-        core.grad(core.sin(y), x, create_graph=True)  # an op without a tensor-level backward
+    with pytest.raises(NotImplementedError, match="'erf'.*cannot be differentiated again"):
+        core.grad(core.erf(y), x, create_graph=True)  # an op without a tensor-level backward
     with pytest.raises(ValueError, match="only_inputs=False is not supported"):
         core.grad(y, x, only_inputs=False)
     with pytest.raises(TypeError, match="inputs must be a Tensor or a non-empty list"):

@@ -325,6 +325,100 @@ def test_other_callables_and_other_uses_of_eval_are_refused(tmp_path, reduction)
         load(path)
 
 
+def test_eval_of_an_expression_alone_is_named_not_called_damage(tmp_path):
+    class Evil:
+        def __reduce__(self):
+            return (eval, ("__import__('os').getcwd()",))  # no namespace: one argument
+
+    path = tmp_path / "evil.pdparams"
+    path.write_bytes(pickle.dumps(Evil(), protocol=2))
+    with pytest.raises(SerializationError, match="names builtins.eval, so it is not a Paddle"):
+        load(path)
+
+
+class _Reduces:
+    def __init__(self, *reduction):
+        self.reduction = reduction
+
+    def __reduce__(self):
+        return self.reduction
+
+
+_OBJECTS = np.empty(2, dtype=object)
+_OBJECTS[:] = [1, "x"]
+
+
+@pytest.mark.parametrize("payload", [
+    {"w": _OBJECTS},                                           # np.save(allow_pickle)-style
+    {"w": np.zeros(1, dtype=[("x", "O")])},                   # an object field
+    _Reduces(np.ndarray, ((1,), "O", b"\x41" * 8)),           # object pointers from bytes
+    _Reduces(np.ndarray, ((1,), "f8", b"\x41" * 8)),          # ndarray is not callable at all
+    _Reduces(np.float64(0).__reduce__()[0], (np.dtype("O"), 3)),  # an object scalar
+], ids=["object_array", "object_field", "ndarray_O_buffer", "ndarray_call", "object_scalar"])
+@pytest.mark.parametrize("protocol", [2, 4])
+def test_object_arrays_are_refused_before_numpy_reads_pointers(tmp_path, payload, protocol):
+    path = tmp_path / "objects.pdparams"
+    path.write_bytes(pickle.dumps(payload, protocol=protocol))
+    with pytest.raises(SerializationError) as info:
+        load(path)
+    message = str(info.value)
+    assert str(path) in message and "\n" not in message
+    assert "holds Python objects" in message or "numpy.ndarray (called)" in message
+    with pytest.raises(pickle.UnpicklingError):  # the CIFAR reader's allow-list too
+        safe_pickle.load(io.BytesIO(path.read_bytes()), safe_pickle.NUMPY_GLOBALS)
+
+
+@pytest.mark.parametrize("protocol", [2, 3, 4, 5])
+def test_plain_arrays_of_every_numeric_kind_still_load(tmp_path, protocol):
+    arrays = {"f": np.arange(6.0).reshape(2, 3).T, "i": np.arange(3, dtype="int8"),
+              "b": np.array([True, False]), "c": np.array([1 + 2j]),
+              "rec": np.zeros(2, dtype=[("a", "f4"), ("b", "i2")]), "s": np.float32(2.5)}
+    path = tmp_path / "plain.pdparams"
+    path.write_bytes(pickle.dumps(arrays, protocol=protocol))
+    out = load(path, return_numpy=True)
+    for key, value in arrays.items():
+        np.testing.assert_array_equal(out[key], value)
+        assert np.asarray(out[key]).dtype == np.asarray(value).dtype
+
+
+@pytest.mark.parametrize("protocol", [2, 3, 4])
+def test_truncated_at_every_tenth_one_paragraph_naming_the_file(tmp_path, protocol):
+    state = {"fc.weight": PaddleTensor("linear_0.w_0", np.arange(200.0).reshape(20, 10)),
+             "fc.bias": PaddleTensor("linear_0.b_0", np.zeros(10)),
+             "LR_Scheduler": {"last_epoch": 3, "last_lr": 0.01}}
+    raw = paddle_save_bytes(state, protocol=protocol)
+    path = tmp_path / "cut.pdparams"
+    for tenth in range(10):
+        path.write_bytes(raw[: len(raw) * tenth // 10])
+        with pytest.raises(SerializationError) as info:
+            load(path)
+        assert str(path) in str(info.value) and "\n" not in str(info.value), tenth
+
+
+@pytest.mark.parametrize("opcodes", [
+    b"]" * 100_000 + b"a" * 99_999,                          # lists in lists
+    b"}X\x01\x00\x00\x00k" * 100_000 + b"}" + b"s" * 100_000,  # dicts in dicts
+], ids=["lists", "dicts"])
+def test_a_pickle_nested_too_deep_is_named_not_a_recursion_error(tmp_path, opcodes):
+    path = tmp_path / "deep.pdparams"
+    path.write_bytes(b"\x80\x02" + opcodes + b".")
+    with pytest.raises(SerializationError, match=r"deep.pdparams' nests its lists or dicts "
+                                                 r"deeper than Python's recursion limit"):
+        load(path)
+
+
+def test_a_core_file_with_a_manifest_nested_too_deep_is_named(tmp_path):
+    from core.serialize import MANIFEST, _write_npz
+
+    text = ('{"format":"tomlrun.state","version":1,"root":' + '{"t":"list","items":[' * 5000
+            + '{"t":"value","v":1}' + "]}" * 5000 + "}")
+    path = tmp_path / "deep.pdparams"
+    with open(path, "wb") as handle:
+        _write_npz(handle, {MANIFEST: np.frombuffer(text.encode(), dtype=np.uint8)})
+    with pytest.raises(SerializationError, match="deep.pdparams' has an unreadable manifest"):
+        load(path)
+
+
 def test_codecs_encode_is_allowed_only_for_latin1():
     raw = pickle.dumps(b"abc", protocol=2)  # bytes at protocol 2: _codecs.encode(s, 'latin1')
     assert safe_pickle.load(io.BytesIO(raw)) == b"abc"

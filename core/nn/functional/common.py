@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import autocast, backend
-from core.higher_order import needs
+from core.higher_order import captured, needs
 from core.nn.functional._sums import column_sums
 from core.tensor import Tensor, apply, unbroadcast
 from core.threads import matmul_any_order, matmul_inner, matmul_transposed
@@ -91,11 +91,21 @@ def dropout(x: Tensor, p: float = 0.5, axis=None, training: bool = True, inplace
     scale = 1.0 / (1.0 - p) if mode == "upscale_in_train" and p < 1 else 1.0
     mask = xp.multiply(keep, xp.asarray(scale, dtype=x.dtype))
     # With ``axis`` the mask broadcasts, and g * mask already has the input's shape.
-    return apply(x.data * mask, (x,), lambda g: (g * mask,), "dropout")
+    return apply(x.data * mask, (x,), lambda g: (g * mask,), "dropout", _dropout_grad)
+
+
+def _dropout_grad(out, g):  # the tensor-level backward (create_graph): the same mask
+    (mask,) = captured(out, "mask")
+    return (g * Tensor(mask),)
 
 
 def _scale(x: Tensor, factor: float) -> Tensor:
-    return apply(x.data * factor, (x,), lambda g: (g * factor,), "scale")
+    return apply(x.data * factor, (x,), lambda g: (g * factor,), "scale", _scale_grad)
+
+
+def _scale_grad(out, g):
+    (factor,) = captured(out, "factor")
+    return (g * factor,)
 
 
 def _mask_shape(shape: list[int], axis) -> tuple[int, ...]:
@@ -132,7 +142,12 @@ def flatten(x: Tensor, start_axis: int = 0, stop_axis: int = -1, name: str | Non
         for n in shape[start:stop + 1]:
             merged *= n
         new_shape = shape[:start] + (merged,) + shape[stop + 1:]
-    return apply(x.data.reshape(new_shape), (x,), lambda g: (g.reshape(shape),), "flatten")
+    return apply(x.data.reshape(new_shape), (x,), lambda g: (g.reshape(shape),), "flatten",
+                 _flatten_grad)
+
+
+def _flatten_grad(out, g):  # the tensor-level backward (create_graph): core.tensor.apply
+    return (g.reshape(out._parents[0].shape),)
 
 
 def one_hot(x, num_classes: int, name: str | None = None) -> Tensor:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from core import autocast, backend
+from core.higher_order import needs
 from core.row_blocks import for_blocks
 from core.tensor import Tensor, apply
 
@@ -269,7 +270,29 @@ def _normalize(x: Tensor, stat_shape: tuple, axes: tuple, weight, bias, affine_s
             grads.append(g.sum(axis=reduce).reshape(bias.data.shape))
         return tuple(grads)
 
-    return apply(out, (x, *params), backward, op)
+    def grad_fn(_out, g):  # create_graph: the same backward, statistics recomputed as Tensors
+        return _normalize_grad(x, weight, bias, g, rows.shape, affine_shape, reduce, epsilon)
+
+    return apply(out, (x, *params), backward, op, grad_fn)
+
+
+def _normalize_grad(x, weight, bias, g, rows_shape, affine_shape, reduce, epsilon) -> tuple:  # noqa: PLR0913
+    """``_normalize``'s input, weight and bias gradients built of differentiable ops (x's
+    mean and variance recomputed from ``x``, so that they are differentiated too)."""
+    rows = x.reshape(list(rows_shape))
+    centred = rows - rows.mean(axis=1, keepdim=True)
+    inv_std = 1.0 / ((centred * centred).mean(axis=1, keepdim=True) + epsilon).sqrt()
+    x_hat = centred * inv_std
+    g_hat = (g if weight is None else g * weight.reshape(list(affine_shape))).reshape(
+        list(rows_shape))
+    gx = (g_hat - g_hat.mean(axis=1, keepdim=True)
+          - x_hat * (g_hat * x_hat).mean(axis=1, keepdim=True)) * inv_std
+    grads = [gx.reshape(x.shape) if needs(x) else None]
+    for param, term in ((weight, g * x_hat.reshape(x.shape)), (bias, g)):
+        if param is not None:
+            summed = term.sum(axis=list(reduce)) if reduce else term
+            grads.append(summed.reshape(param.shape) if needs(param) else None)
+    return tuple(grads)
 
 
 def layer_norm(x: Tensor, normalized_shape, weight: Tensor | None = None,

@@ -31,7 +31,8 @@ def embedding(x, weight: Tensor, padding_idx: int | None = None, max_norm: float
     ``padding_idx`` (negative counts from the end) output zeros and send no gradient to that
     row, whatever the row holds. ``max_norm`` renormalises, in place, each looked-up row whose
     ``norm_type``-norm exceeds it (Paddle and PyTorch). The gradient of ``weight`` is dense
-    (``sparse=False``) or a ``core.row_sparse.RowSparseGrad`` of the looked-up rows (``sparse=True``).
+    (``sparse=False``) or a ``core.row_sparse.RowSparseGrad`` of the looked-up rows
+    (``sparse=True``).
     """
     del name
     ids = _raw_ints(x, "embedding", "x")

@@ -99,6 +99,8 @@ def test_get_weights_path_from_url_with_and_without_md5(weights_home, tmp_path):
     assert path == str(weights_home / "w.bin") and open(path, "rb").read() == b"weights"
     md5 = hashlib.md5(b"weights").hexdigest()
     assert get_weights_path_from_url(source.as_uri(), md5) == path
+    source.unlink()  # an upper-case md5 is the same sum: the cached file is taken, not fetched
+    assert get_weights_path_from_url(source.as_uri(), md5.upper()) == path
 
 
 def test_the_default_weights_folder(monkeypatch, tmp_path):
@@ -112,6 +114,7 @@ def test_the_default_weights_folder(monkeypatch, tmp_path):
     ("https://host/models/", None, "must be the URL of a file"),
     (None, None, "url=None"),
     ("https://host/m.pdparams", "abc", "md5sum='abc' must be None or a 32-digit"),
+    ("https://host/m.pdparams", "g" * 32, "md5sum='g+' must be None or a 32-digit hex"),
 ])
 def test_bad_arguments_are_named(url, md5, match, weights_home):
     with pytest.raises(ValueError, match=match):
