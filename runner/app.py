@@ -34,7 +34,7 @@ from runner.sweep import job
 from runner.track import bundle, datasets, tracking
 from runner.track.curves import plot_learning_curves
 from runner.track.naming import run_name
-from runner.train import data_report, distributed, health, resume
+from runner.train import amp, data_report, distributed, health, resume
 from runner.train.loop import Trainer, evaluate
 from runner.train.monitor import weights
 from runner.train.taps import find_layer
@@ -148,6 +148,9 @@ def _build(cfg: RunConfig) -> _Parts:
                                     steps_per_epoch)
     optimizer = build.build_optimizer(cfg.optim, model.parameters(), schedule,
                                       grad_clip=build.build_clip(cfg.clip, model))
+    # trainer.amp=O2: float16 weights with float32 masters, decorated once (runner.train.amp)
+    model, optimizer = amp.prepare(model, optimizer, cfg.trainer,
+                                   core.backend.current_device().kind)
     scheduler = schedule if isinstance(schedule, LRScheduler) else None
     return _Parts(model, optimizer, scheduler, train, valid, test, data.input_shape,
                   data.num_classes, data.vocab_size, data.variable_length,
@@ -247,7 +250,7 @@ def _test(cfg: RunConfig, trainer, parts: _Parts) -> tuple[float, float]:
     swapped in for the test only: model.pdparams and the bundle keep the last."""
     best = trainer.monitor.best_state if cfg.trainer.test_on == "best" else None
     with weights(parts.model, best):
-        loss, acc = evaluate(parts.model, parts.test)
+        loss, acc = evaluate(parts.model, parts.test, trainer.precision)
     which = "the last weights" if best is None else \
         f"the best weights (epoch {trainer.monitor.best_epoch})"
     log.info("test loss %.4f acc %.4f (%s)", loss, acc, which)

@@ -293,6 +293,10 @@ class TrainerConfig:
     early_stop_delta: float = 0.0  # the least change that counts as an improvement
     keep_best: bool = False  # keep the weights of the best validation pass (best.pdparams)
     test_on: str = "last"  # last | best: the weights the final test evaluation uses
+    # Mixed precision (runner/train/amp.py, docs/checkpoints.md "Mixed precision"): core.amp.
+    amp: str = "off"  # off | O1 (white-listed ops in float16) | O2 (float16 weights + masters)
+    loss_scale: float = 65536.0  # GradScaler's init_loss_scaling (amp only)
+    loss_scale_dynamic: bool = True  # halve the scale on overflow, double it after 2000 good
 
 
 @dataclass

@@ -64,6 +64,7 @@ _VALID_SIZE: Rule = (lambda v: 0 <= v < 1 or (v >= 1 and float(v).is_integer()),
                      "a fraction in [0, 1) or a whole count of samples >= 1")
 _POSITIVE_VALUES: Rule = (lambda v: all(x > 0 for x in v.values()), "a table of numbers > 0")
 NAN_POLICIES = ("stop", "skip", "warn", "off")
+AMP_LEVELS = ("off", "O1", "O2")  # trainer.amp: core.amp.auto_cast's levels, O0 spelled off
 
 
 def _choice(options: tuple[str, ...]) -> Rule:
@@ -105,7 +106,9 @@ RULES: dict[str, dict[str, Rule]] = {
                 "nan_check": _choice(NAN_POLICIES), "max_skips": _COUNT,
                 "accumulate": _COUNT, "early_stop": _NON_NEGATIVE,
                 "early_stop_delta": _NON_NEGATIVE, "test_on": _choice(("last", "best")),
-                "objective_direction": _choice(("maximize", "minimize", "auto"))},
+                "objective_direction": _choice(("maximize", "minimize", "auto")),
+                "amp": _choice(AMP_LEVELS),
+                "loss_scale": (lambda v: 0 < v < math.inf, "a finite number > 0")},
     "inspect": {"every": _NON_NEGATIVE},
     "runtime": {"threads": _NON_NEGATIVE, "gpu_memory_limit": _NON_NEGATIVE},
     "tracking": {"experiment": _NON_EMPTY},

@@ -9,7 +9,8 @@ batches), and the NaN/Inf and clipping counters (so a resumed run shares ``train
 and its logged counts go on; a checkpoint saved before they were added loads with zeros), and
 the early-stopping state of ``runner.train.monitor`` (best value, its epoch, passes without
 improvement, and with ``trainer.keep_best`` the best weights; a checkpoint saved before it
-existed loads as a fresh state). A
+existed loads as a fresh state), and with ``trainer.amp`` the loss scaler's state (its scale
+and counts; the O2 master weights ride in the optimizer's state). A
 SHA-256 of that content is stored beside it in the file and checked on load, and a fingerprint
 of the config that shaped the run is compared with the resuming run's: a corrupt, truncated or
 mismatched checkpoint is a ``CheckpointError`` naming the file and what differs, never loaded
@@ -80,6 +81,7 @@ def capture(trainer, loader, epoch: int, batch: int, window=None,
         "rng": {"host": backend.rng().bit_generator.state, "loader": loader_state},
         "window": None if window is None else window.state_dict(),
         "health": trainer.health.state_dict(),  # NaN/Inf and clipping counts (runner.train.health)
+        "amp": trainer.precision.state_dict(),  # the loss scaler (trainer.amp; None: off)
         "monitor": None if trainer.monitor is None else trainer.monitor.state_dict(),
     }
 
@@ -96,6 +98,7 @@ def restore(trainer, loader, body: dict) -> None:
     trainer.state.metrics.update(body["metrics"])
     trainer.resumed_window = body["window"]
     trainer.health.set_state_dict(body.get("health"))  # absent from older checkpoints: zeros
+    trainer.precision.set_state_dict(body.get("amp"))  # absent or None: the initial scale
     if trainer.monitor is not None:  # absent from older checkpoints: a fresh state
         try:
             trainer.monitor.set_state_dict(body.get("monitor"))

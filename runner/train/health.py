@@ -12,7 +12,9 @@ the last update at once (end of each epoch, before anything is saved).
 norm seen, the layer found by replaying the batch when ``trainer.nan_check_locate``, and the
 remedies that fit); ``skip`` drops the update and goes on, and once ``trainer.max_skips``
 updates were dropped the next hit stops; ``warn`` logs and goes on; ``off`` checks nothing and
-never syncs.
+never syncs. Under mixed precision (``trainer.amp``) the gradients are unscaled before the
+check, and a NaN/Inf gradient with a finite loss and parameters is the loss scale's expected
+overflow: no finding, the scaler skips the update (runner.train.amp).
 A non-finite parameter cannot be skipped (the update already happened), so it always stops
 unless the policy is ``warn``.
 
@@ -98,16 +100,28 @@ class HealthMonitor:
         self._early_norms: list[float] = []  # the first finite global gradient norms
         self._last_update: tuple[int, int, int] | None = None  # (epoch, batch, step) of it
         self._touched: dict = {}  # id(param) -> rows its last row-sparse update changed
+        self.overflowed = False  # the last check saw a loss-scale overflow (mixed precision)
 
     # ----- the per-step check ------------------------------------------------------------
-    def check(self, epoch: int, index: int, batch, step: int) -> bool:
-        """True: go on with the update; False: drop it (``skip``). Raises on ``stop``."""
+    def check(self, epoch: int, index: int, batch, step: int, overflow_ok: bool = False) -> bool:
+        """True: go on with the update; False: drop it (``skip``). Raises on ``stop``.
+
+        ``overflow_ok`` (mixed precision, the gradients already unscaled): a NaN/Inf gradient
+        with a finite loss and finite parameters is the overflow dynamic loss scaling expects,
+        not a finding; ``self.overflowed`` tells it (read even with ``nan_check=off``) and the
+        scaler skips that update and lowers the scale."""
+        self.overflowed = False
         if self.policy == "off":
+            if overflow_ok:
+                self.overflowed = not self._gradients_finite()
             return True
         values = self._read(batch.loss.data)
         count = len(self.params)
         loss, squares, sums = values[0], values[1:1 + count], values[1 + count:]
         finding = self._first_bad(loss, squares, sums)
+        if overflow_ok and finding is not None and finding.kind == "gradient":
+            self.overflowed = True  # the scaler's to handle: no event, no skip counted
+            return True
         if finding is None:
             self._remember(loss, squares, step)
             self._last_update = (epoch, index, step + 1)
@@ -129,6 +143,14 @@ class HealthMonitor:
         if finding is not None:
             epoch, index, _ = self._last_update or (0, 0, step)
             self._on_finding(finding, epoch, index, step, None)
+
+    def _gradients_finite(self) -> bool:
+        """Whether every gradient is finite (one read), for ``check`` with the policy off."""
+        if not self.params:
+            return True
+        xp = backend.array_module(self.params[0][1].data)
+        squares = xp.stack([_squared_norm(p.grad_data, xp) for _, p in self.params])
+        return bool(backend.to_numpy(xp.isfinite(squares.sum())))
 
     def _read(self, loss):
         """[loss, grad squared norms..., parameter sums...] as float64 host values: one sync."""

@@ -13,6 +13,11 @@ gradients are the whole step's); checkpoints and ``stop()`` wait for the step's 
 validation pass a ``runner.train.monitor.Monitor`` (``trainer.early_stop``, ``trainer.keep_best``)
 records the best ``trainer.objective`` and may stop training (docs/checkpoints.md).
 
+``trainer.amp`` (runner/train/amp.py): forward and loss under ``core.amp.auto_cast``, the loss
+multiplied by the loss scale before backward, the gradients unscaled once per step before the
+check and the update; a gradient overflow is the scaler's to skip (``train/loss_scale``,
+``train/amp_skipped_steps``), not a NaN/Inf finding. Evaluation runs under the same auto_cast.
+
 Every ``trainer.log_every`` batches the loop writes a line in the PaddlePaddle tutorial's format
 (``epoch 0 batch 200 loss 0.1778 acc 0.93``) and sends the window's running means to
 ``sink.log_metrics``; every ``trainer.eval_every`` epochs (and after the last one) it evaluates on
@@ -23,6 +28,7 @@ reported, so a GPU is not synchronised once per batch.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -35,6 +41,7 @@ from core.data import split_batch
 from core.tensor import Tensor
 from runner.config.schema import TrainerConfig
 from runner.train import events
+from runner.train.amp import Precision
 from runner.train.data_report import data_metrics
 from runner.train.health import HealthMonitor, quiet_floating_point
 from runner.train.monitor import Monitor
@@ -55,14 +62,17 @@ class TrainState:
     metrics: dict[str, float] = field(default_factory=dict)  # the latest value of each metric
 
 
-def evaluate(model, loader) -> tuple[float, float]:
-    """(mean loss per sample, accuracy) of ``model`` on ``loader``, in eval mode, without grad."""
+def evaluate(model, loader, precision: Precision | None = None) -> tuple[float, float]:
+    """(mean loss per sample, accuracy) of ``model`` on ``loader``, in eval mode, without grad;
+    under ``precision``'s ``auto_cast`` (trainer.amp) as Paddle's hapi evaluates, so the
+    metrics reflect the precision trained."""
     was_training = model.training
     model.eval()
     loss_sum = correct = 0
     samples = 0
+    context = precision.context() if precision is not None else contextlib.nullcontext()
     try:
-        with core.no_grad():
+        with core.no_grad(), context:
             for fields in loader:
                 images, labels = split_batch(fields)  # (padded, lengths) stay one input
                 logits = model(images)
@@ -117,6 +127,7 @@ class Trainer:
         self.checkpointer = None  # a runner.train.checkpoint.Checkpointer, when checkpointing
         self.resumed_window = None  # the log window a checkpoint was taken in (resume)
         self.health = HealthMonitor(model, optimizer, cfg, loss_fn)  # NaN/Inf checks, clip stats
+        self.precision = Precision.from_config(cfg)  # trainer.amp: auto_cast and loss scaling
         self.monitor = Monitor.from_config(model, cfg)  # best value, early stop (None: off)
         self.accumulate = int(getattr(cfg, "accumulate", 1))
         if self.accumulate < 1:
@@ -184,7 +195,8 @@ class Trainer:
 
     def _validate(self, epoch: int, loader) -> None:
         """Evaluate, report, and let the monitor decide whether training stops early."""
-        loss, acc = evaluate(self.model, loader)
+        amp_on = (self.precision,) if self.precision.enabled else ()  # trainer.amp: auto_cast
+        loss, acc = evaluate(self.model, loader, *amp_on)
         log.info("epoch %d valid loss %.4f acc %.4f", epoch, loss, acc)
         self.report({"valid/loss": loss, "valid/acc": acc})
         if self.monitor is not None:
@@ -223,6 +235,7 @@ class Trainer:
                 self.report(data_metrics(loader, window.start))  # data/wait_fraction ...
                 postfix = report_window(window, epoch, index, self.report)
                 self.report(self.health.metrics())
+                self.report(self.precision.metrics())  # train/loss_scale (trainer.amp)
                 window = Window()
             bar.update(1, postfix)
             if not ends_step:  # checkpoints and stops wait for the step's end
@@ -247,13 +260,15 @@ class Trainer:
         step goes on, or the update was dropped)."""
         if self._step_loss is None:  # the first batch of an optimizer step
             self.optimizer.clear_grad()
-        batch.logits = self.model(batch.inputs)
-        batch.loss = self.loss_fn(batch.logits, batch.labels)
+        with self.precision.context():  # trainer.amp: float16 where auto_cast allows
+            batch.logits = self.model(batch.inputs)
+            batch.loss = self.loss_fn(batch.logits, batch.labels)
+        loss_scaled = self.precision.scale(batch.loss)  # times the loss scale (amp) or itself
         if scale == 1.0:
-            batch.loss.backward()
+            loss_scaled.backward()
         else:  # the seed scales every gradient of this batch at no extra pass
-            batch.loss.backward(backend.array_module(batch.loss.data).full_like(
-                batch.loss.data, scale))
+            loss_scaled.backward(backend.array_module(loss_scaled.data).full_like(
+                loss_scaled.data, scale))
         scaled = batch.loss.data if scale == 1.0 else batch.loss.data * scale
         self._step_loss = scaled if self._step_loss is None else self._step_loss + scaled
         self._step_batches += 1
@@ -266,9 +281,15 @@ class Trainer:
         checked = batch if self._step_batches == 1 else \
             Batch(batch.inputs, batch.labels, batch.logits, Tensor(self._step_loss))
         self._step_loss, self._step_batches = None, 0
-        if not self.health.check(epoch, index, checked, self.state.step):  # the step's one sync
+        # Mixed precision: the real gradients first (checks and clipping see them); a gradient
+        # overflow is then the scaler's to skip, not a NaN/Inf finding.
+        self.precision.unscale(self.optimizer)
+        amp_on = {"overflow_ok": True} if self.precision.enabled else {}
+        if not self.health.check(epoch, index, checked, self.state.step, **amp_on):  # one sync
+            self.precision.drop(self.optimizer)
             return None
-        self.optimizer.step()
+        if not self.precision.step(self.optimizer, self.health.overflowed):
+            return None  # skipped by the loss scaler, which lowered the scale (as nan_check=skip)
         used_lr = self.optimizer.get_lr()  # before the schedule moves on to the next batch's
         if self.scheduler is not None:
             self.scheduler.step()

@@ -42,7 +42,8 @@ _FREE_SECTIONS = ("tracking.", "runtime.", "sweep.", "inspect.", "hydra.")
 # this value (the key's default), so it matches it; old checkpoints stay resumable.
 _ADDED = {"trainer.accumulate": "1", "trainer.early_stop": "0", "trainer.early_stop_delta": "0.0",
           "trainer.keep_best": "false", "trainer.objective_direction": "auto",
-          "model.direction": "forward"}
+          "model.direction": "forward", "trainer.amp": "off", "trainer.loss_scale": "65536.0",
+          "trainer.loss_scale_dynamic": "true"}
 
 
 @dataclass
