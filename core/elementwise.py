@@ -15,6 +15,7 @@ import numpy as np
 
 from core import backend
 from core.arithmetic import add, multiply, remainder, subtract
+from core.higher_order import needs, sum_to
 from core.ops import _stepwise, _unary, _xp, _xp_of, as_input
 from core.tensor import Tensor, apply, unbroadcast
 
@@ -90,7 +91,12 @@ def erf(x) -> Tensor:
     """The error function 2/sqrt(pi) * integral_0^x exp(-t^2) dt, element-wise;
     d/dx = 2/sqrt(pi) * exp(-x^2)."""
     return _unary(x, "erf", lambda xp, a: backend.erf(a),
-                  lambda a, out: _TWO_OVER_SQRT_PI * _xp_of(a).exp(-a * a))
+                  lambda a, out: _TWO_OVER_SQRT_PI * _xp_of(a).exp(-a * a), grad_fn=_erf_grad)
+
+
+def _erf_grad(out, g):  # the tensor-level backward (create_graph): core.tensor.apply
+    a = out._parents[0]
+    return (g * (_TWO_OVER_SQRT_PI * (-(a * a)).exp()),)
 
 
 def erfinv(x) -> Tensor:
@@ -193,7 +199,14 @@ def atan2(x, y, name: str | None = None) -> Tensor:
         return (None if x.stop_gradient else unbroadcast(g * b / r2, a.shape),
                 None if y.stop_gradient else unbroadcast(-g * a / r2, b.shape))
 
-    return apply(out, (x, y), backward, "atan2")
+    return apply(out, (x, y), backward, "atan2", _atan2_grad)
+
+
+def _atan2_grad(out, g):  # the tensor-level backward (create_graph): core.tensor.apply
+    x, y = out._parents
+    r2 = x * x + y * y
+    return (sum_to(g * y / r2, x.shape) if needs(x) else None,
+            sum_to(-g * x / r2, y.shape) if needs(y) else None)
 
 
 def lerp(x, y, weight, name: str | None = None) -> Tensor:

@@ -17,7 +17,16 @@ SUPPORTED_OPS = (
     "cross_entropy (hard labels, use_softmax)", "conv2d", "conv2d_input_grad",
     "conv2d_weight_grad", "clone", "astype", "normal_cdf", "sin", "cos", "log1p", "rsqrt",
     "reciprocal", "where", "floor", "ceil", "round", "sign", "dropout",
-    "layer_norm", "group_norm", "instance_norm",
+    "layer_norm", "group_norm", "instance_norm", "batch_norm", "max_pool2d", "max_pool2d_grad",
+    "avg_pool2d", "avg_pool2d_grad", "adaptive_avg_pool2d", "adaptive_max_pool2d",
+    "adaptive_avg_pool1d", "adaptive_max_pool1d", "pad", "pad_grad", "logsumexp", "erf",
+    "atan2", "l1_loss", "smooth_l1_loss", "binary_cross_entropy",
+    "binary_cross_entropy_with_logits", "nll_loss", "nll_loss_grad", "embedding (dense)",
+    "embedding_grad", "spread (conv2d_transpose)", "spread_grad", "gather", "gather_grad",
+    "index_select", "index_select_grad", "take_along_axis", "take_along_axis_grad",
+    "adaptive_avg_pool2d_grad", "adaptive_max_pool2d_grad", "adaptive_avg_pool1d_grad",
+    "adaptive_max_pool1d_grad", "tile", "cumsum", "max", "min", "amax", "amin", "relu6", "hardtanh",
+    "hardswish", "hardsigmoid", "swish", "mish", "selu", "celu", "softsign", "tanhshrink",
 )
 
 
@@ -56,3 +65,16 @@ def captured(out, *names: str) -> tuple:
     backward = out._backward
     cells, free = backward.__closure__, backward.__code__.co_freevars
     return tuple(cells[free.index(name)].cell_contents for name in names)
+
+
+def linear_grad(apply, g, backward, adjoint, op: str) -> object:
+    """The gradient ``backward(g)`` (an op's array backward, one input) of an op that is linear
+    in its input, or is where its routing is fixed (pooling, padding), recorded as op ``op``
+    for create_graph. It is linear in ``g``; its own gradient is the op's Jacobian, which for
+    such an op is ``adjoint`` (a function of a Tensor built of recorded ops: the op itself, or
+    a gather of the routed elements), so third derivatives are recorded too. ``apply`` is
+    ``core.tensor.apply``, passed in: core.tensor imports this module."""
+    (grad,) = backward(g.data)
+    constant = type(g)  # Tensor: wraps the incoming array gradient without a graph
+    return apply(grad, (g,), lambda gg: (adjoint(constant(gg)).data,), op,
+                 lambda _out, gg: (adjoint(gg),))

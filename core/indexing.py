@@ -18,6 +18,7 @@ import numpy as np
 
 from core import backend
 from core.arithmetic import getitem
+from core.higher_order import captured, linear_grad
 from core.manipulation import _ints, broadcast_to, stack
 from core.ops import as_input, normalize_axis
 from core.tensor import Tensor, apply, unbroadcast
@@ -119,7 +120,12 @@ def take_along_axis(arr, indices, axis: int, broadcast: bool = True) -> Tensor:
         xp.add.at(full, where, g)  # repeated indices add up
         return (full,)
 
-    return apply(arr.data[where], (arr,), backward, "take_along_axis")
+    return apply(arr.data[where], (arr,), backward, "take_along_axis", _take_along_axis_grad)
+
+
+def _take_along_axis_grad(out, g):  # create_graph: the sums at the taken places, recorded
+    (where,) = captured(out, "where")
+    return (linear_grad(apply, g, out._backward, lambda h: h[where], "take_along_axis_grad"),)
 
 
 def _not_larger(idx, arr, axis: int, what: str) -> None:

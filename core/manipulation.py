@@ -15,7 +15,7 @@ import numpy as np
 
 from core import backend
 from core.arithmetic import getitem, subtract
-from core.higher_order import captured, sum_to
+from core.higher_order import captured, linear_grad, sum_to
 from core.ops import as_input, normalize_axes, normalize_axis
 from core.ops import sum as _sum  # trace's reduction (sum is Python's name here)
 from core.tensor import Tensor, apply, unbroadcast
@@ -241,7 +241,12 @@ def gather(x, index, axis=None) -> Tensor:
         xp.add.at(full, lead + (idx,), g)  # repeated indices add up
         return (full,)
 
-    return apply(xp.take(x.data, idx, axis=axis), (x,), backward, "gather")
+    return apply(xp.take(x.data, idx, axis=axis), (x,), backward, "gather", _taken_grad)
+
+
+def _taken_grad(out, g):  # gather's and index_select's (create_graph): the picked slices' sum
+    lead, idx = captured(out, "lead", "idx")
+    return (linear_grad(apply, g, out._backward, lambda h: h[lead + (idx,)], f"{out._op}_grad"),)
 
 
 def chunk(x, chunks: int, axis: int = 0, name: str | None = None) -> list[Tensor]:
@@ -308,7 +313,13 @@ def tile(x, repeat_times, name: str | None = None) -> Tensor:
         summed = g.reshape(split_dims).sum(axis=tuple(range(0, 2 * ndim, 2)))
         return (summed.reshape(source),)
 
-    return apply(xp.tile(x.data, reps), (x,), backward, "tile")
+    return apply(xp.tile(x.data, reps), (x,), backward, "tile", _tile_grad)
+
+
+def _tile_grad(out, g):  # the same block sums, recorded
+    reps, padded, ndim, source = captured(out, "reps", "padded", "ndim", "source")
+    split_dims = [n for pair in zip(reps, padded) for n in pair]
+    return (g.reshape(split_dims).sum(axis=list(range(0, 2 * ndim, 2))).reshape(list(source)),)
 
 
 def cast(x, dtype) -> Tensor:

@@ -383,7 +383,18 @@ def _extreme(x, axis, keepdim: bool, fn: str) -> Tensor:
         grad = (onehot * g.reshape(kept)[..., None]).reshape(moved.shape)
         return (xp.moveaxis(grad, ends, axes),)
 
-    return apply(out, (x,), backward, fn)
+    return apply(out, (x,), backward, fn, _extreme_grad)
+
+
+def _extreme_grad(out, g):  # the tensor-level backward (create_graph): core.tensor.apply
+    a, axes, kept, ends, fn = captured(out, "a", "axes", "kept", "ends", "fn")
+    xp = _xp_of(a)
+    moved = xp.moveaxis(a, axes, ends)
+    flat = moved.reshape(kept + (-1,))
+    first = (xp.argmax if fn == "max" else xp.argmin)(flat, axis=-1)
+    onehot = (xp.arange(flat.shape[-1]) == first[..., None]).reshape(moved.shape)
+    chosen = Tensor(xp.moveaxis(onehot, ends, axes).astype(a.dtype))
+    return (restore(g, axes, False, a.shape) * chosen,)  # keepdim or not: the same reshape
 
 
 def max(x, axis=None, keepdim: bool = False) -> Tensor:  # noqa: A001
@@ -439,7 +450,14 @@ def cumsum(x, axis=None, dtype=None, name: str | None = None) -> Tensor:
         rev = xp.flip(xp.cumsum(xp.flip(g, axis), axis=axis), axis)
         return (rev.reshape(a.shape).astype(dt, copy=False),)
 
-    return apply(out, (x,), backward, "cumsum")
+    return apply(out, (x,), backward, "cumsum", _cumsum_grad)
+
+
+def _cumsum_grad(out, g):  # the reverse running sum: total - running + g, recorded
+    source, axis, a = captured(out, "source", "axis", "a")
+    g = g.reshape(list(source.shape))
+    rev = (g.sum(axis=axis, keepdim=True) - cumsum(g, axis=axis) + g).reshape(list(a.shape))
+    return (rev if rev.data.dtype == a.dtype else rev.astype(str(a.dtype)),)
 
 
 def _running_layout(a, axis, fn: str):
@@ -564,7 +582,14 @@ def logsumexp(x, axis=None, keepdim: bool = False, name: str | None = None) -> T
     def backward(g):
         return (_restore(g, axes, keepdim, a.shape) * xp.exp(a - full),)
 
-    return apply(xp.asarray(out), (x,), backward, "logsumexp")
+    return apply(xp.asarray(out), (x,), backward, "logsumexp", _logsumexp_grad)
+
+
+def _logsumexp_grad(out, g):  # softmax over the axes, as exp(x - logsumexp(x)), recorded
+    axes, keepdim = captured(out, "axes", "keepdim")
+    x = out._parents[0]
+    full = restore(out, axes, keepdim, x.shape)
+    return (restore(g, axes, keepdim, x.shape) * (x - full).exp(),)
 
 
 def cumprod(x, dim=None, dtype=None, name: str | None = None) -> Tensor:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from core import backend
 from core.higher_order import captured, needs, sum_to
-from core.manipulation import squeeze
+from core.manipulation import _taken_grad, squeeze
 from core.ops import as_input, check_scalar_axis, normalize_axis
 from core.tensor import Tensor, apply, as_tensor, unbroadcast
 
@@ -110,7 +110,7 @@ def index_select(x, index, axis: int = 0, name: str | None = None) -> Tensor:
         xp.add.at(full, lead + (idx,), g)
         return (full,)
 
-    return apply(xp.take(x.data, idx, axis=axis), (x,), backward, "index_select")
+    return apply(xp.take(x.data, idx, axis=axis), (x,), backward, "index_select", _taken_grad)
 
 
 def masked_select(x, mask, name: str | None = None) -> Tensor:

@@ -15,6 +15,7 @@ import numpy as np
 
 from core import backend
 from core.framework import get_default_dtype
+from core.higher_order import captured, restore
 from core.ops import (
     _dropped,
     _restore,
@@ -49,7 +50,12 @@ def _tie_extreme(x, axis, keepdim: bool, fn: str) -> Tensor:
     def backward(g):
         return ((_restore(g, axes, keepdim, a.shape) * share).astype(a.dtype, copy=False),)
 
-    return apply(xp.asarray(out), (x,), backward, fn)
+    return apply(xp.asarray(out), (x,), backward, fn, _tie_extreme_grad)
+
+
+def _tie_extreme_grad(out, g):  # the tensor-level backward (create_graph): the same shares
+    axes, keepdim, a, share = captured(out, "axes", "keepdim", "a", "share")
+    return (restore(g, axes, keepdim, a.shape) * Tensor(share.astype(a.dtype, copy=False)),)
 
 
 def amax(x, axis=None, keepdim: bool = False, name: str | None = None) -> Tensor:

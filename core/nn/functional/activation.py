@@ -13,6 +13,7 @@ import functools
 import math
 
 from core import autocast, backend
+from core.higher_order import captured
 from core.nn.functional._parallel import recycled_like
 from core.nn.functional._sums import row_sums
 from core.ops import check_scalar_axis
@@ -409,7 +410,12 @@ def relu6(x: Tensor, name: str | None = None) -> Tensor:
     del name
     _floating(x, "relu6")
     return _elementwise(x, "relu6", lambda xp, a: xp.clip(a, 0, 6),
-                        lambda xp, a, out: ((a > 0) & (a < 6)).astype(a.dtype))
+                        lambda xp, a, out: ((a > 0) & (a < 6)).astype(a.dtype), _relu6_grad)
+
+
+def _relu6_grad(out, g):  # the tensor-level backwards (create_graph): core.tensor.apply
+    a = out._parents[0].data
+    return (g * _mask(out, (a > 0) & (a < 6)),)
 
 
 def hardswish(x: Tensor, name: str | None = None) -> Tensor:
@@ -418,7 +424,13 @@ def hardswish(x: Tensor, name: str | None = None) -> Tensor:
     _floating(x, "hardswish")
     return _elementwise(x, "hardswish", lambda xp, a: a * xp.clip(a + 3, 0, 6) / 6,
                         lambda xp, a, out: xp.where(a < -3, 0.0, xp.where(
-                            a > 3, 1.0, (2 * a + 3) / 6)).astype(a.dtype))
+                            a > 3, 1.0, (2 * a + 3) / 6)).astype(a.dtype), _hardswish_grad)
+
+
+def _hardswish_grad(out, g):  # 0 below -3, (2x + 3) / 6 between, 1 above 3
+    x = out._parents[0]
+    above, between = _mask(out, x.data > 3), _mask(out, (x.data >= -3) & (x.data <= 3))
+    return (g * (above + between * (2 * x + 3) / 6),)
 
 
 def swish(x: Tensor, name: str | None = None) -> Tensor:
@@ -439,7 +451,7 @@ def swish(x: Tensor, name: str | None = None) -> Tensor:
         d *= g
         return (d,)
 
-    return apply(out, (x,), backward, "swish")
+    return apply(out, (x,), backward, "swish", _silu_grad)  # silu's function
 
 
 def _scalars_as_rows(fn):
@@ -520,7 +532,14 @@ def mish(x: Tensor, name: str | None = None) -> Tensor:
         d *= g
         return (d,)
 
-    return apply(out, (x,), backward, "mish")
+    return apply(out, (x,), backward, "mish", _mish_grad)
+
+
+def _mish_grad(out, g):  # t + x (1 - t^2) sigmoid(x), sigmoid(x) = 1 - exp(-softplus(x))
+    x = out._parents[0]
+    sp = softplus(x)  # linear above 20, as the forward
+    t = sp.tanh()
+    return (g * (t + x * (1 - t * t) * (1 - (-sp).exp())),)
 
 
 @_scalars_as_rows
@@ -535,7 +554,13 @@ def hardsigmoid(x: Tensor, slope: float = 0.1666667, offset: float = 0.5,
     out += offset
     xp.clip(out, 0, 1, out=out)
     return apply(out, (x,), lambda g: (g * (((out > 0) & (out < 1)) * slope)
-                                      .astype(out.dtype, copy=False),), "hardsigmoid")
+                                      .astype(out.dtype, copy=False),), "hardsigmoid",
+                 _hardsigmoid_grad)
+
+
+def _hardsigmoid_grad(out, g):
+    (slope,) = captured(out, "slope")
+    return (g * _mask(out, (out.data > 0) & (out.data < 1)) * slope,)
 
 
 def hardtanh(x: Tensor, min: float = -1.0, max: float = 1.0,  # noqa: A002 - Paddle's names
@@ -547,7 +572,13 @@ def hardtanh(x: Tensor, min: float = -1.0, max: float = 1.0,  # noqa: A002 - Pad
     lo, hi = min, max
     xp = backend.array_module(x.data)
     out = xp.clip(x.data, lo, hi)
-    return apply(out, (x,), lambda g: (g * ((out > lo) & (out < hi)),), "hardtanh")
+    return apply(out, (x,), lambda g: (g * ((out > lo) & (out < hi)),), "hardtanh",
+                 _hardtanh_grad)
+
+
+def _hardtanh_grad(out, g):
+    lo, hi = captured(out, "lo", "hi")
+    return (g * _mask(out, (out.data > lo) & (out.data < hi)),)
 
 
 @_scalars_as_rows
@@ -567,7 +598,12 @@ def softsign(x: Tensor, name: str | None = None) -> Tensor:
         d *= g
         return (d,)
 
-    return apply(out, (x,), backward, "softsign")
+    return apply(out, (x,), backward, "softsign", _softsign_grad)
+
+
+def _softsign_grad(out, g):  # 1 / (1 + |x|)^2
+    d = 1 + out._parents[0].abs()
+    return (g / (d * d),)
 
 
 def tanhshrink(x: Tensor, name: str | None = None) -> Tensor:
@@ -577,7 +613,12 @@ def tanhshrink(x: Tensor, name: str | None = None) -> Tensor:
     xp, a = backend.array_module(x.data), x.data
     th = xp.tanh(a)
     out = a - th
-    return apply(out, (x,), lambda g: (g * th * th,), "tanhshrink")
+    return apply(out, (x,), lambda g: (g * th * th,), "tanhshrink", _tanhshrink_grad)
+
+
+def _tanhshrink_grad(out, g):
+    th = out._parents[0].tanh()
+    return (g * th * th,)
 
 
 _PRELU_FORMATS = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
@@ -679,7 +720,13 @@ def selu(x: Tensor, scale: float = _SELU_SCALE, alpha: float = _SELU_ALPHA,
         d *= g
         return (d,)
 
-    return apply(out, (x,), backward, "selu")
+    return apply(out, (x,), backward, "selu", _selu_grad)
+
+
+def _selu_grad(out, g):  # scale where x > 0, else out + scale * alpha (= scale alpha exp(x))
+    scale, alpha, positive = captured(out, "scale", "alpha", "positive")
+    kept = _mask(out, positive)
+    return (g * (kept * scale + (1 - kept) * (out + scale * alpha)),)
 
 
 def _celu_alpha(alpha, fn: str = "celu") -> float:
@@ -718,7 +765,13 @@ def celu(x: Tensor, alpha: float = 1.0, name: str | None = None) -> Tensor:
         d *= g
         return (d,)
 
-    return apply(out, (x,), backward, "celu")
+    return apply(out, (x,), backward, "celu", _celu_grad)
+
+
+def _celu_grad(out, g):  # 1 where x > 0, else out / alpha + 1 (= exp(x / alpha))
+    alpha, positive = captured(out, "alpha", "positive")
+    kept = _mask(out, positive)
+    return (g * (kept + (1 - kept) * (out / alpha + 1)),)
 
 
 @_scalars_as_rows

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import core
 from core import backend
+from core.higher_order import linear_grad
 from core.nn.functional._spatial import check_tensor
 from core.tensor import Tensor, apply
 
@@ -56,15 +57,29 @@ def _adaptive(x: Tensor, output_size, op: str, reduce_max: bool, return_mask: bo
                 cell += flat.reshape(cell.shape)
         return (dx,)
 
-    pooled = apply(out, (x,), backward, op)
+    def grad_fn(_out, g):  # create_graph: the gradient routed as the forward routed x
+        if not reduce_max:  # linear in x: the Jacobian is the pool itself
+            return (linear_grad(apply, g, backward, lambda h: _adaptive(h, sizes, op, False),
+                                f"{op}_grad"),)
+        flat = _mask(picks, sizes, data.shape, xp) + (
+            xp.arange(n * c, dtype="int64") * (h * w)).reshape(n, c, 1, 1)
+        return (linear_grad(apply, g, backward, lambda hh: hh.reshape([-1])[flat], f"{op}_grad"),)
+
+    pooled = apply(out, (x,), backward, op, grad_fn)
     if not return_mask:
         return pooled
+    return pooled, Tensor(_mask(picks, sizes, data.shape, xp))
+
+
+def _mask(picks, sizes, shape, xp):
+    """The int32 [N, C, Ho, Wo] index of each cell's first maximum in its H * W plane."""
+    n, c, _, w = shape
     mask = xp.empty((n, c, *sizes), dtype="int32")
     for index, ((h0, _), (w0, w1), first) in enumerate(picks):
         # first indexes the bin's own row-major [h1 - h0, w1 - w0] patch; map it to the plane
         row, col = first // (w1 - w0) + h0, first % (w1 - w0) + w0
         mask[:, :, index // sizes[1], index % sizes[1]] = row * w + col
-    return pooled, Tensor(mask)
+    return mask
 
 
 def adaptive_avg_pool2d(x: Tensor, output_size, data_format: str = "NCHW", name=None) -> Tensor:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import autocast, backend
-from core.higher_order import captured, needs
+from core.higher_order import captured, linear_grad, needs
 from core.nn.functional._sums import column_sums
 from core.tensor import Tensor, apply, unbroadcast
 from core.threads import matmul_any_order, matmul_inner, matmul_transposed
@@ -249,7 +249,7 @@ def pad(x: Tensor, pad, mode: str = "constant", value: float = 0.0, data_format:
                       dtype=data.dtype)
         inner = tuple(slice(a, a + n) for n, (a, _) in zip(data.shape, pairs))
         out[inner] = data
-        return apply(out, (x,), lambda g: (g[inner],), "pad")
+        return apply(out, (x,), lambda g: (g[inner],), "pad", _constant_pad_grad)
     # Other modes: gather each axis through an index map; the backward adds the gradient of
     # every copy back onto its source element.
     maps = [_pad_index(xp, n, a, b, mode) for n, (a, b) in zip(data.shape, pairs)]
@@ -266,7 +266,23 @@ def pad(x: Tensor, pad, mode: str = "constant", value: float = 0.0, data_format:
             g = acc
         return (g,)
 
-    return apply(out, (x,), backward, "pad")
+    return apply(out, (x,), backward, "pad", _gathered_pad_grad)
+
+
+def _constant_pad_grad(out, g):  # the tensor-level backwards (create_graph): core.tensor.apply
+    (inner,) = captured(out, "inner")
+    return (g[inner],)
+
+
+def _gathered_pad_grad(out, g):  # the pad's Jacobian gathers through the same index maps
+    (maps,) = captured(out, "maps")
+
+    def gathered(h):
+        for axis, index in enumerate(maps):
+            h = h[(slice(None),) * axis + (index,)]
+        return h
+
+    return (linear_grad(apply, g, out._backward, gathered, "pad_grad"),)
 
 
 def zeropad2d(x: Tensor, padding, data_format: str = "NCHW", name: str | None = None) -> Tensor:

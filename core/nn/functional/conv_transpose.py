@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import core
 from core import backend
+from core.higher_order import linear_grad
 from core.nn.functional._spatial import check_tensor, pair
 from core.nn.functional.conv import conv2d
 from core.tensor import Tensor, apply
@@ -117,7 +118,11 @@ def _spread(x: Tensor, strides, pads) -> Tensor:
         whole[(slice(None), slice(None)) + crop] = g
         return (whole[(slice(None), slice(None)) + place],)
 
-    return apply(out[(slice(None), slice(None)) + crop], (x,), backward, "spread")
+    def grad_fn(_out, g):  # create_graph: linear in x, so its Jacobian is the spread itself
+        return (linear_grad(apply, g, backward, lambda h: _spread(h, strides, pads),
+                            "spread_grad"),)
+
+    return apply(out[(slice(None), slice(None)) + crop], (x,), backward, "spread", grad_fn)
 
 
 def conv1d_transpose(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,

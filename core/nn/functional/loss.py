@@ -8,7 +8,7 @@ instead of a graph of a dozen small ops. A reduced loss is 0-D (shape []), as in
 from __future__ import annotations
 
 from core import autocast, backend
-from core.higher_order import needs
+from core.higher_order import linear_grad, needs
 from core.nn.functional.activation import softmax
 from core.tensor import Tensor, apply, arrays_to_tensors
 
@@ -335,7 +335,11 @@ def nll_loss(input: Tensor, label: Tensor, weight: Tensor | None = None,  # noqa
         grad[index, safe] = -coef
         return (xp.moveaxis(grad.reshape(moved.shape), -1, 1),)
 
-    return apply(out, (input,), backward, "nll_loss")
+    def grad_fn(_out, g):  # create_graph: linear in input, so its Jacobian is the loss itself
+        return (linear_grad(apply, g, backward, lambda h: nll_loss(
+            h, label, weight, ignore_index, reduction), "nll_loss_grad"),)
+
+    return apply(out, (input,), backward, "nll_loss", grad_fn)
 
 
 def mse_loss(input: Tensor, label: Tensor, reduction: str = "mean",  # noqa: A002

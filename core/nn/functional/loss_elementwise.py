@@ -11,11 +11,13 @@ forward pass, rather than a graph of small ops.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 
 from core import autocast, backend
+from core.higher_order import captured, needs, sum_to
 from core.manipulation import reshape
 from core.nn.functional.loss import check_reduction
 from core.tensor import Tensor, apply, arrays_to_tensors, unbroadcast
@@ -30,9 +32,11 @@ def _same_shape(input: Tensor, label: Tensor, fn: str) -> None:  # noqa: A002
                          "differ; they must have the same shape.")
 
 
-def _finish(losses, grads, reduction: str, op: str) -> Tensor:
+def _finish(losses, grads, reduction: str, op: str, grad_fn=None) -> Tensor:
     """Reduce per-element ``losses``; ``grads`` pairs each parent with d loss / d parent (for a
-    loss per row, d has the parent's trailing feature axis too)."""
+    loss per row, d has the parent's trailing feature axis too). ``grad_fn`` (optional) is the
+    tensor-level backward for create_graph, ``_reduced_grad`` of the same derivatives built
+    of recorded ops."""
     xp = backend.array_module(losses)
     if reduction == "none":
         out, divisor = losses, 1
@@ -50,7 +54,25 @@ def _finish(losses, grads, reduction: str, op: str) -> Tensor:
                                  t.data.shape)
                      for t, d in grads)
 
-    return apply(out, parents, backward, op)
+    return apply(out, parents, backward, op, grad_fn)
+
+
+def _reduced_grad(out, g, derivs: list) -> tuple:
+    """``_finish``'s backward on the create_graph path: ``derivs`` (one Tensor per parent, or
+    None) are the element-wise derivatives as recorded ops; the reduction as ``backward``'s."""
+    reduction, divisor = captured(out, "reduction", "divisor")
+    scale = g if reduction == "none" else g.reshape([]) / divisor
+    return tuple(None if not needs(t) or d is None else sum_to(d * scale, t.shape)
+                 for t, d in zip(out._parents, derivs))
+
+
+def _weight_tensor(weight, dtype):
+    """``weight`` (a Tensor, array or None) as a constant Tensor of the loss's dtype: the
+    array backward does not differentiate it either."""
+    if weight is None:
+        return 1
+    w = weight.data if isinstance(weight, Tensor) else backend.asarray(weight)
+    return Tensor(w.astype(dtype, copy=False))
 
 
 def _trailing(scale, d):
@@ -83,7 +105,18 @@ def l1_loss(input: Tensor, label: Tensor, reduction: str = "mean",  # noqa: A002
     _same_shape(input, label, "l1_loss")
     diff = input.data - label.data
     sign = backend.array_module(diff).sign(diff)
-    return _finish(abs(diff), [(input, sign), (label, -sign)], reduction, "l1_loss")
+    return _finish(abs(diff), [(input, sign), (label, -sign)], reduction, "l1_loss",
+                   _l1_grad)
+
+
+def _l1_grad(out, g):  # the tensor-level backward (create_graph): core.tensor.apply
+    x, y = out._parents
+    return _reduced_grad(out, g, _opposite((x - y).sign()))
+
+
+def _opposite(d) -> list:
+    """The derivatives of a loss of ``input - label``: ``d`` and ``-d``."""
+    return [d, -d]
 
 
 def smooth_l1_loss(input: Tensor, label: Tensor, reduction: str = "mean",  # noqa: A002
@@ -106,7 +139,13 @@ def smooth_l1_loss(input: Tensor, label: Tensor, reduction: str = "mean",  # noq
     inside = abs(z) < delta
     losses = xp.where(inside, 0.5 * z * z, delta * (abs(z) - 0.5 * delta))
     dz = xp.where(inside, z, delta * xp.sign(z))
-    return _finish(losses, [(input, dz), (label, -dz)], reduction, "smooth_l1_loss")
+    return _finish(losses, [(input, dz), (label, -dz)], reduction, "smooth_l1_loss",
+                   functools.partial(_smooth_l1_grad, delta=delta))
+
+
+def _smooth_l1_grad(out, g, delta: float):  # z clipped to [-delta, delta]
+    x, y = out._parents
+    return _reduced_grad(out, g, _opposite((x - y).clip(-delta, delta)))
 
 
 def binary_cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = None,  # noqa: A002
@@ -128,7 +167,18 @@ def binary_cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = N
     losses = -(y * log_x + (1 - y) * log_1mx)
     dx = (x - y) / xp.maximum(x * (1 - x), 1e-12)
     losses, (dx, dy) = _weighted(losses, [dx, log_1mx - log_x], weight, "binary_cross_entropy")
-    return _finish(losses, [(input, dx), (label, dy)], reduction, "binary_cross_entropy")
+    return _finish(losses, [(input, dx), (label, dy)], reduction, "binary_cross_entropy",
+                   _bce_grad if weight is None else functools.partial(_bce_grad, weight=weight))
+
+
+def _bce_grad(out, g, weight=None):
+    """binary_cross_entropy's backward from its derivatives as recorded ops, clamped as the
+    forward clamps (the module-level function, or a partial: no closure per call)."""
+    x, y = out._parents
+    w = _weight_tensor(weight, x.dtype)
+    logs = [p.log().clip(min=-100.0) for p in (x, 1 - x)]
+    return _reduced_grad(out, g, [(x - y) / (x * (1 - x)).clip(min=1e-12) * w,
+                                  (logs[1] - logs[0]) * w])
 
 
 def binary_cross_entropy_with_logits(logit: Tensor, label: Tensor, weight: Tensor | None = None,
@@ -163,7 +213,23 @@ def binary_cross_entropy_with_logits(logit: Tensor, label: Tensor, weight: Tenso
     dx, dy = (1 - y) - lw * sigmoid_neg, -x + dlw * softplus
     losses, (dx, dy) = _weighted(losses, [dx, dy], weight, "binary_cross_entropy_with_logits")
     return _finish(losses, [(logit, dx), (label, dy)], reduction,
-                   "binary_cross_entropy_with_logits")
+                   "binary_cross_entropy_with_logits",
+                   _bce_logits_grad if weight is None and pos_weight is None else
+                   functools.partial(_bce_logits_grad, weight=weight, pos_weight=pos_weight))
+
+
+def _bce_logits_grad(out, g, weight=None, pos_weight=None):
+    """binary_cross_entropy_with_logits's backward from its derivatives as recorded ops
+    (pos_weight and weight constants, as in the array backward)."""
+    x, y = out._parents
+    softplus = (-x.abs()).exp().log1p() + (-x).clip(min=0.0)  # softplus(-x), stable
+    lw, dlw = 1, 0
+    if pos_weight is not None:
+        dlw = _weight_tensor(pos_weight, x.dtype) - 1
+        lw = 1 + dlw * y
+    w = _weight_tensor(weight, x.dtype)
+    return _reduced_grad(out, g, [((1 - y) - lw * (-x).sigmoid()) * w,
+                                  (dlw * softplus - x) * w])
 
 
 def kl_div(input: Tensor, label: Tensor, reduction: str = "mean",  # noqa: A002

@@ -79,7 +79,11 @@ def batch_norm(x: Tensor, running_mean: Tensor, running_var: Tensor,
                       - x_hat * (g_weight / count).reshape(bshape)) * gain.reshape(bshape)
         return _with_affine_grads(gx, weight, bias, g_weight, g_bias)
 
-    return apply(out, parents, backward, "batch_norm")
+    def grad_fn(_out, g):  # create_graph: the same backward, batch statistics as Tensors
+        return _batch_norm_grad(x, weight, bias, g, channel, use_global, (mean, inv_std),
+                                epsilon)
+
+    return apply(out, parents, backward, "batch_norm", grad_fn)
 
 
 def _rows_batch_norm(x, order, back, running_mean, running_var, weight, bias, training,
@@ -126,7 +130,40 @@ def _rows_batch_norm(x, order, back, running_mean, running_var, weight, bias, tr
             gx = gx2.reshape(xm.shape).transpose(back)
         return _with_affine_grads(gx, weight, bias, g_weight, g_bias)
 
-    return apply(out, parents, backward, "batch_norm")
+    def grad_fn(_out, g):  # create_graph: the same backward, batch statistics as Tensors
+        return _batch_norm_grad(x, weight, bias, g, order[-1], use_global, (mean, inv_std),
+                                epsilon)
+
+    return apply(out, parents, backward, "batch_norm", grad_fn)
+
+
+def _batch_norm_grad(x, weight, bias, g, channel: int, use_global: bool, stats: tuple,  # noqa: PLR0913
+                     epsilon: float) -> tuple:
+    """batch_norm's input, weight and bias gradients built of differentiable ops. With batch
+    statistics they are recomputed from ``x`` (they depend on it, so they are differentiated
+    too); with the running ones, ``stats`` (the forward's mean and 1 / std arrays) are
+    constants. The running statistics are only ever updated by the forward."""
+    axes = [i for i in range(x.ndim) if i != channel]
+    bshape = [1] * x.ndim
+    bshape[channel] = x.shape[channel]
+    if use_global:
+        mean, inv_std = (Tensor(s.reshape(bshape)) for s in stats)
+        x_hat = (x - mean) * inv_std
+    else:
+        centred = x - x.mean(axis=axes, keepdim=True)
+        inv_std = 1.0 / ((centred * centred).mean(axis=axes, keepdim=True) + epsilon).sqrt()
+        x_hat = centred * inv_std
+    g_hat = g if weight is None else g * weight.reshape(bshape)
+    if use_global:  # a per-channel affine map of x
+        gx = g_hat * inv_std
+    else:
+        gx = (g_hat - g_hat.mean(axis=axes, keepdim=True)
+              - x_hat * (g_hat * x_hat).mean(axis=axes, keepdim=True)) * inv_std
+    grads = [gx if needs(x) else None]
+    for param, term in ((weight, g * x_hat), (bias, g)):
+        if param is not None:
+            grads.append(term.sum(axis=axes) if needs(param) else None)
+    return tuple(grads)
 
 
 def batch_norm_affine(mean, var, weight, bias, epsilon: float, dtype) -> tuple:

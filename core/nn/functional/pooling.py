@@ -23,6 +23,7 @@ from dataclasses import replace
 
 import core
 from core import backend
+from core.higher_order import captured, linear_grad
 from core.nn.functional._parallel import recycled_empty, thread_cached
 from core.nn.functional._spatial import Window, check_tensor, windows
 from core.nn.functional.activation import mark_relu_masked, relu_masked
@@ -86,10 +87,26 @@ def max_pool2d(x: Tensor, kernel_size, stride=None, padding=0, return_mask: bool
             mark_relu_masked(dx)
         return (dx,)
 
-    result = apply(pool.public(out), (x,), backward, "max_pool2d")
+    result = apply(pool.public(out), (x,), backward, "max_pool2d", _max_pool2d_grad)
     if not return_mask:
         return result
     return result, Tensor(_first_max_index(pool, views, out))
+
+
+def _max_pool2d_grad(out, g):  # create_graph: the gradient routed as the forward routed x
+    pool, views, pooled = captured(out, "pool", "views", "out")
+    mask = _first_max_index(pool, views, pooled)  # the first maximum of each window, NCHW
+    n, c, ho, wo = mask.shape
+    plane = pool.rows.size * pool.cols.size
+    xp = pool.xp
+    flat = mask + (xp.arange(n * c, dtype="int64") * plane).reshape(n, c, 1, 1)
+
+    def routed(h):  # the pool's Jacobian: h at each window's first maximum
+        h = h if pool.channels_first else h.transpose([0, 3, 1, 2])
+        picked = h.reshape([-1])[flat]
+        return picked if pool.channels_first else picked.transpose([0, 2, 3, 1])
+
+    return (linear_grad(apply, g, out._backward, routed, "max_pool2d_grad"),)
 
 
 def check_mask_format(op: str, return_mask, data_format, channels_first: str = "NCHW") -> None:
@@ -190,7 +207,12 @@ def avg_pool2d(x: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool =
                 grad[...] = share
         return (pool.unpad(dx),)
 
-    return apply(pool.public(out), (x,), backward, "avg_pool2d")
+    def grad_fn(_out, g):  # create_graph: linear in x, so its Jacobian is the pool itself
+        return (linear_grad(apply, g, backward, lambda h: avg_pool2d(
+            h, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override,
+            data_format), "avg_pool2d_grad"),)
+
+    return apply(pool.public(out), (x,), backward, "avg_pool2d", grad_fn)
 
 
 _BLOCK_BYTES = 1 << 18  # of pooled output per block of images (both passes of max-pooling)

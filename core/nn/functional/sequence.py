@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import backend
+from core.higher_order import captured, linear_grad
 from core.row_sparse import RowSparseGrad
 from core.tensor import Tensor, apply
 
@@ -67,7 +68,20 @@ def embedding(x, weight: Tensor, padding_idx: int | None = None, max_norm: float
             return (RowSparseGrad(rows.astype("int64"), values, table.shape),)
         return (backend.kernels(values).sum_by_index(values, rows, num),)
 
-    return apply(out, (weight,), backward, "embedding")
+    # create_graph: the dense gradient only (a RowSparseGrad is no Tensor to record)
+    return apply(out, (weight,), backward, "embedding", None if sparse else _embedding_grad)
+
+
+def _embedding_grad(out, g):  # the looked-up rows' sums, recorded; its Jacobian is the lookup
+    ids, padding_idx = captured(out, "ids", "padding_idx")
+    kept = None if padding_idx is None else Tensor(
+        (ids != padding_idx)[..., None].astype(g.data.dtype))
+
+    def looked_up(h):
+        rows = h[ids]
+        return rows if kept is None else rows * kept
+
+    return (linear_grad(apply, g, out._backward, looked_up, "embedding_grad"),)
 
 
 def _renorm_rows(table, ids, max_norm: float, norm_type: float, xp) -> None:
