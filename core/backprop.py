@@ -73,7 +73,9 @@ def run_backward(root, seed, retain_graph: bool = False) -> None:
                 leaves[key][1] = leaves[key][1] + parent_grad
             else:
                 leaves[key] = [parent, parent_grad]
-    given_to_leaves: set[int] = set()
+    # The seed is the caller's array: an op that hands its gradient on unchanged (x + 0) must
+    # not leave it as a leaf's .grad, which clipping and optimizers change in place.
+    given_to_leaves: set[int] = {id(seed)}
     for leaf, grad in leaves.values():
         _accumulate_leaf(leaf, grad, given_to_leaves)
     if not retain_graph:

@@ -29,7 +29,7 @@ from core import serialize
 from core.io import DataLoader, IterableDataset
 from core.model_summary import summary as network_summary
 from core.nn.layer import Layer
-from core.optimizer.optimizer import STATE_KEY
+from core.optimizer.optimizer import MASTER_WEIGHTS_KEY, STATE_KEY
 from core.static import InputSpec
 from core.tensor import Tensor, arrays_to_tensors, no_grad
 
@@ -346,11 +346,13 @@ class Model:
 
     # ----- files and summary ----------------------------------------------------------------
     def save(self, path: str, training: bool = True) -> None:
-        """``path.pdparams`` (the network's state) and, with an optimizer, ``path.pdopt``; each
-        written atomically. ``training=False`` writes the inference model instead, as Paddle
-        does: ``core.jit.save(network, path, input_spec=inputs)`` (``path.pdmodel`` and
-        ``path.pdiparams``, for ``core.jit.load``); it needs ``Model(network, inputs=...)``
-        unless the network's forward is a ``to_static`` function with a spec or a call."""
+        """``path.pdparams`` (the network's state), with an optimizer ``path.pdopt``, and after
+        ``prepare(amp_configs=...)`` ``path.pdscaler`` (the GradScaler's loss scale and
+        counters, as Paddle); each written atomically. ``training=False`` writes the inference
+        model instead, as Paddle does: ``core.jit.save(network, path, input_spec=inputs)``
+        (``path.pdmodel`` and ``path.pdiparams``, for ``core.jit.load``); it needs
+        ``Model(network, inputs=...)`` unless the network's forward is a ``to_static`` function
+        with a spec or a call."""
         path = os.fspath(path)
         if not os.path.basename(path):
             raise ValueError(f"save: path '{path}' must end in a file prefix (dir/name).")
@@ -365,11 +367,16 @@ class Model:
         serialize.save(self.network.state_dict(), path + ".pdparams")
         if self._optimizer is not None:
             serialize.save(self._optimizer_state(), path + ".pdopt")
+        scaler_state = self._scaler.state_dict() if self._scaler is not None else {}
+        if scaler_state:  # Paddle's .pdscaler: the loss scale and its counters, for resuming
+            serialize.save(scaler_state, path + ".pdscaler")
 
     def load(self, path: str, skip_mismatch: bool = False, reset_optimizer: bool = False) -> None:
         """The weights from ``path.pdparams`` and, unless ``reset_optimizer``, the optimizer's
-        state from ``path.pdopt`` when that file exists. ``skip_mismatch`` leaves parameters
-        whose saved shape differs (or that were not saved) as they are, with a warning."""
+        state from ``path.pdopt`` when that file exists; with amp, the GradScaler's state from
+        ``path.pdscaler`` when that exists (as Paddle, whatever ``reset_optimizer`` says).
+        ``skip_mismatch`` leaves parameters whose saved shape differs (or that were not saved)
+        as they are, with a warning."""
         path = os.fspath(path)
         for suffix in (".pdparams", ".pdopt"):
             path = path[:-len(suffix)] if path.endswith(suffix) else path
@@ -385,23 +392,25 @@ class Model:
                 path + ".pdopt"):
             optimizer_state = serialize.load(path + ".pdopt", return_numpy=True)
             if skip_mismatch:  # no moments for the parameters whose weights were not taken
-                entries = optimizer_state.get(STATE_KEY, {})
-                optimizer_state[STATE_KEY] = {k: v for k, v in entries.items() if k in state}
+                for part in _PER_PARAMETER:
+                    entries = optimizer_state.get(part, {})
+                    optimizer_state[part] = {k: v for k, v in entries.items() if k in state}
             self._set_optimizer_state(optimizer_state)
+        # As Paddle: the scaler's state when the file exists, whatever reset_optimizer says.
+        if self._scaler is not None and os.path.isfile(path + ".pdscaler"):
+            self._scaler.load_state_dict(serialize.load(path + ".pdscaler", return_numpy=True))
 
-    # An optimizer keys its state by parameter name (``param_12``), which differs between two
-    # builds of the same network in one process; the files key it by the parameter's place in
-    # the network (``fc.weight``), so another instance can load them.
+    # An optimizer keys its state (and its float32 master weights, at amp O2) by parameter
+    # name (``param_12``), which differs between two builds of the same network in one
+    # process; the files key them by the parameter's place in the network (``fc.weight``), so
+    # another instance can load them.
     def _optimizer_state(self) -> dict:
-        state = self._optimizer.state_dict()
         by_name = {param.name: key for key, param in self.network.named_parameters()}
-        state[STATE_KEY] = {by_name.get(k, k): v for k, v in state.get(STATE_KEY, {}).items()}
-        return state
+        return _renamed(self._optimizer.state_dict(), by_name)
 
     def _set_optimizer_state(self, state: dict) -> None:
         by_key = {key: param.name for key, param in self.network.named_parameters()}
-        state[STATE_KEY] = {by_key.get(k, k): v for k, v in state.get(STATE_KEY, {}).items()}
-        self._optimizer.set_state_dict(state)
+        self._optimizer.set_state_dict(_renamed(state, by_key))
 
     def summary(self, input_size=None, dtype=None) -> dict:
         """``core.summary`` of the network; ``input_size`` defaults to the ``inputs`` specs."""
@@ -412,6 +421,17 @@ class Model:
             input_size = [spec.example_shape() for spec in self._inputs]
             dtype = dtype or [spec.dtype for spec in self._inputs]
         return network_summary(self.network, input_size, dtypes=dtype)
+
+
+_PER_PARAMETER = (STATE_KEY, MASTER_WEIGHTS_KEY)  # the optimizer's entries keyed by parameter
+
+
+def _renamed(state: dict, names: dict) -> dict:
+    """``state`` with its per-parameter entries' keys mapped through ``names``."""
+    for part in _PER_PARAMETER:
+        if part in state:
+            state[part] = {names.get(k, k): v for k, v in state[part].items()}
+    return state
 
 
 _AMP_LEVELS = ("O0", "O1", "O2")

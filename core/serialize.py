@@ -59,6 +59,7 @@ def save(obj, path) -> None:
 def _encode(node, where: list[str], arrays: dict) -> dict:
     """The manifest entry for ``node``; arrays are moved into ``arrays`` under a unique name."""
     if isinstance(node, Tensor):
+        _refuse_sparse(node, where)
         return {"t": "tensor", "k": _store(backend.to_numpy(node.data), where, arrays)}
     if isinstance(node, np.ndarray) or hasattr(node, "__cuda_array_interface__"):
         return {"t": "ndarray", "k": _store(backend.to_numpy(node), where, arrays)}
@@ -81,6 +82,25 @@ def _encode(node, where: list[str], arrays: dict) -> dict:
     raise TypeError(f"save: the value at '{_label(where)}' is a {type(node).__name__}; "
                     "save accepts dicts, lists and tuples of Tensors, numpy arrays, numbers, "
                     "strings and None (save a Layer or Optimizer through its state_dict())")
+
+
+def _refuse_sparse(tensor: Tensor, where: list[str]) -> None:
+    """A sparse tensor's ``data`` is only its stored values: saved as a Tensor it would load
+    back as a dense ``[nnz]`` Tensor without its indices or shape. Paddle's ``paddle.save``
+    cannot store one either (its pickler reads ``numpy()``, which sparse tensors lack)."""
+    is_sparse = getattr(tensor, "is_sparse", None)
+    if is_sparse is None or not is_sparse():
+        return
+    kind = "COO" if tensor.is_sparse_coo() else "CSR"
+    parts = ("x.indices() and x.values()" if kind == "COO"
+             else "x.crows(), x.cols() and x.values()")
+    raise TypeError(
+        f"save: the value at '{_label(where)}' is a sparse {kind} tensor (shape "
+        f"{tensor.shape}, {tensor.nnz()} stored entries), which save cannot store: its data is "
+        "only the stored values, and it would load back as a dense Tensor of those values "
+        "alone (Paddle's paddle.save refuses sparse tensors too). Save x.to_dense() instead, "
+        f"or save {parts} with the shape, and rebuild it after loading with "
+        f"core.sparse.sparse_{kind.lower()}_tensor")
 
 
 def _store(array: np.ndarray, where: list[str], arrays: dict) -> str:

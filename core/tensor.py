@@ -181,6 +181,12 @@ class Tensor:
                             "numel() for its element count")
         return self.data.shape[0]
 
+    def __iter__(self):
+        if not self.data.shape:  # TypeError, as Python, numpy and torch: nothing to iterate
+            raise TypeError("iteration over a 0-D Tensor (shape []): it has no first axis; "
+                            "use item() for its value")
+        return (self[i] for i in range(self.data.shape[0]))
+
     def __repr__(self) -> str:
         return (f"Tensor(shape={self.shape}, dtype={self.dtype}, place={self.place}, "
                 f"stop_gradient={self.stop_gradient},\n       {self.numpy()!r})")

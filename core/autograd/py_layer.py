@@ -182,7 +182,8 @@ def _link(cls, ctx: PyLayerContext, slots: list, outputs, recording: bool):
         result = item(outputs)
     if not flat:
         raise ValueError(f"{cls.__name__}.forward must return at least one Tensor (as Paddle's "
-                         f"PyLayer), got {outputs!r}")
+                         "PyLayer): a Tensor, or a tuple or list holding Tensors (Tensors "
+                         f"inside a dict or another object are not outputs), got {outputs!r}")
     if recording:
         _connect(cls, ctx, slots, flat, marked, out_slots)
     return result

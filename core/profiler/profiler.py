@@ -129,6 +129,7 @@ class Profiler:
         self._timer = StepTimer()
         self._step_token = None
         self._started = False
+        self._ever_started = False  # for summary()'s message when nothing was recorded
 
     def __enter__(self) -> Profiler:
         self.start()
@@ -146,7 +147,7 @@ class Profiler:
         if recorder.ACTIVE:
             raise RuntimeError("Profiler.start: another core.profiler.Profiler is running; "
                                "stop it first (one profiler at a time)")
-        self._started = True
+        self._started = self._ever_started = True
         self._timer = StepTimer()
         self._timer.begin()
         recorder.set_active(True, self._timer)
@@ -264,8 +265,27 @@ class Profiler:
         has no effect (core records no operators); ``thread_sep=True`` splits the Layer and
         UserDefined tables by thread."""
         check_options(sorted_by, time_unit, views)
-        if self.profiler_result is not None:
-            self.profiler_result.summary(sorted_by, op_detail, thread_sep, time_unit, views)
+        if self.profiler_result is None:
+            # Paddle prints nothing here; a silent no-op hides a missing start() or stop().
+            warnings.warn(f"Profiler.summary: nothing to summarise, {self._why_no_result()}",
+                          stacklevel=2)
+            return
+        self.profiler_result.summary(sorted_by, op_detail, thread_sep, time_unit, views)
+
+    def _why_no_result(self) -> str:
+        if self.timer_only:
+            return ("this profiler has timer_only=True, which records no events (stop() prints "
+                    "the timer's Perf Summary)")
+        if not self._ever_started:
+            return ("this profiler was never started: call start() (or use it in a with "
+                    "block), step() after each training step, stop(), then summary()")
+        if self._started:
+            return ("no recording period has finished yet: summary() shows the last finished "
+                    "period; call stop() (or step past the scheduler's RECORD_AND_RETURN step) "
+                    "first")
+        return (f"its scheduler never reached a RECORD state in the {self.step_num + 1} steps "
+                "run: pass a scheduler that records within them (make_scheduler(...) or a "
+                "(start, end) step pair)")
 
 
 def _targets(targets) -> set[ProfilerTarget]:

@@ -331,3 +331,24 @@ def test_backward_argument_errors():
         backward([])
     with pytest.raises(RuntimeError, match=r"tensors\[1\] \(shape \[2\]\) has stop_gradient"):
         backward([y, core.to_tensor([1.0, 2.0])])
+
+
+def test_batched_jacobian_of_several_inputs_and_outputs_matches_torch():
+    torch = pytest.importorskip("torch")
+    av, bv = rng.standard_normal((3, 4)), rng.standard_normal((3, 2))
+
+    def fn(a, b, tanh):  # [B, 4], [B, 2] -> ([B, 2], [B, 2]), each row on its own
+        return tanh(a[:, :2] * b), (a * a).sum(1, keepdim=True) * b
+
+    a, b = leaf(av), leaf(bv)
+    J = jacobian(fn(a, b, core.tanh), (a, b), batch_axis=0)
+    full = torch.autograd.functional.jacobian(lambda x, y: fn(x, y, torch.tanh),
+                                              (torch.tensor(av), torch.tensor(bv)))
+    for i in range(2):
+        for j in range(2):
+            per_batch = full[i][j].numpy()  # [B, M, B, N]: only the diagonal blocks count
+            expected = np.stack([per_batch[k, :, k, :] for k in range(3)])
+            assert J[i][j].shape == list(expected.shape)
+            np.testing.assert_allclose(J[i][j][:].numpy(), expected, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(J[1][0][:, 1, :].numpy(), np.stack(
+        [full[1][0].numpy()[k, 1, k, :] for k in range(3)]), rtol=1e-12)

@@ -494,3 +494,39 @@ def test_amp_configs_reach_the_grad_scaler():
     model.train_batch([x], [y])
     assert not all(np.array_equal(a, p.numpy())
                    for a, p in zip(before, model.network.parameters()))
+
+
+def test_amp_loss_scale_is_saved_in_pdscaler_and_loaded_as_paddle(tmp_path):
+    # Paddle's Model.save writes the GradScaler's state to path.pdscaler and Model.load reads
+    # it back: a resumed run keeps its loss scale and counters instead of starting over.
+    config = {"level": "O1", "init_loss_scaling": 1024.0, "incr_every_n_steps": 3}
+    model = _amp_model(config)
+    model.fit(_small(n=32), epochs=2, batch_size=8, verbose=0, shuffle=False,
+              accumulate_grad_batches=2, save_dir=str(tmp_path / "ck"))
+    saved = model._scaler.state_dict()
+    assert float(saved["scale"][0]) == 2048.0  # 4 updates: one doubling after 3 good steps
+    assert (tmp_path / "ck" / "final.pdscaler").is_file()  # ModelCheckpoint saves it too
+    model.save(str(tmp_path / "amp"))
+    resumed = _amp_model(config)
+    resumed.load(str(tmp_path / "amp"))
+    loaded = resumed._scaler.state_dict()
+    assert float(loaded["scale"][0]) == 2048.0 and loaded["incr_count"] == saved["incr_count"]
+    float32 = _model(metrics=False)
+    float32.save(str(tmp_path / "plain"))
+    assert not (tmp_path / "plain.pdscaler").exists()  # no scaler, no file
+    _amp_model(config).load(str(tmp_path / "plain"))  # an older checkpoint without one loads
+
+
+def test_amp_o2_master_weights_survive_save_and_load(tmp_path, recwarn):
+    model = _amp_model("O2")
+    model.fit(_small(n=16), epochs=1, batch_size=8, verbose=0, shuffle=False)
+    masters = {key: model._optimizer.state_dict()["master_weights"][p.name].numpy()
+               for key, p in model.network.named_parameters()}
+    model.save(str(tmp_path / "o2"))
+    resumed = _amp_model("O2", seed=1)
+    resumed.load(str(tmp_path / "o2"))
+    assert not [w for w in recwarn if "ignored entries" in str(w.message)]
+    state = resumed._optimizer.state_dict()["master_weights"]
+    for key, p in resumed.network.named_parameters():
+        assert state[p.name].dtype == core.float32
+        np.testing.assert_array_equal(state[p.name].numpy(), masters[key], err_msg=key)

@@ -466,3 +466,23 @@ def test_a_loader_left_early_is_closed():
         batches.close()
         assert len(list(loader)) == 6  # the next pass starts afresh
     assert len([e for e in prof.profiler_result.get_data() if e[0] == "Dataloader"]) == 7
+
+
+def test_summary_without_a_recorded_period_says_why(capsys):
+    """Paddle's summary() prints nothing then; core also warns, naming what is missing."""
+    prof = profiler.Profiler(on_trace_ready=lambda p: None)
+    with pytest.warns(UserWarning, match=r"summary: nothing to summarise, this profiler was "
+                                         r"never started: call start\(\)"):
+        prof.summary()
+    late = profiler.Profiler(scheduler=(5, 7), on_trace_ready=lambda p: None)
+    late.start()
+    late.step()
+    with pytest.warns(UserWarning, match=r"no recording period has finished yet.*stop\(\)"):
+        late.summary()
+    late.stop()
+    with pytest.warns(UserWarning, match=r"scheduler never reached a RECORD state in the 2 "
+                                         r"steps run"):
+        late.summary()
+    with pytest.warns(UserWarning, match="timer_only=True, which records no events"):
+        profiler.Profiler(timer_only=True).summary()
+    assert capsys.readouterr().out == ""

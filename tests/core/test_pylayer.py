@@ -614,3 +614,95 @@ def test_core_autograd_names():
     assert autograd.is_grad_enabled is core.is_grad_enabled
     assert {"PyLayer", "PyLayerContext", "backward", "jacobian", "hessian",
             "saved_tensors_hooks"} <= set(autograd.__all__)
+
+
+def test_a_pylayer_trains_inside_model_fit_under_amp_like_core_ops():
+    """Model.prepare(amp_configs='O1'): the PyLayer's forward and backward run under
+    auto_cast and the GradScaler like the core ops they replace."""
+    data = core.io.TensorDataset([rng.standard_normal((32, 3)).astype("float32"),
+                                  rng.standard_normal((32, 1)).astype("float32")])
+    weights = {}
+    for custom in (True, False):
+        core.seed(5)
+        model = core.Model(_Net(custom=custom))
+        model.prepare(core.optimizer.Adam(learning_rate=0.05, parameters=model.parameters()),
+                      core.nn.MSELoss(), amp_configs="O1")
+        model.fit(data, epochs=2, batch_size=8, verbose=0, shuffle=False,
+                  accumulate_grad_batches=2)
+        assert model.predict_batch([data[0][0][None]])[0].dtype == np.float16
+        weights[custom] = model.network.fc1.weight.numpy()
+    np.testing.assert_allclose(weights[True], weights[False], rtol=1e-3, atol=1e-3)
+
+
+def test_a_pylayer_over_a_sparse_embedding_keeps_the_row_sparse_gradient():
+    ids = core.to_tensor([[1, 2], [2, 5]])
+    grads = {}
+    for custom in (True, False):
+        core.seed(2)
+        emb = core.nn.Embedding(10, 3, sparse=True)
+        out = emb(ids)
+        (cus_tanh.apply(out) if custom else core.tanh(out)).sum().backward()
+        assert type(emb.weight.grad_data).__name__ == "RowSparseGrad"
+        grads[custom] = emb.weight.grad.numpy()
+    np.testing.assert_allclose(grads[True], grads[False], rtol=1e-6)
+    assert not grads[True][[0, 3, 4, 6, 7, 8, 9]].any()
+
+
+class _ComplexTanh(PyLayer):
+    """tanh for complex inputs: the gradient convention is torch's (and core's), so a
+    holomorphic function's backward multiplies by the conjugate derivative."""
+
+    @staticmethod
+    def forward(ctx, z):
+        y = core.tanh(z)
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, dy):
+        (y,) = ctx.saved_tensor()
+        return dy * core.conj(1 - y * y)
+
+
+def test_complex_inputs_follow_core_and_torch_conventions():
+    values = np.array([1 + 2j, 0.5 - 1j, -0.3 + 0.1j])
+    z = core.to_tensor(values, stop_gradient=False)
+    core.abs(_ComplexTanh.apply(z)).sum().backward()
+    plain = core.to_tensor(values, stop_gradient=False)
+    core.abs(core.tanh(plain)).sum().backward()
+    np.testing.assert_allclose(z.grad.numpy(), plain.grad.numpy(), rtol=1e-12)
+    torch = pytest.importorskip("torch")
+    t = torch.tensor(values, requires_grad=True)
+    torch.tanh(t).abs().sum().backward()
+    np.testing.assert_allclose(z.grad.numpy(), t.grad.numpy(), rtol=1e-12)
+
+
+def test_forward_outputs_in_a_dict_and_backward_returning_numpy_are_refused():
+    class DictOut(PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            return {"y": x * 2}
+
+        @staticmethod
+        def backward(ctx, dy):
+            return dy * 2
+
+    with pytest.raises(ValueError, match=r"DictOut.forward must return at least one Tensor.*"
+                                         r"inside a dict or another object are not outputs"):
+        DictOut.apply(leaf([1.0]))
+
+    class NumpyGrad(PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, None, "label"  # None and other values pass through as they are
+
+        @staticmethod
+        def backward(ctx, dy):
+            return dy.numpy() * 2
+
+    x = leaf([1.0, 2.0])
+    y, none, label = NumpyGrad.apply(x)
+    assert none is None and label == "label"
+    with pytest.raises(TypeError, match="NumpyGrad.backward: the gradient of input 0 must be a "
+                                        "Tensor or None, got ndarray"):
+        y.sum().backward()

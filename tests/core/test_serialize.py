@@ -148,3 +148,19 @@ def test_loaded_tensors_follow_the_current_device(tmp_path):
     save({"t": core.to_tensor([1.0, 2.0])}, tmp_path / "t")
     tensor = load(tmp_path / "t", return_numpy=False)["t"]
     assert tensor.place == core.device.get_device() and tensor.dtype == np.float32
+
+
+def test_save_refuses_a_sparse_tensor_by_key_and_names_the_ways_out(tmp_path):
+    coo = core.sparse.sparse_coo_tensor([[0, 1], [1, 0]], [1.0, 2.0], [2, 2])
+    path = tmp_path / "sparse.pdparams"
+    with pytest.raises(TypeError, match=r"'adj' is a sparse COO tensor \(shape \[2, 2\], 2 "
+                                        r"stored entries\).*x\.to_dense\(\).*x\.indices\(\)"):
+        core.save({"adj": coo}, str(path))
+    assert not path.exists()  # nothing half-written
+    layer = core.nn.Layer()
+    layer.register_buffer("mask", coo.to_sparse_csr())
+    with pytest.raises(TypeError, match=r"'mask' is a sparse CSR tensor.*x\.crows\(\), "
+                                        r"x\.cols\(\) and x\.values\(\).*sparse_csr_tensor"):
+        core.save(layer.state_dict(), str(path))
+    core.save({"adj": coo.to_dense()}, str(path))  # the way out the message gives
+    np.testing.assert_array_equal(core.load(str(path))["adj"].numpy(), [[0.0, 1.0], [2.0, 0.0]])

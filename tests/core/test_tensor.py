@@ -313,3 +313,26 @@ def test_len_is_the_first_axis_and_a_type_error_for_a_0d_tensor():
         len(torch.tensor(1.0))
     with pytest.raises(TypeError, match=r"len\(\) of a 0-D Tensor \(shape \[\]\).*numel"):
         len(core.to_tensor(1.5))
+
+
+def test_iterating_a_0d_tensor_is_a_type_error_and_rows_otherwise():
+    rows = list(core.to_tensor([[1.0, 2.0], [3.0, 4.0]]))
+    assert len(rows) == 2 and rows[1].numpy().tolist() == [3.0, 4.0]
+    assert list(core.zeros([0, 3])) == []
+    torch = pytest.importorskip("torch")
+    with pytest.raises(TypeError, match="0-d"):  # the exception type torch and numpy give
+        iter(torch.tensor(1.0))
+    with pytest.raises(TypeError, match=r"iteration over a 0-D Tensor \(shape \[\]\).*item"):
+        list(core.to_tensor(0))
+    with pytest.raises(TypeError, match="0-D Tensor"):
+        for _ in core.to_tensor(1.5):
+            pass
+
+
+def test_iterating_rows_keeps_the_gradient():
+    x = core.to_tensor([[1.0, 2.0], [3.0, 4.0]], dtype="float64", stop_gradient=False)
+    total = None
+    for k, row in enumerate(x):
+        total = core.sum(row) * (k + 1) if total is None else total + core.sum(row) * (k + 1)
+    total.backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [[1.0, 1.0], [2.0, 2.0]])
