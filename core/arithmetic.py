@@ -431,12 +431,22 @@ def _pair(x, y) -> tuple[Tensor, Tensor]:
             return _promote(x, y)
         if isinstance(y, float) and x.dtype.kind in "iub":
             x = _as_float32(x)
-        return x, as_tensor(y, like=x)
+        return x, _scalar(y, x)
     if not isinstance(y, Tensor):  # two arrays: no Tensor says which device or graph
         raise backend.NotATensorError(f"{backend.called_op()}: {backend.NOT_A_TENSOR}")
     if isinstance(x, float) and y.dtype.kind in "iub":
         y = _as_float32(y)
-    return as_tensor(x, like=y), y
+    return _scalar(x, y), y
+
+
+def _scalar(value, like: Tensor) -> Tensor:
+    """``value`` as a constant beside ``like``: its dtype, except that a Python complex meeting a
+    real tensor is complex64 (complex128 beside float64), as Paddle promotes ``x * 1j``; cast to
+    ``like``'s real dtype, numpy would refuse the imaginary part."""
+    if isinstance(value, complex) and like.dtype.kind != "c":
+        dtype = "complex128" if like.dtype == "float64" else "complex64"
+        return Tensor(backend.array_module(like.data).asarray(value, dtype=dtype))
+    return as_tensor(value, like=like)
 
 
 def _promote(x: Tensor, y: Tensor) -> tuple[Tensor, Tensor]:

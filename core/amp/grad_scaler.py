@@ -84,9 +84,13 @@ def _unscale_one(grad, inverse: float):
     xp = backend.array_module(values)
     finite = xp.isfinite(values).all()
     # A float16 gradient is multiplied in float32 (a float16 1/scale would be rounded) and
-    # stays float16, its leaf's dtype; float32 and float64 ones in their own precision.
-    factor = inverse if values.dtype.itemsize >= 4 else np.float32(inverse)
-    xp.multiply(values, factor, out=values, casting="unsafe")
+    # stays float16, its leaf's dtype; float32 and float64 ones in their own precision. The
+    # float32 loop is named (dtype=): cupy 13 types a numpy scalar by its value (numpy 1's
+    # rule), so float16 * np.float32(1/scale) would run in float16 there, with 1/scale rounded
+    # (0 for a scale above 2**24); numpy 2 picks the float32 loop itself: the same bits.
+    low = values.dtype.itemsize < 4
+    factor = np.float32(inverse) if low else inverse
+    xp.multiply(values, factor, out=values, dtype="float32" if low else None, casting="unsafe")
     return finite
 
 
@@ -272,7 +276,8 @@ class AmpScaler:
         if missing:
             raise KeyError(f"{self._owner}.load_state_dict: the state dict lacks {missing}")
         scale = state_dict["scale"]
-        scale = scale.numpy() if isinstance(scale, Tensor) else np.asarray(scale)
+        # a device array (a state kept on the GPU) comes to the host: np.asarray refuses cupy's
+        scale = backend.to_numpy(scale.data if isinstance(scale, Tensor) else scale)
         self._init_loss_scaling = self._scale = float(np.float32(scale.reshape(-1)[0]))
         self._incr_ratio = state_dict["incr_ratio"]
         self._decr_ratio = state_dict["decr_ratio"]

@@ -283,7 +283,9 @@ def mel_to_hz(mel, htk=False):
 def _mel_frequencies(n_mels: int, f_min: float, f_max: float, htk: bool) -> np.ndarray:
     """float64 host values of ``mel_frequencies``."""
     mels = Tensor(np.linspace(hz_to_mel(f_min, htk), hz_to_mel(f_max, htk), n_mels))
-    return mel_to_hz(mels, htk).data
+    # the ops keep these host values on the host whatever the current device; to_numpy makes
+    # sure of it, as the filter bank's numpy arithmetic needs (a no-op on a numpy array)
+    return backend.to_numpy(mel_to_hz(mels, htk).data)
 
 
 def mel_frequencies(n_mels=64, f_min=0.0, f_max=11025.0, htk=False, dtype="float32") -> Tensor:

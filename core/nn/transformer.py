@@ -36,6 +36,15 @@ def _mask(attn_mask, dtype) -> Tensor | None:
     return additive_mask(attn_mask, dtype)
 
 
+def _check_3d(name: str, x) -> None:
+    """Attention splits [batch, len, features] into heads; a 4-D input (images [N, C, H, W]
+    through a Linear) would otherwise fail inside that reshape with sizes the user never set."""
+    if len(x.shape) != 3:
+        raise ValueError(f"MultiHeadAttention: {name} has shape {list(x.shape)}; attention takes "
+                         "3-D [batch, length, features] sequences (flatten or reshape other "
+                         "inputs to that first).")
+
+
 class MultiHeadAttention(Layer):
     """Multi-head attention, Paddle's ``MultiHeadAttention(embed_dim, num_heads, dropout=0.0,
     kdim=None, vdim=None, need_weights=False, weight_attr=None, bias_attr=None)``.
@@ -102,6 +111,8 @@ class MultiHeadAttention(Layer):
     def forward(self, query: Tensor, key=None, value=None, attn_mask=None, cache=None):
         key = query if key is None else key
         value = query if value is None else value
+        for name, x in (("query", query), ("key", key), ("value", value)):
+            _check_3d(name, x)
         q = self._heads(self.q_proj(query))
         if isinstance(cache, self.StaticCache):  # cross attention: the memory projected once
             k, v = cache.k, cache.v

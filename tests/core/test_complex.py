@@ -379,3 +379,19 @@ def test_contractions_of_complex_values_match_torch(name):
     _, expected = torch_grads(lambda x, y: fns[name](torch, x, y), a, b)
     for g, e in zip(got, expected):
         np.testing.assert_allclose(g, e, rtol=1e-10, atol=1e-12)
+
+
+def test_a_real_tensor_and_a_python_complex_make_a_complex_tensor():
+    """Paddle's stft example builds its input as ``randn(...) + randn(...) * 1j``: the real
+    tensor meets a Python complex and the result is complex (complex128 from float64,
+    complex64 from float32), on either side of the operator, with real gradients for x."""
+    x = rng.normal(size=(2, 3))
+    got = core.to_tensor(x) + core.to_tensor(x) * 1j
+    assert got.dtype == np.complex128
+    np.testing.assert_array_equal(got.numpy(), x + 1j * x)
+    assert (1j * core.to_tensor(x, dtype="float32")).dtype == np.complex64
+    assert (core.to_tensor(x, dtype="float32") - 2j).dtype == np.complex64
+    check_complex_grad(lambda t: (t * (0.5 + 2j) + 1j) / (1 - 1j), x.copy())
+    y = core.signal.stft(core.to_tensor(rng.normal(size=(2, 64))) * 1j, n_fft=16,
+                         onesided=False)
+    assert y.dtype == np.complex128

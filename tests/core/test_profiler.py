@@ -484,5 +484,5 @@ def test_summary_without_a_recorded_period_says_why(capsys):
                                          r"steps run"):
         late.summary()
     with pytest.warns(UserWarning, match="timer_only=True, which records no events"):
-        profiler.Profiler(timer_only=True).summary()
+        profiler.Profiler(timer_only=True, on_trace_ready=lambda p: None).summary()
     assert capsys.readouterr().out == ""

@@ -154,3 +154,18 @@ def test_layer_dict():
         layers["e"] = 3
     layers.clear()
     assert len(layers) == 0 and layers.parameters() == []
+
+
+def test_attention_refuses_inputs_that_are_not_3d_by_name():
+    """A 4-D input (images through a Linear) used to fail inside the head split's reshape with
+    sizes the user never set; the error now names the input and the [batch, length, features]
+    layout attention takes."""
+    layer = nn.MultiHeadAttention(8, 2)
+    seq = core.to_tensor(RNG.standard_normal((2, 3, 8)).astype("float32"))
+    images = core.to_tensor(RNG.standard_normal((2, 1, 3, 8)).astype("float32"))
+    with pytest.raises(ValueError, match=r"query has shape \[2, 1, 3, 8\]; attention takes 3-D"):
+        layer(images)
+    with pytest.raises(ValueError, match=r"key has shape \[2, 1, 3, 8\]"):
+        layer(seq, images, seq)
+    with pytest.raises(ValueError, match=r"query has shape \[2, 1, 3, 8\]"):
+        nn.TransformerEncoderLayer(8, 2, 16)(images)
