@@ -9,6 +9,7 @@ come from the sweep (``sweep.objective``, ``sweep.direction``) unless given.
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import re
 import sys
@@ -71,6 +72,18 @@ def _setting(parent, runs, key: str, given: str, default: str) -> str:
         if source.params.get(f"sweep.{key}"):
             return source.params[f"sweep.{key}"]
     return runs[0].params.get(f"trainer.{key}", default) if runs else default
+
+
+def check_objective(runs: list[runstore.RunRecord], objective: str) -> None:
+    """A ``--objective`` no run logged (a typo) would sort nothing and print ``-`` in every
+    row without saying why: name the metrics the runs have."""
+    logged = sorted({key for run in runs for key in run.metrics})
+    if objective in logged:
+        return
+    close = difflib.get_close_matches(objective, logged, n=3)
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    raise UserError(f"--objective {objective} is not a metric of any of these {len(runs)} "
+                    f"runs{hint}: they logged {', '.join(logged) or 'no metrics'}.")
 
 
 def to_rows(runs: list[runstore.RunRecord], objective: str) -> list[summary.Row]:
@@ -162,11 +175,14 @@ def main(argv: list[str] | None = None) -> int:
         parent, runs = select_runs(uri, args.target)
         objective = _setting(parent, runs, "objective", args.objective, "valid/acc")
         direction = _setting(parent, runs, "direction", args.direction, "maximize")
+        if args.objective:
+            check_objective(runs, objective)
         rows = summary.ranked(to_rows(runs, objective), direction)
     except UserError as exc:
         print(f"tomlrun: error: {job.describe(exc)}", file=sys.stderr)
         return 2
-    title = f"{parent.name} ({parent.run_id})" if parent else f"runs of '{args.target}'"
+    title = (f"{parent.name} ({parent.run_id})" if parent
+             else f"runs of '{args.target}'" if args.target else f"every run in {uri}")
     print(f"{title}: {len(rows)} runs, sorted by {objective} ({direction})")
     print(summary.table(rows, objective))
     best = [row for row in rows if row.ok][:args.top]

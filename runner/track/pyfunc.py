@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 import os
 import shutil
 import tempfile
@@ -96,9 +97,17 @@ def _as_samples(data, description: dict) -> np.ndarray:
         data = next(iter(data.values()))
     shape = tuple(description["input_shape"])
     integer = bool(description.get("vocab_size"))
-    samples = np.asarray(data, dtype=np.int64 if integer else np.float32)
+    try:
+        samples = np.asarray(data, dtype=np.int64 if integer else np.float32)
+    except (TypeError, ValueError) as exc:  # text, ragged rows: numpy's own words, named here
+        raise bad_input(f"predict takes numbers ({'word ids' if integer else 'floats'}) shaped "
+                        f"[N, {', '.join(map(str, shape))}]; the input could not be read as "
+                        f"such: {exc}.") from None
     if description.get("variable_length"):
         return samples
+    if samples.ndim < 1 or samples[0].size != math.prod(shape):  # as runner.infer says it
+        raise bad_input(f"predict was given samples of shape {list(samples.shape[1:])}, but the "
+                        f"model takes {list(shape)} ({math.prod(shape)} values) per sample.")
     return samples.reshape(len(samples), *shape)
 
 

@@ -224,6 +224,32 @@ def test_compare_names_what_exists_when_the_target_is_unknown(sweeps, capsys):
         "tomlrun: error: there is no experiment or run 'nope' in sqlite:///")
 
 
+def test_compare_names_the_logged_metrics_when_the_objective_is_not_one(sweeps, capsys):
+    """A mistyped --objective used to sort nothing and print '-' in every row, silently."""
+    from runner import compare
+
+    _, _, _, cwd = sweeps["basic"]
+    assert compare.main(["basic", "--uri", tracking.default_uri(cwd), "--objective",
+                         "valid/ac"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tomlrun: error: --objective valid/ac is not a metric of any of these "
+                          "4 runs (did you mean valid/acc")
+    assert "they logged " in err and "train/loss" in err and len(err.splitlines()) == 1
+
+
+def test_compare_without_a_target_or_sweep_titles_every_run(tmp_path, monkeypatch, capsys):
+    """With no sweep in the store and no target, the title used to read "runs of ''"."""
+    from runner import compare
+
+    done = subprocess.run([sys.executable, "-m", "runner", *TINY], cwd=tmp_path, text=True,
+                          capture_output=True, timeout=300, env=runner_env())
+    assert done.returncode == 0, done.stderr[-3000:]
+    monkeypatch.chdir(tmp_path)
+    assert compare.main(["--output", str(tmp_path / "c.png")]) == 0
+    uri = tracking.default_uri(tmp_path)
+    assert capsys.readouterr().out.startswith(f"every run in {uri}: 1 runs, sorted by valid/acc")
+
+
 def test_compare_refuses_an_output_in_a_missing_folder(tmp_path, capsys):
     from runner import compare
 

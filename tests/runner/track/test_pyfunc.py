@@ -222,3 +222,21 @@ def test_a_csv_model_reads_whole_floats_as_the_integer_categories_of_its_trainin
     with pytest.raises(MlflowException, match=r"row 2, column 'zone': category '1.5' was not "
                                               r"seen in the training data \(known: 1, 2, 3\)"):
         model.predict(pd.DataFrame({"x": [0.5, 1.0], "zone": [2.0, 1.5]}))
+
+
+def test_predict_names_samples_of_the_wrong_shape_or_kind():
+    """Called directly (no MLflow signature in front of it), predict used to let numpy's
+    reshape or float conversion fail with numpy's words; now one paragraph, and an
+    MlflowException (HTTP 400 when served), names what the model takes."""
+    from mlflow.exceptions import MlflowException  # noqa: PLC0415
+
+    import core  # noqa: PLC0415
+
+    model = pyfunc.TomlrunModel(core.nn.Flatten(), {"input_shape": [1, 2, 2]})
+    assert model.predict(np.ones((3, 4), np.float32)).shape == (3, 4)  # flat rows are reshaped
+    with pytest.raises(MlflowException, match=r"samples of shape \[4, 2, 2\], but the model "
+                                              r"takes \[1, 2, 2\] \(4 values\) per sample"):
+        model.predict(np.ones((1, 4, 2, 2), np.float32))
+    with pytest.raises(MlflowException, match=r"predict takes numbers \(floats\) shaped "
+                                              r"\[N, 1, 2, 2\]; the input could not be read"):
+        model.predict([["a", "b", "c", "d"]])
