@@ -168,8 +168,16 @@ def run_partial_backward(outputs: tuple, seeds: tuple, targets: tuple, blocked: 
     for target in targets:
         if target._backward is None and id(target) in leaves:
             found[id(target)] = _apply_hooks(target, leaves[id(target)])
+    return _finish(found, wanted, order, ran, root, targets, retain_graph)
+
+
+def _finish(found: dict, wanted: set, order: list, ran: list, root, targets: tuple,
+            retain_graph: bool) -> list:
+    """The end of a partial pass (arrays or Tensors alike): a target behind a part of the
+    graph an earlier pass freed is an error (say so, not "unused"); unless ``retain_graph``,
+    the nodes that ran are freed; the targets' gradients in order (None: unused)."""
     if len(found) < len(wanted) and any(node._backward is _freed_graph for node in order):
-        _freed_graph(None)  # a target may sit behind the freed part: say so, not "unused"
+        _freed_graph(None)
     if not retain_graph:
         for node in ran:
             if node is not root:
@@ -219,13 +227,7 @@ def run_graph_backward(outputs: tuple, seeds: tuple, targets: tuple, blocked: tu
         for target in targets:
             if target._backward is None and id(target) in leaves:
                 found[id(target)] = _apply_tensor_hooks(target, leaves[id(target)])
-    if len(found) < len(wanted) and any(node._backward is _freed_graph for node in order):
-        _freed_graph(None)  # a target may sit behind the freed part: say so, not "unused"
-    if not retain_graph:
-        for node in ran:
-            if node is not root:
-                node._parents, node._backward, node._grad_fn = (), _freed_graph, None
-    return [found.get(id(t)) for t in targets]
+    return _finish(found, wanted, order, ran, root, targets, retain_graph)
 
 
 def _check_differentiable(root, order: list, relevant: set, stopped: set,

@@ -21,6 +21,19 @@ def check_backend(backend, owner: str) -> str:
     return backend
 
 
+def dataset_settings(owner: str, mode, modes: tuple, transform, backend) -> tuple[str, str]:
+    """An image dataset's checked ``(mode, backend)``: ``mode`` one of ``modes`` (any case),
+    ``transform`` callable or None, ``backend`` 'pil' / 'cv2' (None: the current image
+    backend). The vision datasets share these checks and their messages."""
+    if not isinstance(mode, str) or mode.lower() not in modes:
+        allowed = ", ".join(repr(m) for m in modes[:-1]) + f" or {modes[-1]!r}"
+        raise ValueError(f"{owner}: mode={mode!r} must be {allowed}.")
+    if transform is not None and not callable(transform):
+        raise TypeError(f"{owner}: transform must be callable or None, got "
+                        f"{type(transform).__name__}.")
+    return mode.lower(), check_backend(get_image_backend() if backend is None else backend, owner)
+
+
 def pil_image_module():
     """``PIL.Image`` when Pillow is importable, else None (the 'pil' backend then gives the
     uint8 arrays a PIL image would hold)."""

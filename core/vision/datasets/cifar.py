@@ -21,7 +21,7 @@ from core.datasets import DatasetError
 from core.datasets.download import ARCHIVE_ERRORS, error_text, locate_file
 from core.framework import get_default_dtype
 from core.io import Dataset
-from core.vision.image import check_backend, get_image_backend, pil_image_module
+from core.vision.image import dataset_settings, pil_image_module
 
 MODES = ("train", "test")
 _SIDE, _CHANNELS = 32, 3
@@ -111,13 +111,7 @@ class Cifar10(Dataset):
     def __init__(self, data_file=None, mode: str = "train", transform=None,
                  download: bool = True, backend=None):
         owner = type(self).__name__
-        if not isinstance(mode, str) or mode.lower() not in MODES:
-            raise ValueError(f"{owner}: mode={mode!r} must be 'train' or 'test'.")
-        if transform is not None and not callable(transform):
-            raise TypeError(f"{owner}: transform must be callable or None, got "
-                            f"{type(transform).__name__}.")
-        self.mode = mode.lower()
-        self.backend = check_backend(get_image_backend() if backend is None else backend, owner)
+        self.mode, self.backend = dataset_settings(owner, mode, MODES, transform, backend)
         self.transform = transform
         self.flag = self.FLAGS[self.mode]
         self.data_file = str(locate_file(data_file, self.NAME, self.FILENAME, bool(download),

@@ -22,7 +22,7 @@ from core.datasets import DatasetError
 from core.datasets.download import ARCHIVE_ERRORS, error_text, locate_file
 from core.framework import get_default_dtype
 from core.io import Dataset
-from core.vision.image import check_backend, get_image_backend, pil_image_module
+from core.vision.image import dataset_settings, pil_image_module
 
 MODE_FLAGS = {"train": "tstid", "test": "trnid", "valid": "valid"}  # Paddle's MODE_FLAG_MAP
 _FILES = (("data_file", "102flowers.tgz"), ("label_file", "imagelabels.mat"),
@@ -72,14 +72,8 @@ class Flowers(Dataset):
 
     def __init__(self, data_file=None, label_file=None, setid_file=None, mode: str = "train",
                  transform=None, download: bool = True, backend=None):
-        if not isinstance(mode, str) or mode.lower() not in MODE_FLAGS:
-            raise ValueError(f"Flowers: mode={mode!r} must be 'train', 'valid' or 'test'.")
-        if transform is not None and not callable(transform):
-            raise TypeError(f"Flowers: transform must be callable or None, got "
-                            f"{type(transform).__name__}.")
-        self.mode = mode.lower()
-        self.backend = check_backend(get_image_backend() if backend is None else backend,
-                                     "Flowers")
+        self.mode, self.backend = dataset_settings("Flowers", mode, ("train", "valid", "test"),
+                                                   transform, backend)
         self.transform = transform
         self.flag = MODE_FLAGS[self.mode]
         given = (data_file, label_file, setid_file)

@@ -19,7 +19,7 @@ import numpy as np
 from core import datasets as core_datasets
 from core.datasets import DatasetError
 from core.io import Dataset
-from core.vision.image import check_backend, get_image_backend, pil_image_module
+from core.vision.image import dataset_settings, pil_image_module
 
 MODES = ("train", "test")
 
@@ -80,13 +80,7 @@ class MNIST(Dataset):
     def __init__(self, image_path=None, label_path=None, mode: str = "train", transform=None,
                  download: bool = True, backend=None):
         owner = type(self).__name__
-        if not isinstance(mode, str) or mode.lower() not in MODES:
-            raise ValueError(f"{owner}: mode={mode!r} must be 'train' or 'test'.")
-        if transform is not None and not callable(transform):
-            raise TypeError(f"{owner}: transform must be callable or None, got "
-                            f"{type(transform).__name__}.")
-        self.mode = mode.lower()
-        self.backend = check_backend(get_image_backend() if backend is None else backend, owner)
+        self.mode, self.backend = dataset_settings(owner, mode, MODES, transform, backend)
         self.transform = transform
         self.dtype = "float32"  # Paddle: paddle.get_default_dtype()
         data = _reader(self._source)(image_path, label_path, self.mode, bool(download))
