@@ -224,8 +224,11 @@ def _train_and_report(cfg: RunConfig, parts: _Parts, tracker,
 
 def _describe_model(cfg: RunConfig, parts: _Parts, tracker, folder: str) -> None:
     """The model summary (printed, and an artifact) and the model's config as its own file."""
-    rows = summary.summarize(parts.model, parts.input_shape, parts.vocab_size,
-                             parts.variable_length)
+    # Under the run's auto_cast: at trainer.amp=O2 the weights are float16 already, and a
+    # convolution refuses the float32 sample outside it.
+    with amp.Precision.from_config(cfg.trainer).context():
+        rows = summary.summarize(parts.model, parts.input_shape, parts.vocab_size,
+                                 parts.variable_length)
     table = summary.format_table(rows)
     log.info("model %s:\n%s", cfg.model.name, table)
     os.makedirs(folder, exist_ok=True)  # a data-parallel rank's own folder may not exist yet

@@ -81,6 +81,11 @@ class Precision:
             self.scaler.step(optimizer)
             self.scaler.update()
 
+    def loss_scale(self) -> float:
+        """The current loss scale (1.0 with amp off): gradients read before ``unscale`` (at
+        ``EndForwardBackward``) are the real ones times this."""
+        return _scale(self.scaler) if self.enabled else 1.0
+
     def metrics(self) -> dict[str, float]:
         """``train/loss_scale`` and ``train/amp_skipped_steps`` ({} with amp off)."""
         if not self.enabled:

@@ -27,6 +27,7 @@ checkpoints and continue after a resume.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import os
@@ -101,6 +102,10 @@ class HealthMonitor:
         self._last_update: tuple[int, int, int] | None = None  # (epoch, batch, step) of it
         self._touched: dict = {}  # id(param) -> rows its last row-sparse update changed
         self.overflowed = False  # the last check saw a loss-scale overflow (mixed precision)
+        # What the replay of nan_check_locate runs under: the trainer sets its auto_cast
+        # (trainer.amp), so the replay computes as the step did (float16 weights at O2 take
+        # no float32 input outside it).
+        self.replay_context = contextlib.nullcontext
 
     # ----- the per-step check ------------------------------------------------------------
     def check(self, epoch: int, index: int, batch, step: int, overflow_ok: bool = False) -> bool:
@@ -237,7 +242,8 @@ class HealthMonitor:
         if not self.locate or batch is None or finding.kind == "parameter":
             return None
         log.info("trainer.nan_check_locate: replaying the failing batch layer by layer")
-        return debug.locate_nonfinite(self.model, self.loss_fn, batch.inputs, batch.labels)
+        with self.replay_context():
+            return debug.locate_nonfinite(self.model, self.loss_fn, batch.inputs, batch.labels)
 
     def typical_norm(self) -> float | None:
         """The smallest global gradient norm of the first steps (None before any step): a

@@ -15,10 +15,12 @@ from runner.train.events import EndForwardBackward
 STATS = ("mean", "std", "min", "max", "l2", "zero_frac")
 
 
-def statistics(array) -> dict[str, float]:
-    """The six statistics of ``array`` as Python floats (computed in float64)."""
+def statistics(array, divisor: float = 1.0) -> dict[str, float]:
+    """The six statistics of ``array`` / ``divisor`` as Python floats (computed in float64)."""
     xp = backend.array_module(array)
     values = array.astype(xp.float64, copy=False)
+    if divisor != 1.0:  # in float64: a float16 division would flush small values to zero
+        values = values / divisor
     if values.size == 0:
         return dict.fromkeys(STATS, 0.0)
     return {"mean": float(values.mean()), "std": float(values.std()),
@@ -47,16 +49,19 @@ class Inspector:
         if not trainer.step_complete:  # trainer.accumulate: a later batch adds to the gradients
             return
         metrics: dict[str, float] = {}
+        # trainer.amp: the gradients are still multiplied by the loss scale here (the loop
+        # unscales them after this event); the statistics are of the real gradients.
+        scale = trainer.precision.loss_scale() if self.cfg.grad_stats else 1.0
         for name in self.cfg.layer_outputs:
             _add(metrics, f"inspect/{name}/out", trainer.taps.raw(name))
         for name, param in trainer.model.named_parameters():
             if self.cfg.param_stats:
                 _add(metrics, f"inspect/{name}/param", param.data)
             if self.cfg.grad_stats and param.grad_data is not None:
-                _add(metrics, f"inspect/{name}/grad", param.grad_data)
+                _add(metrics, f"inspect/{name}/grad", param.grad_data, scale)
         trainer.report(metrics)
 
 
-def _add(metrics: dict, prefix: str, array) -> None:
-    for stat, value in statistics(array).items():
+def _add(metrics: dict, prefix: str, array, divisor: float = 1.0) -> None:
+    for stat, value in statistics(array, divisor).items():
         metrics[f"{prefix}_{stat}"] = value

@@ -128,6 +128,7 @@ class Trainer:
         self.resumed_window = None  # the log window a checkpoint was taken in (resume)
         self.health = HealthMonitor(model, optimizer, cfg, loss_fn)  # NaN/Inf checks, clip stats
         self.precision = Precision.from_config(cfg)  # trainer.amp: auto_cast and loss scaling
+        self.health.replay_context = self.precision.context  # nan_check_locate's replay
         self.monitor = Monitor.from_config(model, cfg)  # best value, early stop (None: off)
         self.accumulate = int(getattr(cfg, "accumulate", 1))
         if self.accumulate < 1:

@@ -24,7 +24,10 @@ from tests.runner.subprocesses import run_all
 DATA = schema.DataConfig()
 
 
-def _parts(level="O1", seed=0, loss_fn=F.cross_entropy, grad_clip=None, **trainer):
+MLP = ("mlp", "hidden=[16]", "dropout=0.2")
+
+
+def _parts(level="O1", seed=0, loss_fn=F.cross_entropy, grad_clip=None, model=MLP, **trainer):
     """A fresh 'process' (digits, a small MLP, Adam with a cosine schedule) under trainer.amp."""
     core.seed(seed)
     options = {"epochs": 2, "batch_size": 64, "log_every": 4, "progress": False,
@@ -32,8 +35,7 @@ def _parts(level="O1", seed=0, loss_fn=F.cross_entropy, grad_clip=None, **traine
     cfg = schema.TrainerConfig(**options)
     data = build.build_data(DATA, seed=0)
     train, valid, _ = build.build_loaders(data, DATA, cfg)
-    model = build.build_model(load_option("model", "mlp", "hidden=[16]", "dropout=0.2"),
-                              (1, 8, 8), 10)
+    model = build.build_model(load_option("model", *model), (1, 8, 8), 10)
     sched = build.build_schedule(schema.ScheduleConfig(name="cosine", warmup_epochs=0.5), 0.01,
                                  cfg.epochs, len(train))
     opt = build.build_optimizer(schema.AdamConfig(lr=0.01), model.parameters(), sched,
@@ -108,6 +110,18 @@ def test_a_nan_loss_still_stops_under_nan_check_stop():
     assert trainer.state.step == 5
 
 
+def test_nan_check_locate_replays_an_o2_convolutional_batch_under_auto_cast():
+    # The float16 convolution takes no float32 input outside auto_cast: the replay runs
+    # under the run's auto_cast, as the step did.
+    trainer, train, valid, _ = _parts("O2", epochs=1, loss_fn=_nan_after(2),
+                                      model=("resnet", "width=4", "channels=[8]"),
+                                      nan_check_locate=True)
+    with pytest.raises(NonFiniteError) as info:
+        trainer.fit(train, valid)
+    assert "Located by replaying the batch: every layer's output is finite but the loss " \
+        "is not" in info.value.report
+
+
 def test_a_nan_loss_under_skip_drops_the_update_and_the_scaler_goes_on():
     trainer, train, valid, _ = _parts("O1", epochs=1, loss_fn=_nan_after(5), nan_check="skip",
                                       max_skips=100)
@@ -155,6 +169,22 @@ def test_accumulation_unscales_once_per_step():
     skipped = trainer.precision.skipped
     assert 0 < skipped < steps and trainer.state.step == steps - skipped
     assert trainer.precision.metrics()["train/loss_scale"] == 2.0 ** 24 / 2 ** skipped
+
+
+def test_inspected_gradient_statistics_are_of_the_unscaled_gradients():
+    from runner.train.inspection import Inspector  # noqa: PLC0415
+
+    trainer, train, _, sink = _parts("O1", epochs=1, loss_scale=1024.0)
+    Inspector(schema.InspectConfig(every=1, grad_stats=True)).attach(trainer)
+    unscaled = {}  # the step's real gradient, after the loop unscaled it
+    trainer.on(EndIteration, lambda e: unscaled.setdefault(e.trainer.state.step - 1, float(
+        np.linalg.norm(e.trainer.model.parameters()[-1].grad_data.astype(np.float64)))))
+    trainer.fit(train)
+    name = f"inspect/{list(dict(trainer.model.named_parameters()))[-1]}/grad_l2"
+    points = {step: v for step, key, v in sink.points if key == name}
+    assert trainer.precision.skipped == 0 and len(points) == len(unscaled) > 3
+    for step, value in points.items():  # not 1024 times larger
+        assert value == pytest.approx(unscaled[step], rel=1e-3), step
 
 
 def test_evaluation_runs_under_auto_cast():
@@ -244,6 +274,10 @@ def cli(tmp_path_factory):
     cases = {
         "O1": [*TRAIN, "trainer.amp=O1"],
         "O2": [*TRAIN, "trainer.amp=O2"],
+        # A convolution takes no float32 sample into float16 weights outside auto_cast: the
+        # model summary, before training, runs under the run's auto_cast too.
+        "O2_conv": ["model=resnet", "model.width=4", "model.channels=[8]", *TRAIN[2:],
+                    "trainer.amp=O2"],
         "bad_level": [*TRAIN, "trainer.amp=O3"],
         "bad_scale": [*TRAIN, "trainer.amp=O1", "trainer.loss_scale=0"],
     }
@@ -276,6 +310,13 @@ def test_a_cli_run_in_mixed_precision_finishes_with_finite_metrics(cli, level):
     batch = np.zeros((2, 1, 8, 8), dtype=np.float32)
     predicted = np.asarray(loaded.predict(batch))
     assert predicted.dtype == np.float32 and np.isfinite(predicted).all()
+
+
+def test_an_o2_convolutional_run_summarises_its_float16_model_and_trains(cli):
+    code, out, err, cwd = cli["O2_conv"]
+    assert code == 0, err[-3000:] + out[-2000:]
+    (table,) = glob.glob(str(cwd / "outputs" / "*" / "*" / "model_summary.txt"))
+    assert "Conv2D" in Path(table).read_text()
 
 
 @pytest.mark.parametrize("case, needles", [
