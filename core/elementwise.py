@@ -15,7 +15,7 @@ import numpy as np
 
 from core import backend
 from core.arithmetic import add, multiply, remainder, subtract
-from core.higher_order import needs, sum_to
+from core.higher_order import captured, needs, sum_to
 from core.ops import _stepwise, _unary, _xp, _xp_of, as_input
 from core.tensor import Tensor, apply, unbroadcast
 
@@ -27,45 +27,87 @@ __all__ = ["acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cosh", "
 
 def tan(x) -> Tensor:
     """Tangent, element-wise; d/dx = 1 + tan(x)^2."""
-    return _unary(x, "tan", lambda xp, a: xp.tan(a), lambda a, out: 1 + out * out)
+    return _unary(x, "tan", lambda xp, a: xp.tan(a), lambda a, out: 1 + out * out,
+                  grad_fn=_tan_grad)
+
+
+def _tan_grad(out, g):  # the tensor-level backwards (create_graph): core.tensor.apply
+    return (g * (out * out + 1),)
 
 
 def asin(x) -> Tensor:
     """Arcsine, element-wise (NaN outside [-1, 1]); d/dx = 1 / sqrt(1 - x^2)."""
     return _unary(x, "asin", lambda xp, a: xp.arcsin(a),
-                  lambda a, out: 1 / _xp_of(a).sqrt(1 - a * a))
+                  lambda a, out: 1 / _xp_of(a).sqrt(1 - a * a), grad_fn=_asin_grad)
+
+
+def _asin_grad(out, g):
+    a = out._parents[0]
+    return (g * (1 - a * a).rsqrt(),)
 
 
 def acos(x) -> Tensor:
     """Arccosine, element-wise (NaN outside [-1, 1]); d/dx = -1 / sqrt(1 - x^2)."""
     return _unary(x, "acos", lambda xp, a: xp.arccos(a),
-                  lambda a, out: -1 / _xp_of(a).sqrt(1 - a * a))
+                  lambda a, out: -1 / _xp_of(a).sqrt(1 - a * a), grad_fn=_acos_grad)
+
+
+def _acos_grad(out, g):
+    a = out._parents[0]
+    return (-(g * (1 - a * a).rsqrt()),)
 
 
 def atan(x) -> Tensor:
     """Arctangent, element-wise; d/dx = 1 / (1 + x^2)."""
-    return _unary(x, "atan", lambda xp, a: xp.arctan(a), lambda a, out: 1 / (1 + a * a))
+    return _unary(x, "atan", lambda xp, a: xp.arctan(a), lambda a, out: 1 / (1 + a * a),
+                  grad_fn=_atan_grad)
+
+
+def _atan_grad(out, g):
+    a = out._parents[0]
+    return (g / (a * a + 1),)
 
 
 def sinh(x) -> Tensor:
     """Hyperbolic sine, element-wise; d/dx = cosh(x)."""
-    return _unary(x, "sinh", lambda xp, a: xp.sinh(a), lambda a, out: _xp_of(a).cosh(a))
+    return _unary(x, "sinh", lambda xp, a: xp.sinh(a), lambda a, out: _xp_of(a).cosh(a),
+                  grad_fn=_sinh_grad)
+
+
+def _sinh_grad(out, g):
+    return (g * out._parents[0].cosh(),)
 
 
 def cosh(x) -> Tensor:
     """Hyperbolic cosine, element-wise; d/dx = sinh(x)."""
-    return _unary(x, "cosh", lambda xp, a: xp.cosh(a), lambda a, out: _xp_of(a).sinh(a))
+    return _unary(x, "cosh", lambda xp, a: xp.cosh(a), lambda a, out: _xp_of(a).sinh(a),
+                  grad_fn=_cosh_grad)
+
+
+def _cosh_grad(out, g):
+    return (g * out._parents[0].sinh(),)
 
 
 def asinh(x) -> Tensor:
     """Inverse hyperbolic sine, element-wise; d/dx = 1 / sqrt(x^2 + 1)."""
     return _unary(x, "asinh", lambda xp, a: xp.arcsinh(a),
-                  lambda a, out: 1 / _xp_of(a).sqrt(a * a + 1))
+                  lambda a, out: 1 / _xp_of(a).sqrt(a * a + 1), grad_fn=_asinh_grad)
+
+
+def _asinh_grad(out, g):
+    a = out._parents[0]
+    return (g * (a * a + 1).rsqrt(),)
 
 
 def acosh(x) -> Tensor:
     """Inverse hyperbolic cosine, element-wise (NaN below 1); d/dx = 1 / sqrt(x^2 - 1)."""
-    return _unary(x, "acosh", lambda xp, a: xp.arccosh(a), _acosh_derivative)
+    return _unary(x, "acosh", lambda xp, a: xp.arccosh(a), _acosh_derivative,
+                  grad_fn=_acosh_grad)
+
+
+def _acosh_grad(out, g):  # the two roots, as _acosh_derivative (equal for real a >= 1)
+    a = out._parents[0]
+    return (g * ((a - 1).rsqrt() * (a + 1).rsqrt()),)
 
 
 def _acosh_derivative(a, out):
@@ -79,7 +121,13 @@ def _acosh_derivative(a, out):
 
 def atanh(x) -> Tensor:
     """Inverse hyperbolic tangent, element-wise (NaN outside [-1, 1]); d/dx = 1 / (1 - x^2)."""
-    return _unary(x, "atanh", lambda xp, a: xp.arctanh(a), lambda a, out: 1 / (1 - a * a))
+    return _unary(x, "atanh", lambda xp, a: xp.arctanh(a), lambda a, out: 1 / (1 - a * a),
+                  grad_fn=_atanh_grad)
+
+
+def _atanh_grad(out, g):
+    a = out._parents[0]
+    return (g / (1 - a * a),)
 
 
 # ----- erf / erfinv, expm1, log2 / log10, trunc / frac, logit -----------------------------------
@@ -103,7 +151,12 @@ def erfinv(x) -> Tensor:
     """The inverse of ``erf`` on (-1, 1), element-wise (+-inf at +-1, NaN outside);
     d/dx = sqrt(pi)/2 * exp(erfinv(x)^2)."""
     return _unary(x, "erfinv", _erfinv,
-                  lambda a, out: _xp_of(out).exp(out * out) / _TWO_OVER_SQRT_PI)
+                  lambda a, out: _xp_of(out).exp(out * out) / _TWO_OVER_SQRT_PI,
+                  grad_fn=_erfinv_grad)
+
+
+def _erfinv_grad(out, g):
+    return (g * ((out * out).exp() * (1 / _TWO_OVER_SQRT_PI)),)
 
 
 def _erfinv(xp, a):
@@ -134,17 +187,32 @@ def _erfinv(xp, a):
 
 def expm1(x) -> Tensor:
     """exp(x) - 1, exact for small x, element-wise; d/dx = exp(x)."""
-    return _unary(x, "expm1", lambda xp, a: xp.expm1(a), lambda a, out: out + 1)
+    return _unary(x, "expm1", lambda xp, a: xp.expm1(a), lambda a, out: out + 1,
+                  grad_fn=_expm1_grad)
+
+
+def _expm1_grad(out, g):
+    return (g * (out + 1),)
 
 
 def log2(x) -> Tensor:
     """Base-2 logarithm, element-wise; d/dx = 1 / (x ln 2)."""
-    return _unary(x, "log2", lambda xp, a: xp.log2(a), lambda a, out: 1 / (a * math.log(2)))
+    return _unary(x, "log2", lambda xp, a: xp.log2(a), lambda a, out: 1 / (a * math.log(2)),
+                  grad_fn=_log2_grad)
+
+
+def _log2_grad(out, g):
+    return (g / (out._parents[0] * math.log(2)),)
 
 
 def log10(x) -> Tensor:
     """Base-10 logarithm, element-wise; d/dx = 1 / (x ln 10)."""
-    return _unary(x, "log10", lambda xp, a: xp.log10(a), lambda a, out: 1 / (a * math.log(10)))
+    return _unary(x, "log10", lambda xp, a: xp.log10(a), lambda a, out: 1 / (a * math.log(10)),
+                  grad_fn=_log10_grad)
+
+
+def _log10_grad(out, g):
+    return (g / (out._parents[0] * math.log(10)),)
 
 
 def trunc(input, name: str | None = None) -> Tensor:  # noqa: A002 - Paddle's argument name
@@ -179,7 +247,16 @@ def logit(x, eps: float | None = None, name: str | None = None) -> Tensor:
     def backward(g):
         return (xp.where(inside, g / (a * (1 - a)), xp.zeros((), dtype=g.dtype)),)
 
-    return apply(out, (x,), backward, "logit")
+    return apply(out, (x,), backward, "logit", _logit_grad)
+
+
+def _logit_grad(out, g):
+    """The same zero gradient outside [eps, 1 - eps]: there x is replaced by 0.5 (a constant),
+    so 1 / (x (1 - x)) stays finite at 0 and 1 and nothing flows back from outside."""
+    (inside,) = captured(out, "inside")
+    a, mask = out._parents[0], Tensor(inside.astype(g.dtype))
+    safe = a * mask + (1 - mask) * 0.5
+    return (g * mask / (safe * (1 - safe)),)
 
 
 # ----- two inputs, broadcast: atan2, lerp, heaviside --------------------------------------------
@@ -600,16 +677,21 @@ def _polygamma(n: int, a):
                                                                                copy=False)
 
 
-def _special_unary(x, fn: str, name: str, derivative) -> Tensor:
+def _special_unary(x, fn: str, name: str, derivative, grad_fn=None) -> Tensor:
     return _unary(x, fn, lambda xp, a: _special(name, a)(a).astype(a.dtype, copy=False),
-                  derivative)
+                  derivative, grad_fn=grad_fn)
 
 
 def lgamma(x, name: str | None = None) -> Tensor:
     """Paddle's ``lgamma(x)`` (alias ``gammaln``): log|Gamma(x)|; d/dx = digamma(x)."""
     del name
     return _special_unary(x, "lgamma", "gammaln",
-                          lambda a, out: _special("digamma", a)(a).astype(a.dtype))
+                          lambda a, out: _special("digamma", a)(a).astype(a.dtype),
+                          _lgamma_grad)
+
+
+def _lgamma_grad(out, g):  # the tensor-level backwards (create_graph): core.tensor.apply
+    return (g * digamma(out._parents[0]),)
 
 
 def gammaln(x, name: str | None = None) -> Tensor:
@@ -622,7 +704,11 @@ def digamma(x, name: str | None = None) -> Tensor:
     """Paddle's ``digamma(x)``: d/dx log Gamma(x); its derivative is polygamma(1, x)."""
     del name
     return _special_unary(x, "digamma", "digamma",
-                          lambda a, out: _polygamma(1, a))
+                          lambda a, out: _polygamma(1, a), _digamma_grad)
+
+
+def _digamma_grad(out, g):
+    return (g * polygamma(out._parents[0], 1),)
 
 
 def polygamma(x, n: int, name: str | None = None) -> Tensor:
@@ -635,7 +721,8 @@ def polygamma(x, n: int, name: str | None = None) -> Tensor:
     if n == 0:
         return digamma(x)
     return _unary(x, "polygamma",
-                  lambda xp, a: _polygamma(n, a), lambda a, out: _polygamma(n + 1, a))
+                  lambda xp, a: _polygamma(n, a), lambda a, out: _polygamma(n + 1, a),
+                  grad_fn=lambda out, g: (g * polygamma(out._parents[0], n + 1),))
 
 
 def multigammaln(x, p: int, name: str | None = None) -> Tensor:

@@ -14,7 +14,7 @@ SUPPORTED_OPS = (
     "softmax", "log_softmax", "maximum", "minimum", "clip", "matmul", "linear", "sum", "mean",
     "reshape", "transpose", "unsqueeze", "squeeze", "flatten", "broadcast_to", "expand",
     "concat", "stack", "split", "getitem", "getitem_grad", "vector_norm (p=2: norm)", "mse_loss",
-    "cross_entropy (hard labels, use_softmax)", "conv2d", "conv2d_input_grad",
+    "cross_entropy (hard labels with use_softmax; soft labels)", "conv2d", "conv2d_input_grad",
     "conv2d_weight_grad", "clone", "astype", "normal_cdf", "sin", "cos", "log1p", "rsqrt",
     "reciprocal", "where", "floor", "ceil", "round", "sign", "dropout",
     "layer_norm", "group_norm", "instance_norm", "batch_norm", "max_pool2d", "max_pool2d_grad",
@@ -27,6 +27,10 @@ SUPPORTED_OPS = (
     "adaptive_avg_pool2d_grad", "adaptive_max_pool2d_grad", "adaptive_avg_pool1d_grad",
     "adaptive_max_pool1d_grad", "tile", "cumsum", "max", "min", "amax", "amin", "relu6", "hardtanh",
     "hardswish", "hardsigmoid", "swish", "mish", "selu", "celu", "softsign", "tanhshrink",
+    "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "erfinv", "expm1",
+    "log2", "log10", "logit", "lgamma", "digamma", "polygamma", "prelu", "prod",
+    "repeat_interleave", "repeat_interleave_grad", "kl_div",
+    "cosine_similarity",
 )
 
 

@@ -451,7 +451,19 @@ def repeat_interleave(x, repeats, axis=None, name: str | None = None) -> Tensor:
         xp.add.at(full, lead + (source,), g)
         return (full.reshape(shape),)
 
-    return apply(xp.take(a, source, axis=axis), (x,), backward, "repeat_interleave")
+    return apply(xp.take(a, source, axis=axis), (x,), backward, "repeat_interleave",
+                 _repeat_interleave_grad)
+
+
+def _repeat_interleave_grad(out, g):
+    """The tensor-level backward (create_graph): the sum over copies, linear in ``g``; its own
+    gradient takes the copies again (an advanced-indexing getitem, itself recorded)."""
+    a, lead, source = captured(out, "a", "lead", "source")
+
+    def copies(h):
+        return getitem(h.reshape(list(a.shape)), lead + (source,))
+
+    return (linear_grad(apply, g, out._backward, copies, "repeat_interleave_grad"),)
 
 
 

@@ -502,7 +502,27 @@ def prod(x, axis=None, keepdim: bool = False, dtype=None, name: str | None = Non
         grad = (others * g.reshape(kept)[..., None]).reshape(moved.shape)
         return (xp.moveaxis(grad, ends, axes).astype(source, copy=False),)
 
-    return apply(out, (x,), backward, "prod")
+    return apply(out, (x,), backward, "prod", _prod_grad)
+
+
+def _prod_grad(out, g):
+    """The tensor-level backward (create_graph): each element's gradient is the product of the
+    others, exact where some are zero as the array backward. It is ``prod`` itself over the
+    rows of an [n, n] matrix whose diagonal is 1 (row i: every element but the i-th), so its
+    own gradient is recorded too; the n-fold memory is paid on this path only."""
+    a, axes, kept, ends, source = captured(out, "a", "axes", "kept", "ends", "source")
+    x = out._parents[0]
+    if a.size == 0:  # a product over no elements: nothing to pass a gradient to
+        return (Tensor(_xp_of(a).zeros(a.shape, dtype=source)),)
+    order = [i for i in range(a.ndim) if i not in axes] + list(axes)  # xp.moveaxis's order
+    moved = _as_dtype(x, a.dtype).transpose(order) if a.ndim else _as_dtype(x, a.dtype)
+    rows = moved.reshape(list(kept) + [-1]).unsqueeze(-2)  # [..., 1, n]
+    eye = Tensor(_xp_of(a).eye(rows.shape[-1], dtype=a.dtype))
+    others = prod(rows * (1 - eye) + eye, axis=-1)  # [..., n]
+    grad = (others * g.reshape(list(kept) + [1])).reshape(list(moved.shape))
+    if a.ndim:
+        grad = grad.transpose([order.index(i) for i in range(a.ndim)])
+    return (_as_dtype(grad, source),)
 
 
 def _spread(x, axis, unbiased: bool, fn: str):

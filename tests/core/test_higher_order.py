@@ -43,6 +43,14 @@ RUNNING = rng.standard_normal(4), rng.uniform(0.5, 2.0, 4)
 PICKS = np.array([2, 0, 2])
 IDS = np.array([[1, 4, 1], [0, 2, 4]])
 SPATIAL_LABELS = np.array([[0, 3], [-100, 1], [2, 2]])
+ZEROS = np.where([[1, 0, 1, 1], [1, 1, 1, 1], [0, 1, 1, 0]], X, 0.0)  # prod's exact zeros
+# the later additions draw from their own generator: the cases above keep their values
+more = np.random.default_rng(26)
+UNIT = more.uniform(-0.8, 0.8, (3, 4))  # inside (-1, 1): asin, acos, atanh, erfinv
+LIKELY = more.uniform(0.1, 1.0, (3, 4))  # kl_div's labels (probabilities)
+SMALL_PLANES = more.standard_normal((1, 2, 3, 3))
+SOFT = more.uniform(0.1, 1.0, (3, 4))
+SOFT /= SOFT.sum(axis=1, keepdims=True)  # soft labels: each row sums to 1
 
 # name -> (core function, torch function or None, input arrays)
 CASES = {
@@ -217,6 +225,67 @@ CASES = {
     "nll_loss": (lambda x: F.nll_loss(F.log_softmax(x, axis=1), core.to_tensor(
         SPATIAL_LABELS), core.to_tensor(CLASS_WEIGHT)), "nll_loss",
         (rng.standard_normal((3, 4, 2)),)),
+    # the rest of the element-wise functions (inputs inside their domains)
+    "tan": (core.tan, lambda x: x.tan(), (UNIT,)),
+    "asin": (core.asin, lambda x: x.asin(), (UNIT,)),
+    "acos": (core.acos, lambda x: x.acos(), (UNIT,)),
+    "atan": (core.atan, lambda x: x.atan(), (X,)),
+    "sinh": (core.sinh, lambda x: x.sinh(), (X,)),
+    "cosh": (core.cosh, lambda x: x.cosh(), (X,)),
+    "asinh": (core.asinh, lambda x: x.asinh(), (X,)),
+    "acosh": (core.acosh, lambda x: x.acosh(), (POS + 1,)),
+    "atanh": (core.atanh, lambda x: x.atanh(), (UNIT,)),
+    "erfinv": (core.erfinv, lambda x: x.erfinv(), (UNIT,)),
+    "expm1": (core.expm1, lambda x: x.expm1(), (X,)),
+    "log2": (core.log2, lambda x: x.log2(), (POS,)),
+    "log10": (core.log10, lambda x: x.log10(), (POS,)),
+    "logit": (core.logit, lambda x: x.logit(), (PROBS,)),
+    # eps clips: the gradient is zero outside [eps, 1 - eps] (Paddle's kernel; torch's too)
+    "logit_eps": (lambda x: core.logit(x, 0.2), lambda x: x.logit(0.2), (PROBS,)),
+    "lgamma": (core.lgamma, lambda x: x.lgamma(), (POS,)),
+    # prod: one, two and no zeros in a row (the gradient is the product of the others)
+    "prod": (lambda x: core.prod(x, axis=1, keepdim=True) * x,
+             lambda x: x.prod(1, keepdim=True) * x, (ZEROS,)),
+    "prod_all": (core.prod, lambda x: x.prod(), (X,)),
+    "prod_axes": (lambda x: core.prod(x, axis=[0, 2]), lambda x: x.prod(2).prod(0),
+                  (more.standard_normal((2, 3, 4)),)),
+    "prod_0d": (core.prod, lambda x: x.prod(), (np.array(1.7),)),
+    "repeat_interleave": (lambda x: core.repeat_interleave(x, 2, axis=1),
+                          lambda x: x.repeat_interleave(2, dim=1), (X,)),
+    "repeat_interleave_flat": (lambda x: core.repeat_interleave(x, 3),
+                               lambda x: x.repeat_interleave(3), (X,)),
+    "repeat_interleave_counts": (
+        lambda x: core.repeat_interleave(x, core.to_tensor(np.array([2, 0, 1])), axis=0),
+        "repeat_interleave_counts", (X,)),
+    "kl_div": (lambda x, y: F.kl_div(x, y, "batchmean"), "kl_div", (X, LIKELY)),
+    "kl_div_log_target": (lambda x, y: F.kl_div(x, y, "sum", log_target=True),
+                          "kl_div_log_target", (X, np.log(LIKELY))),
+    "cosine_similarity": (F.cosine_similarity, "cosine_similarity", (X, Y)),
+    "cosine_similarity_broadcast": (lambda x, y: F.cosine_similarity(x, y, axis=0),
+                                    "cosine_similarity_broadcast", (X, ROW)),
+    # built of supported ops (matmul, reshape, transpose): checked, not new
+    "interpolate_nearest": (lambda x: F.interpolate(x, scale_factor=2), "interpolate_nearest",
+                            (SMALL_PLANES,)),
+    "interpolate_bilinear": (lambda x: F.interpolate(x, size=[5, 4], mode="bilinear"),
+                             "interpolate_bilinear", (SMALL_PLANES,)),
+    "pixel_shuffle": (lambda x: F.pixel_shuffle(x, 2), "pixel_shuffle",
+                      (more.standard_normal((1, 8, 2, 3)),)),
+    # soft labels (with or without the softmax, label smoothing): the label is differentiated
+    "soft_cross_entropy": (lambda x, y: F.cross_entropy(x, y, soft_label=True), "soft_ce",
+                           (X, SOFT)),
+    "soft_cross_entropy_sum_axis": (lambda x, y: F.cross_entropy(
+        x.transpose([1, 0]), y, soft_label=True, reduction="sum", axis=0), "soft_ce_sum_axis",
+        (X, SOFT.T.copy())),
+    "soft_cross_entropy_none_smoothed": (lambda x, y: F.cross_entropy(
+        x, y, soft_label=True, reduction="none", label_smoothing=0.1), "soft_ce_none_smoothed",
+        (X, SOFT)),
+    "soft_cross_entropy_probs": (lambda x, y: F.cross_entropy(
+        x, y, soft_label=True, use_softmax=False), "soft_ce_probs", (PROBS, SOFT)),
+    # PReLU: per-channel slopes (channels first or last) and one shared slope
+    "prelu": (F.prelu, "prelu", (IMAGES, more.uniform(0.1, 0.5, 4))),
+    "prelu_shared": (F.prelu, "prelu", (IMAGES, more.uniform(0.1, 0.5, 1))),
+    "prelu_nhwc": (lambda x, w: F.prelu(x, w, data_format="NHWC"), "prelu_nhwc",
+                   (IMAGES, more.uniform(0.1, 0.5, 3))),
 }
 
 
@@ -316,6 +385,21 @@ def _torch_named_new(torch):
             x, torch.tensor(TARGETS), reduction="none"),
         "nll_loss": lambda x: tf.nll_loss(x.log_softmax(1), torch.tensor(SPATIAL_LABELS),
                                           torch.tensor(CLASS_WEIGHT)),
+        "prelu": tf.prelu,
+        "soft_ce": tf.cross_entropy,
+        "soft_ce_sum_axis": lambda x, y: tf.cross_entropy(x, y.T, reduction="sum"),
+        "soft_ce_none_smoothed": lambda x, y: tf.cross_entropy(x, y, reduction="none",
+                                                               label_smoothing=0.1)[:, None],
+        "soft_ce_probs": lambda x, y: -(y * x.log()).sum(1).mean(),
+        "interpolate_nearest": lambda x: tf.interpolate(x, scale_factor=2),
+        "interpolate_bilinear": lambda x: tf.interpolate(x, size=[5, 4], mode="bilinear"),
+        "pixel_shuffle": lambda x: tf.pixel_shuffle(x, 2),
+        "cosine_similarity": tf.cosine_similarity,
+        "cosine_similarity_broadcast": lambda x, y: tf.cosine_similarity(x, y, dim=0),
+        "kl_div": lambda x, y: tf.kl_div(x, y, reduction="batchmean"),
+        "kl_div_log_target": lambda x, y: tf.kl_div(x, y, reduction="sum", log_target=True),
+        "repeat_interleave_counts": lambda x: x.repeat_interleave(torch.tensor([2, 0, 1]), dim=0),
+        "prelu_nhwc": lambda x, w: tf.prelu(x.permute(0, 3, 1, 2), w).permute(0, 2, 3, 1),
     }
 
 
@@ -340,6 +424,72 @@ def test_second_derivatives_match_torch(name):
     sum((tg * tg).sum() for tg in tgrads).backward()
     for x, t in zip(xs, ts):
         np.testing.assert_allclose(x.gradient(), t.grad.numpy(), rtol=1e-9, atol=1e-10)
+
+
+def test_prod_with_a_dtype_casts_inside_the_recorded_backward():
+    x32 = core.to_tensor(X, dtype="float32", stop_gradient=False)
+    x64 = leaf(X.astype("float32").astype("float64"))
+    grads = []
+    for x in (x32, x64):
+        (g,) = core.grad((core.prod(x, axis=0, dtype="float64") ** 3).sum(), x, create_graph=True)
+        assert g.dtype == x.dtype
+        (g * g).sum().backward()
+        grads.append((g.numpy(), x.gradient()))
+    for got, expected in zip(grads[0], grads[1]):
+        np.testing.assert_allclose(got, expected, rtol=1e-5)
+
+
+def test_cosine_similarity_second_derivatives_where_eps_clips():
+    """eps = 0.18 clips the first row's norm product (0.011 < eps^2), not the others: there
+    the norm product is the constant eps (Paddle's formula; torch clips each norm instead)."""
+    def fn(x, y):
+        return F.cosine_similarity(x * 0.3, y * 0.3, eps=0.18)
+
+    assert np.sum(((0.3 * X) ** 2).sum(1) * ((0.3 * Y) ** 2).sum(1) < 0.18 ** 2) == 1
+    check_second_grad(_cube(fn), X, Y)
+
+
+def test_soft_cross_entropy_with_class_weights_second_derivatives():
+    """Each row's weight (label @ weight) is a constant of the gradient, as on the first-order
+    path, so the input's second derivatives are checked."""
+    def fn(x, y):
+        return F.cross_entropy(x, y, weight=core.to_tensor(CLASS_WEIGHT), soft_label=True)
+
+    check_second_grad(_cube(fn), X, SOFT, wrt=[0])
+
+
+def test_kl_div_second_derivatives_are_zero_where_the_label_is_not_positive():
+    """As the first-order path (Paddle's kernel): label <= 0 contributes nothing. At exactly 0
+    the label's own derivative has a kink, so only the input is checked there."""
+    labels = LIKELY.copy()
+    labels[0, 1], labels[2, 2] = 0.0, -0.3
+    check_second_grad(_cube(lambda x, y: F.kl_div(x, y, "sum")), X, labels, wrt=[0])
+    labels[0, 1] = -0.5
+    check_second_grad(_cube(lambda x, y: F.kl_div(x, y, "sum")), X, labels)
+    x, y = leaf(X), leaf(labels)
+    gx, gy = core.grad(_cube(lambda x, y: F.kl_div(x, y, "sum"))(x, y), [x, y],
+                       create_graph=True)
+    (gx.sum() + gy.sum()).backward()
+    assert np.all(np.isfinite(x.gradient())) and np.all(y.gradient()[labels <= 0] == 0)
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_polygamma_second_derivatives(n):
+    """digamma (n = 0) and trigamma: their derivatives are the next polygamma, evaluated by a
+    series (or scipy) that differs from torch's in the last digits, hence rtol 1e-8."""
+    torch = pytest.importorskip("torch")
+
+    def fn(x):
+        return core.digamma(x) if n == 0 else core.polygamma(x, n)
+
+    check_second_grad(_cube(fn), POS, rtol=1e-5, atol=1e-6)
+    x, t = leaf(POS), torch.tensor(POS, requires_grad=True)
+    (g,) = core.grad(_cube(fn)(x).sum(), x, create_graph=True)
+    (tg,) = torch.autograd.grad(t.polygamma(n).pow(3).sum(), t, create_graph=True)
+    np.testing.assert_allclose(g.numpy(), tg.detach().numpy(), rtol=1e-8)
+    (g * g).sum().backward()
+    (tg * tg).sum().backward()
+    np.testing.assert_allclose(x.gradient(), t.grad.numpy(), rtol=1e-8)
 
 
 def test_cross_entropy_second_derivatives():
@@ -468,7 +618,8 @@ _MIDDLES = {"plain": lambda: (), "layer_norm": lambda: (core.nn.LayerNorm([4, 4,
             "instance_norm": lambda: (core.nn.InstanceNorm2D(4),),
             # batch norm (users put it in critics, though WGAN-GP advises against it)
             "batch_norm": lambda: (core.nn.BatchNorm2D(4),),
-            "sync_batch_norm": lambda: (core.nn.SyncBatchNorm(4),)}
+            "sync_batch_norm": lambda: (core.nn.SyncBatchNorm(4),),
+            "prelu": lambda: (core.nn.PReLU(4, 0.2),)}
 
 
 @pytest.mark.parametrize("middle", sorted(_MIDDLES))
@@ -500,7 +651,7 @@ def test_a_float32_critic_built_from_layers_trains_with_the_penalty(middle):
     assert weight.grad is not None and weight.grad.dtype == core.float32
 
 
-@pytest.mark.parametrize("middle, op", [(core.nn.PReLU(), "prelu")])
+@pytest.mark.parametrize("middle, op", [(core.nn.LocalResponseNorm(3), "local_response_norm")])
 def test_a_critic_with_an_unsupported_layer_names_its_op(middle, op):
     critic = _layer_critic(middle)
     x = core.to_tensor(rng.standard_normal((4, 1, 8, 8)), dtype="float32", stop_gradient=False)
@@ -550,6 +701,26 @@ def test_third_order_through_recorded_gradient_ops_matches_torch(name):
     (g1,) = core.grad((fn(x) ** 3).sum(), x, create_graph=True)
     (tg1,) = torch.autograd.grad((tfn(torch.nn.functional, t) ** 3).sum(), t,
                                  create_graph=True)
+    (g2,) = core.grad((g1 * g1 * g1).sum(), x, create_graph=True)
+    (tg2,) = torch.autograd.grad((tg1 * tg1 * tg1).sum(), t, create_graph=True)
+    (g2 * g2).sum().backward()
+    (tg2 * tg2).sum().backward()
+    np.testing.assert_allclose(g2.numpy(), tg2.detach().numpy(), rtol=1e-9, atol=1e-10)
+    np.testing.assert_allclose(x.gradient(), t.grad.numpy(), rtol=1e-8, atol=1e-9)
+
+
+@pytest.mark.parametrize("name", ["repeat_interleave", "prod"])
+def test_third_order_of_repeat_interleave_and_prod_matches_torch(name):
+    """repeat_interleave's gradient is an op of its own (the sum over copies) and prod's is
+    prod again: third derivatives go through both."""
+    torch = pytest.importorskip("torch")
+    fn, tfn = {"repeat_interleave": (lambda x: core.repeat_interleave(x, 2, axis=1),
+                                     lambda t: t.repeat_interleave(2, dim=1)),
+               "prod": (lambda x: core.prod(x, axis=1), lambda t: t.prod(1))}[name]
+    a = np.where([[1, 1, 0], [1, 1, 1]], more.uniform(0.5, 1.5, (2, 3)), 0.0)
+    x, t = leaf(a), torch.tensor(a, requires_grad=True)
+    (g1,) = core.grad((fn(x) ** 3).sum(), x, create_graph=True)
+    (tg1,) = torch.autograd.grad((tfn(t) ** 3).sum(), t, create_graph=True)
     (g2,) = core.grad((g1 * g1 * g1).sum(), x, create_graph=True)
     (tg2,) = torch.autograd.grad((tg1 * tg1 * tg1).sum(), t, create_graph=True)
     (g2 * g2).sum().backward()
@@ -621,11 +792,11 @@ def test_an_op_without_a_tensor_level_backward_is_named_before_anything_runs():
     calls = []
     h = core.tanh(x)
     h.register_hook(lambda g: calls.append(g))
-    out = core.tan(h * 0.5).sum()
+    out = F.softshrink(h * 0.5).sum()
     with pytest.raises(NotImplementedError) as err:
         core.grad(out, x, create_graph=True)
     message = str(err.value)
-    assert "'tan'" in message and "create_graph=True" in message
+    assert "'softshrink'" in message and "create_graph=True" in message
     assert "tanh" in message and "matmul" in message  # the supported ones are listed
     assert calls == []  # nothing was computed
     (g,) = core.grad(out, x)  # the graph is intact: the first-order path still works

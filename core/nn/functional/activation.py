@@ -13,7 +13,7 @@ import functools
 import math
 
 from core import autocast, backend
-from core.higher_order import captured
+from core.higher_order import captured, needs, sum_to
 from core.nn.functional._parallel import recycled_like
 from core.nn.functional._sums import row_sums
 from core.ops import check_scalar_axis
@@ -668,7 +668,19 @@ def prelu(x: Tensor, weight: Tensor, data_format: str = "NCHW", name: str | None
             gw = unbroadcast(gw, w.shape).reshape(weight.shape).astype(weight.dtype, copy=False)
         return gx, gw
 
-    return apply(out, (x, weight), backward, "prelu")
+    return apply(out, (x, weight), backward, "prelu", _prelu_grad)
+
+
+def _prelu_grad(out, g):  # the tensor-level backward (create_graph): core.tensor.apply
+    x, weight = out._parents
+    positive, w = captured(out, "positive", "w")
+    slopes = weight.astype(x.dtype).reshape(list(w.shape))  # broadcast over x as w
+    negative = Tensor((~positive).astype(g.dtype))
+    gx = g * (1 - negative) + g * negative * slopes if needs(x) else None
+    gw = None
+    if needs(weight):
+        gw = sum_to(g * x * negative, w.shape).reshape(list(weight.shape)).astype(weight.dtype)
+    return gx, gw
 
 
 # ----- SELU, CELU, LogSigmoid, the shrinks, ThresholdedReLU, Maxout, GLU, RReLU ----------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import autocast, backend
-from core.higher_order import captured, linear_grad, needs
+from core.higher_order import captured, linear_grad, needs, sum_to
 from core.nn.functional._sums import column_sums
 from core.tensor import Tensor, apply, unbroadcast
 from core.threads import matmul_any_order, matmul_inner, matmul_transposed
@@ -415,7 +415,27 @@ def cosine_similarity(x1: Tensor, x2: Tensor, axis: int = 1, eps: float = 1e-8) 
             gx2 = unbroadcast(scale * a - xp.expand_dims(g, axis) * k2 * b, x2.data.shape)
         return gx1, gx2
 
-    return apply(out, (x1, x2), backward, "cosine_similarity")
+    return apply(out, (x1, x2), backward, "cosine_similarity", _cosine_similarity_grad)
+
+
+def _cosine_similarity_grad(out, g):
+    """The closed form of the array backward with recorded ops (create_graph). Where the clip
+    holds, the norm product is the constant eps and the squared norms are replaced by 1, so
+    only the first term remains and nothing divides by zero."""
+    x1, x2 = out._parents
+    axis, shape, unclipped, clipped = captured(out, "axis", "a", "unclipped", "norm")
+    shape = list(shape.shape)
+    a, b = x1.broadcast_to(shape), x2.broadcast_to(shape)
+    kept = Tensor(unclipped.astype(out.data.dtype))
+    w1, w2 = (a * a).sum(axis=axis), (b * b).sum(axis=axis)
+    norm = (w1 * w2 * kept + (1 - kept)).sqrt() * kept + (1 - kept) * Tensor(clipped)
+    scale, cos = (g / norm).unsqueeze(axis), g * out * kept
+    gx1 = gx2 = None
+    if needs(x1):
+        gx1 = sum_to(scale * b - (cos / (w1 * kept + (1 - kept))).unsqueeze(axis) * a, x1.shape)
+    if needs(x2):
+        gx2 = sum_to(scale * a - (cos / (w2 * kept + (1 - kept))).unsqueeze(axis) * b, x2.shape)
+    return gx1, gx2
 
 
 def bilinear(x1: Tensor, x2: Tensor, weight: Tensor, bias: Tensor | None = None,

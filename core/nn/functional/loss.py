@@ -8,7 +8,7 @@ instead of a graph of a dozen small ops. A reduced loss is 0-D (shape []), as in
 from __future__ import annotations
 
 from core import autocast, backend
-from core.higher_order import linear_grad, needs
+from core.higher_order import captured, linear_grad, needs
 from core.nn.functional.activation import softmax
 from core.tensor import Tensor, apply, arrays_to_tensors
 
@@ -283,7 +283,35 @@ def _soft_cross_entropy(input: Tensor, label: Tensor, weight, reduction: str, ax
             gl = _restore(-logp * coef, moved_shape, axis, xp)
         return gx, gl
 
-    return apply(out, (input, label), backward, "cross_entropy")
+    return apply(out, (input, label), backward, "cross_entropy", _soft_cross_entropy_grad)
+
+
+def _soft_cross_entropy_grad(out, g):
+    """The array backward with recorded ops (create_graph); the per-row weights (the label's
+    weighted sum) are constants there too, as on the first-order path."""
+    use_softmax, reduction, denom, row_weight, rows, axis = captured(
+        out, "use_softmax", "reduction", "denom", "row_weight", "rows", "axis")
+    x, lab = (t.moveaxis(axis, -1).reshape(list(rows.shape)) for t in out._parents)
+    weights = 1 if row_weight is None else Tensor(row_weight)
+    coef = (g.reshape([-1]) if reduction == "none"
+            else g.reshape([]) / denom if reduction == "mean" else g.reshape([]))
+    coef = (coef * weights).unsqueeze(-1) if reduction == "none" or row_weight is not None \
+        else coef
+    logp = x - x.logsumexp(axis=1, keepdim=True) if use_softmax else x.log()
+    gx = gl = None
+    if needs(out._parents[0]):
+        gx = (logp.exp() * lab.sum(axis=1, keepdim=True) - lab) * coef if use_softmax \
+            else -(lab / x) * coef
+        gx = gx.reshape(_moved(out._parents[0].shape, axis)).moveaxis(-1, axis)
+    if needs(out._parents[1]):
+        gl = (-(logp * coef)).reshape(_moved(out._parents[1].shape, axis)).moveaxis(-1, axis)
+    return gx, gl
+
+
+def _moved(shape, axis: int) -> list:
+    """``shape`` with ``axis`` moved last (where the rows' classes are)."""
+    shape = list(shape)
+    return shape[:axis] + shape[axis + 1:] + [shape[axis]]
 
 
 def nll_loss(input: Tensor, label: Tensor, weight: Tensor | None = None,  # noqa: A002

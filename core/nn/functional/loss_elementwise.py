@@ -258,7 +258,23 @@ def kl_div(input: Tensor, label: Tensor, reduction: str = "mean",  # noqa: A002
         log_y = xp.log(xp.where(positive, y, 1))
         losses = xp.where(positive, y * (log_y - x), 0)
         dx, dy = xp.where(positive, -y, 0), xp.where(positive, log_y - x + 1, 0)
-    return _finish(losses, [(input, dx), (label, dy)], reduction, "kl_div")
+    return _finish(losses, [(input, dx), (label, dy)], reduction, "kl_div",
+                   _kl_div_log_target_grad if log_target else _kl_div_grad)
+
+
+def _kl_div_grad(out, g):  # the tensor-level backwards (create_graph): core.tensor.apply
+    """Zero where label <= 0, as the array backward; there the label is replaced by 1 (a
+    constant), so log(label) stays finite and nothing flows back from those elements."""
+    x, y = out._parents
+    positive = Tensor((y.data > 0).astype(x.data.dtype))
+    safe = y * positive + (1 - positive)
+    return _reduced_grad(out, g, [-(y * positive), (safe.log() - x + 1) * positive])
+
+
+def _kl_div_log_target_grad(out, g):
+    x, y = out._parents
+    p = y.exp()
+    return _reduced_grad(out, g, [-p, p * (y - x + 1)])
 
 
 def _softplus_and_sigmoid(xp, z):
