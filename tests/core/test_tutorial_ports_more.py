@@ -824,7 +824,7 @@ def test_n_gram_model():
     train(model)
     _decreased(losses, 0.85)
 
-    def test(model):
+    def check_one(model):  # the tutorial's test(model)
         model.eval()
         idx = random.randint(len(trigram) - 10, len(trigram) - 1)
         x_data = list(map(lambda word: word_to_idx.get(word, 0), trigram[idx][0]))
@@ -834,7 +834,7 @@ def test_n_gram_model():
         predicts = predicts.index(max(predicts))
         return idx_to_word[predicts], trigram[idx][1]
 
-    predicted, _true = test(model)
+    predicted, _true = check_one(model)
     assert predicted in word_to_idx
 
 

@@ -60,10 +60,17 @@ def test_resnet18_pretrained_loads_the_published_weights(weights_home, published
 
 
 def test_the_cached_file_is_used_without_fetching_again(weights_home, published):
-    served, _ = published("squeezenet1_1", models.squeezenet1_1())
-    models.squeezenet1_1(pretrained=True)
+    core.seed(5)
+    source = models.squeezenet1_1()
+    served, _ = published("squeezenet1_1", source)
+    core.seed(6)  # a fresh model's own weights differ from the published ones
+    first = models.squeezenet1_1(pretrained=True)
     served.unlink()  # the mirror is gone: the cache must serve
-    models.squeezenet1_1(pretrained=True)
+    again = models.squeezenet1_1(pretrained=True)
+    for name, value in source.state_dict().items():
+        np.testing.assert_array_equal(again.state_dict()[name].numpy(), value.numpy())
+        np.testing.assert_array_equal(first.state_dict()[name].numpy(), value.numpy())
+    assert not served.exists() and (weights_home / "squeezenet1_1.pdparams").is_file()
 
 
 def test_a_wrong_md5_leaves_nothing_behind(weights_home, published):
