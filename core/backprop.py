@@ -144,31 +144,50 @@ def run_partial_backward(outputs: tuple, seeds: tuple, targets: tuple, blocked: 
     wanted = {id(t) for t in targets}
     stopped = {id(t) for t in blocked}
     relevant = _relevant(order, wanted, stopped)
+    found, ran = _partial_pass(root, order, relevant, wanted, stopped, seeds, targets,
+                               _apply_hooks, _array_step)
+    return _finish(found, wanted, order, ran, root, targets, retain_graph)
+
+
+def _array_step(node, grad):
+    """A node's input gradients as arrays (its array closure); a complex gradient reaching a
+    real parent keeps its real part."""
+    return [g if g is None or g.dtype.kind != "c" else _for_parent(parent, g)
+            for parent, g in zip(node._parents, node._backward(grad))]
+
+
+def _tensor_step(node, grad):
+    """A node's input gradients as Tensors (its tensor-level backward, recorded)."""
+    return node._grad_fn(node, grad)
+
+
+def _partial_pass(root, order: list, relevant: set, wanted: set, stopped: set,  # noqa: PLR0913
+                  seeds, targets: tuple, hooks, step) -> tuple[dict, list]:
+    """The walk shared by ``grad``'s two passes, arrays or Tensors: from the outputs down,
+    each relevant node's hooks, then ``step`` (its input gradients), summed into its parents;
+    leaves summed first so that their hooks see their whole gradient. Returns (the gradients
+    found for the targets, the nodes that ran)."""
     found, pending, ran, leaves = {}, {id(root): seeds}, [], {}
     for node in reversed(order):
         grad = pending.pop(id(node), None)
         if grad is None or id(node) not in relevant:
             continue
         if node is not root:
-            grad = _apply_hooks(node, grad)
+            grad = hooks(node, grad)
         if id(node) in wanted:
             found[id(node)] = grad
         ran.append(node)
-        for parent, parent_grad in zip(node._parents, node._backward(grad)):
+        for parent, parent_grad in zip(node._parents, step(node, grad)):
             key = id(parent)
             if parent_grad is None or parent.stop_gradient or key not in relevant \
                     or key in stopped:
                 continue
-            if parent_grad.dtype.kind == "c":
-                parent_grad = _for_parent(parent, parent_grad)
-            if parent._backward is not None:
-                pending[key] = parent_grad if key not in pending else pending[key] + parent_grad
-            else:
-                leaves[key] = parent_grad if key not in leaves else leaves[key] + parent_grad
+            into = pending if parent._backward is not None else leaves
+            into[key] = parent_grad if key not in into else into[key] + parent_grad
     for target in targets:
         if target._backward is None and id(target) in leaves:
-            found[id(target)] = _apply_hooks(target, leaves[id(target)])
-    return _finish(found, wanted, order, ran, root, targets, retain_graph)
+            found[id(target)] = hooks(target, leaves[id(target)])
+    return found, ran
 
 
 def _finish(found: dict, wanted: set, order: list, ran: list, root, targets: tuple,
@@ -204,29 +223,9 @@ def run_graph_backward(outputs: tuple, seeds: tuple, targets: tuple, blocked: tu
     stopped = {id(t) for t in blocked}
     relevant = _relevant(order, wanted, stopped)
     _check_differentiable(root, order, relevant, stopped, supported)
-    found, pending, ran, leaves = {}, {id(root): seeds}, [], {}
     with recording():
-        for node in reversed(order):
-            grad = pending.pop(id(node), None)
-            if grad is None or id(node) not in relevant:
-                continue
-            if node is not root:
-                grad = _apply_tensor_hooks(node, grad)
-            if id(node) in wanted:
-                found[id(node)] = grad
-            ran.append(node)
-            for parent, parent_grad in zip(node._parents, node._grad_fn(node, grad)):
-                key = id(parent)
-                if parent_grad is None or parent.stop_gradient or key not in relevant \
-                        or key in stopped:
-                    continue
-                if parent._backward is not None:
-                    pending[key] = parent_grad if key not in pending else pending[key] + parent_grad
-                else:
-                    leaves[key] = parent_grad if key not in leaves else leaves[key] + parent_grad
-        for target in targets:
-            if target._backward is None and id(target) in leaves:
-                found[id(target)] = _apply_tensor_hooks(target, leaves[id(target)])
+        found, ran = _partial_pass(root, order, relevant, wanted, stopped, seeds, targets,
+                                   _apply_tensor_hooks, _tensor_step)
     return _finish(found, wanted, order, ran, root, targets, retain_graph)
 
 
