@@ -1,7 +1,8 @@
 """Fetch the files of the downloadable datasets from public mirrors, md5-verified.
 
 The IDX files of MNIST and Fashion-MNIST, and the archives of Paddle's downloadable datasets
-(Cifar-10/100, Flowers-102, IMDB, UCI housing, the PTB text of Imikolov), with the md5 sums
+(Cifar-10/100, Flowers-102, IMDB, UCI housing, the PTB text of Imikolov, Movielens-1M,
+Conll05st, WMT14 and WMT16), with the md5 sums
 Paddle publishes; a mirror is a base URL the file name is appended to (after a ``/``, unless
 the base already ends in ``/`` or in ``%2F``, the escaped slash of Paddle's bcebos URLs).
 
@@ -109,6 +110,33 @@ SOURCES = {
         files={"simple-examples.tgz": "30177ea32e27c525793142b6bf2c8e2d"},
         mirrors=("https://dataset.bj.bcebos.com/imikolov%2F",
                  "http://www.fit.vutbr.cz/~imikolov/rnnlm/"),
+    ),
+    "movielens": Source(
+        files={"ml-1m.zip": "c4d9eecfca2ab87c1945afe126590906"},
+        mirrors=("https://dataset.bj.bcebos.com/movielens%2F",
+                 "https://files.grouplens.org/datasets/movielens/"),
+    ),
+    # Paddle spells two of these URLs with an escaped slash (conll05st%2FwordDict.txt); bcebos
+    # serves the same objects under the plain path, so one base URL serves all five files.
+    "conll05st": Source(
+        files={
+            "conll05st-tests.tar.gz": "387719152ae52d60422c016e92a742fc",
+            "wordDict.txt": "ea7fb7d4c75cc6254716f0177a506baa",
+            "verbDict.txt": "0d2977293bbb6cbefab5b0f97db1e77c",
+            "targetDict.txt": "d8c7f03ceb5fc2e5a0fa7503a4353751",
+            "emb": "bf436eb0faa1f6f9103017f8be57cdb7",
+        },
+        mirrors=("http://paddlemodels.bj.bcebos.com/conll05st/",),
+    ),
+    # Paddle's own cut of WMT'14 fr-en (the full corpus is too large to ship), and Multi30K's
+    # en-de (WMT'16's multimodal task 1).
+    "wmt14": Source(
+        files={"wmt14.tgz": "0791583d57d5beb693b9414c5b36798c"},
+        mirrors=("http://paddlemodels.bj.bcebos.com/wmt/",),
+    ),
+    "wmt16": Source(
+        files={"wmt16.tar.gz": "0c38be43600334966403524a40dcd81e"},
+        mirrors=("http://paddlemodels.bj.bcebos.com/wmt/",),
     ),
 }
 
