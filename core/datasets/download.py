@@ -1,7 +1,7 @@
 """Fetch the files of the downloadable datasets from public mirrors, md5-verified.
 
 The IDX files of MNIST and Fashion-MNIST, and the archives of Paddle's downloadable datasets
-(Cifar-10/100, Flowers-102, IMDB, UCI housing, the PTB text of Imikolov, Movielens-1M,
+(Cifar-10/100, Flowers-102, VOC2012, IMDB, UCI housing, the PTB text of Imikolov, Movielens-1M,
 Conll05st, WMT14 and WMT16), with the md5 sums
 Paddle publishes; a mirror is a base URL the file name is appended to (after a ``/``, unless
 the base already ends in ``/`` or in ``%2F``, the escaped slash of Paddle's bcebos URLs).
@@ -95,6 +95,11 @@ SOURCES = {
         },
         mirrors=("http://paddlemodels.bj.bcebos.com/flowers/",
                  "https://www.robots.ox.ac.uk/~vgg/data/flowers/102/"),
+    ),
+    "voc2012": Source(  # the original site serves the same bytes (torchvision's md5 there)
+        files={"VOCtrainval_11-May-2012.tar": "6cd6e144f989b92b3379bac3b3de84fd"},
+        mirrors=("https://dataset.bj.bcebos.com/voc/",
+                 "http://host.robots.ox.ac.uk/pascal/VOC/voc2012/"),
     ),
     "imdb": Source(
         files={"aclImdb_v1.tar.gz": "7c2ac02c03563afcf9b574c7e56c153a"},
