@@ -101,8 +101,10 @@ class Accuracy(Metric):
         self._name = [f"{base}_top{k}" for k in topk] if len(topk) > 1 else [base]
         self.reset()
 
-    def compute(self, pred, label) -> Tensor:
-        """[N, maxk] float32: 1 where the i-th best class is the label. A floating label is
+    def compute(self, pred, label, *args) -> Tensor:
+        """Paddle's ``compute(pred, label, *args)``: ``args`` (further labels ``paddle.Model``
+        passes when the loss takes several, e.g. a padding mask) are ignored, as in Paddle.
+        [N, maxk] float32: 1 where the i-th best class is the label. A floating label is
         cast to int64 first (truncated toward zero): Paddle compares ``pred == label``, which
         casts the right side to the int64 indices' dtype (its movielens tutorial scores float
         ratings in [0, 1] so). A one-hot (or soft) label [N, num_classes] stands for its

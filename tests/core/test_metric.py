@@ -89,6 +89,17 @@ def test_accuracy_metric_scores_every_position_of_a_tagging_batch(label_shape):
         metric.compute(core.to_tensor(scores), core.to_tensor(LABELS))
 
 
+def test_accuracy_metric_compute_ignores_further_labels_as_paddle():
+    """Paddle's ``Accuracy.compute(pred, label, *args)``: paddle.Model passes every label
+    (e.g. a padding mask for a masked loss, as the Transformer translation tutorial does);
+    the extra ones are ignored. compute() used to refuse them (TypeError)."""
+    metric = Accuracy(topk=(1, 2))
+    mask = np.ones((4, 1), np.float32)
+    np.testing.assert_array_equal(
+        metric.compute(core.to_tensor(SCORES), core.to_tensor(LABELS[:, None]), mask).numpy(),
+        metric.compute(core.to_tensor(SCORES), core.to_tensor(LABELS[:, None])).numpy())
+
+
 # Precision, Recall, Auc ----------------------------------------------------------------------
 
 PROBS = np.array([0.9, 0.2, 0.5, 0.7, 0.1, 0.49, 0.8, 0.3], np.float32)
