@@ -148,7 +148,7 @@ import numpy as _np  # noqa: E402
 
 # Paddle's submodules that most programs never touch, imported on first use (``core.fft.fft``)
 # so that ``import core`` does not pay for them: vision ~30 ms of modules, the others a few each.
-_LAZY_SUBMODULES = ("amp", "audio", "autograd", "distribution", "fft", "geometric", "jit",
+_LAZY_SUBMODULES = ("amp", "audio", "autograd", "distribution", "fft", "geometric", "hub", "jit",
                     "signal", "text", "utils", "version", "vision")
 
 

@@ -146,7 +146,7 @@ SOURCES = {
 }
 
 
-class _BadTransferError(Exception):
+class BadTransferError(Exception):
     """A transfer that completed at the HTTP level but delivered the wrong bytes."""
 
 
@@ -188,7 +188,7 @@ def get_weights_path_from_url(url: str, md5sum: str | None = None,
     if md5sum is not None:  # hexdigest() is lower case: an upper-case sum would never match
         md5sum = md5sum.lower()
     base, filename = url.rsplit("/", 1)
-    dest = _make_dir(weights_cache_dir())
+    dest = make_dir(weights_cache_dir())
     hint = (f"Copy {filename} into {dest} by hand, or set {WEIGHTS_ENV} to a folder that "
             "holds it.")
     return str(fetch(filename, md5sum, dest, (base + "/",), timeout, hint=hint))
@@ -206,7 +206,7 @@ def download(name: str, cache_dir=None, mirrors=None, timeout: float = 60.0) -> 
     mirrors = (mirrors,) if isinstance(mirrors, str) else tuple(mirrors)
     if not mirrors:
         raise ValueError(f"mirrors for {name!r} is empty: give at least one base URL.")
-    dest = _make_dir(Path(cache_dir).expanduser() if cache_dir else default_cache_dir(name))
+    dest = make_dir(Path(cache_dir).expanduser() if cache_dir else default_cache_dir(name))
     for filename, md5 in source.files.items():
         fetch(filename, md5, dest, mirrors, timeout)
     return dest
@@ -230,7 +230,7 @@ def locate_file(given, name: str, filename: str, download: bool, owner: str,
     source = SOURCES[name]
     dest = default_cache_dir(name)
     if download:
-        return fetch(filename, source.files[filename], _make_dir(dest), source.mirrors, timeout)
+        return fetch(filename, source.files[filename], make_dir(dest), source.mirrors, timeout)
     if (dest / filename).is_file():
         return dest / filename  # download=False: the cached file as it is, as MNIST's
     raise DatasetError(
@@ -240,7 +240,7 @@ def locate_file(given, name: str, filename: str, download: bool, owner: str,
     )
 
 
-def _make_dir(dest: Path) -> Path:
+def make_dir(dest: Path) -> Path:
     try:
         dest.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -272,10 +272,10 @@ def fetch(filename: str, md5: str | None, dest: Path, mirrors, timeout: float = 
         url = _url(mirror, filename)
         _say(f"downloading {url}")
         try:
-            size = _fetch_verified(url, target, md5, timeout)
-        except (OSError, http.client.HTTPException, ValueError, _BadTransferError) as exc:
-            failures.append(f"{url}: {_reason(exc)}")
-            _say(f"  failed: {_reason(exc)}")
+            size = fetch_verified(url, target, md5, timeout)
+        except (OSError, http.client.HTTPException, ValueError, BadTransferError) as exc:
+            failures.append(f"{url}: {failure_reason(exc)}")
+            _say(f"  failed: {failure_reason(exc)}")
             continue
         _say(f"  {size / 1e6:.1f} MB, md5 ok -> {target}")
         return target
@@ -286,7 +286,7 @@ def fetch(filename: str, md5: str | None, dest: Path, mirrors, timeout: float = 
     )
 
 
-def _fetch_verified(url: str, target: Path, md5: str | None, timeout: float) -> int:
+def fetch_verified(url: str, target: Path, md5: str | None, timeout: float) -> int:
     """Stream ``url`` into a temporary file, check its md5 (unless None), then rename it to
     ``target``."""
     digest, size = hashlib.md5(usedforsecurity=False), 0
@@ -299,13 +299,13 @@ def _fetch_verified(url: str, target: Path, md5: str | None, timeout: float) -> 
         announced = rsp.headers.get("Content-Length")
         # http.client returns a short body without complaint when the server hangs up early.
         if announced is not None and announced.isdigit() and size < int(announced):
-            raise _BadTransferError(f"the transfer was cut off after {size} of {announced} bytes")
+            raise BadTransferError(f"the transfer was cut off after {size} of {announced} bytes")
         if md5 is not None and digest.hexdigest() != md5:
-            raise _BadTransferError(f"md5 {digest.hexdigest()} of {size} bytes, expected {md5}")
+            raise BadTransferError(f"md5 {digest.hexdigest()} of {size} bytes, expected {md5}")
     return size
 
 
-def _reason(exc: BaseException) -> str:
+def failure_reason(exc: BaseException) -> str:
     if isinstance(exc, http.client.IncompleteRead):
         return "the transfer was cut off before the announced length"  # chunked replies
     if isinstance(exc, urllib.error.HTTPError):
