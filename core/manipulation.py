@@ -507,7 +507,11 @@ def diagonal(x, offset: int = 0, axis1: int = 0, axis2: int = 1,
         xp.moveaxis(full, (a1, a2), (-2, -1))[..., rows, cols] = g  # a view: writes into full
         return (full,)
 
-    return apply(out, (x,), backward, "diagonal")
+    def grad_fn(_out, g):  # create_graph: linear, so its Jacobian is the diagonal itself
+        return (linear_grad(apply, g, backward, lambda h: diagonal(h, k, a1, a2),
+                            "diagonal_grad"),)
+
+    return apply(out, (x,), backward, "diagonal", grad_fn)
 
 
 def trace(x, offset: int = 0, axis1: int = 0, axis2: int = 1, name: str | None = None) -> Tensor:

@@ -561,7 +561,20 @@ def var(x, axis=None, unbiased: bool = True, keepdim: bool = False,
     def backward(g):
         return (_restore(g, axes, keepdim, diff.shape) * (diff * (2 * scale)),)
 
-    return apply(_xp(x).asarray(_dropped(variance, axes, keepdim)), (x,), backward, "var")
+    return apply(_xp(x).asarray(_dropped(variance, axes, keepdim)), (x,), backward, "var",
+                 _var_grad)
+
+
+def _centred(out) -> Tensor:
+    """x - mean(x) over the reduced axes, recorded (var's and std's create_graph path)."""
+    (axes,) = captured(out, "axes")
+    x = out._parents[0]
+    return x - x.mean(axis=list(axes), keepdim=True)
+
+
+def _var_grad(out, g):  # the tensor-level backward (create_graph): 2 (x - mean) / divisor
+    axes, keepdim, scale = captured(out, "axes", "keepdim", "scale")
+    return (restore(g, axes, keepdim, out._parents[0].shape) * _centred(out) * (2 * scale),)
 
 
 def std(x, axis=None, unbiased: bool = True, keepdim: bool = False,
@@ -579,7 +592,16 @@ def std(x, axis=None, unbiased: bool = True, keepdim: bool = False,
             return (xp.zeros(diff.shape, dtype=diff.dtype),)
         return (_restore(g, axes, keepdim, diff.shape) * (diff * scale / out),)
 
-    return apply(xp.asarray(_dropped(out, axes, keepdim)), (x,), backward, "std")
+    return apply(xp.asarray(_dropped(out, axes, keepdim)), (x,), backward, "std", _std_grad)
+
+
+def _std_grad(out, g):  # (x - mean) / (divisor * std); 0 with one element per reduction
+    axes, keepdim, scale, single = captured(out, "axes", "keepdim", "scale", "single")
+    shape = out._parents[0].shape
+    spread = restore(g, axes, keepdim, shape)
+    if single:
+        return (spread * 0.0,)
+    return (spread * _centred(out) * scale / restore(out, axes, keepdim, shape),)
 
 
 def logsumexp(x, axis=None, keepdim: bool = False, name: str | None = None) -> Tensor:

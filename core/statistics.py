@@ -468,7 +468,26 @@ def logcumsumexp(x, axis=None, dtype=None, name: str | None = None) -> Tensor:
             grad = grad + sign * xp.exp(moved + rev[..., ::-1])
         return (grad.reshape(shape) if axis is None else _unscan(grad, axis, shape),)
 
-    return apply(_unscan(out, axis, shape), (x,), backward, "logcumsumexp")
+    return apply(_unscan(out, axis, shape), (x,), backward, "logcumsumexp", _logcumsumexp_grad)
+
+
+def _logcumsumexp_grad(out, g):
+    """logcumsumexp's backward with recorded ops (create_graph): d out_i / d x_j =
+    exp(x_j - out_i) for j <= i, as an [n, n] matrix per scanned row (so this path takes n
+    times the input's memory), the entries above the diagonal sent to exp(-1e4) = 0 first."""
+    (axis,) = captured(out, "axis")
+    x = out._parents[0]
+    if axis is None:
+        rows = [t.reshape([-1]) for t in (x, out, g)]
+    else:
+        rows = [t.moveaxis(axis, -1) for t in (x, out, g)]
+    xs, outs, gs = rows
+    n = xs.shape[-1]
+    xp = backend.array_module(x.data)
+    below = Tensor(xp.tril(xp.ones((n, n), dtype=x.data.dtype)))  # [i, j]: j <= i
+    exponent = (xs.unsqueeze(-2) - outs.unsqueeze(-1)) * below + (below - 1) * 1e4
+    grad = (gs.unsqueeze(-1) * exponent.exp()).sum(axis=-2)
+    return (grad.reshape(x.shape) if axis is None else grad.moveaxis(-1, axis),)
 
 
 # ----- NaN-ignoring order statistics: nanmedian, nanquantile -----------------------------------

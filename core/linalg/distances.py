@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from core import backend
+from core.higher_order import captured, needs, sum_to
 from core.linalg._common import _xp
 from core.manipulation import gather
 from core.ops import as_input
@@ -79,7 +80,22 @@ def cdist(x, y, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_n
         return (None if x.stop_gradient else unbroadcast(ga, x.data.shape),
                 None if y.stop_gradient else unbroadcast(gb, y.data.shape))
 
-    return apply(out, (x, y), backward, "cdist")
+    # create_graph: the Euclidean distance (the one of losses and kernels) has a tensor backward
+    return apply(out, (x, y), backward, "cdist", _euclid_grad if p == 2 else None)
+
+
+def _euclid_grad(out, g):
+    """cdist's p = 2 backward with recorded ops: w = g / out (0 where out is 0), then
+    x_i sum_j w_ij - (w @ y)_i, and alike for y, as the array backward."""
+    a, b = captured(out, "a", "b")
+    x, y = out._parents
+    xs, ys = x.broadcast_to(list(a.shape)), y.broadcast_to(list(b.shape))
+    on = Tensor((out.data > 0).astype(a.dtype))
+    w = g * on / (out + (1 - on))
+    swap = list(range(w.ndim - 2)) + [w.ndim - 1, w.ndim - 2]
+    return (sum_to(xs * w.sum(axis=-1, keepdim=True) - w @ ys, x.shape) if needs(x) else None,
+            sum_to(ys * w.sum(axis=-2).unsqueeze(-1) - w.transpose(swap) @ xs, y.shape)
+            if needs(y) else None)
 
 
 def _euclid_mm(xp, a, b):

@@ -65,8 +65,21 @@ def vector_norm(x, p: float = 2.0, axis=None, keepdim: bool = False,
         grad = g * xp.sign(a) * (mag / safe) ** (p - 1)
         return (xp.where(full > 0, grad, 0 * grad),)
 
-    grad_fn = None if p != 2 else lambda out, g: (_two_norm_grad(out, g, axes, keepdim, full),)
+    grad_fn = (lambda out, g: (_two_norm_grad(out, g, axes, keepdim, full),)) if p == 2 else \
+        lambda out, g: (_p_norm_grad(out, g, p, axes, keepdim, full),)
     return apply(xp.asarray(out), (x,), backward, "vector_norm", grad_fn)
+
+
+def _p_norm_grad(out: Tensor, g: Tensor, p: float, axes: tuple, keepdim: bool, full) -> Tensor:
+    """Any other p's gradient sign(x) (|x| / norm)^(p-1) with Tensors (create_graph), 0 where
+    the norm is 0, as the array backward; p = 1's is the constant sign(x)."""
+    x = out._parents[0]
+    shape = x.shape
+    zero = Tensor((full == 0).astype(x.dtype)).broadcast_to(shape)
+    if p == 1:  # (|x| / norm)^0 would have a 0 * inf gradient at x = 0
+        return restore(g, axes, keepdim, shape) * Tensor(_xp(x.data).sign(x.data)) * (1 - zero)
+    ratio = x.abs() / (restore(out, axes, keepdim, shape) + zero)
+    return restore(g, axes, keepdim, shape) * x.sign() * ratio ** (p - 1) * (1 - zero)
 
 
 def _two_norm_grad(out: Tensor, g: Tensor, axes: tuple, keepdim: bool, full) -> Tensor:

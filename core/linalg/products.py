@@ -17,6 +17,7 @@ import numpy as np
 from core import backend
 from core import ops as _ops  # sum (for vecdot): Python's name in this module
 from core.arithmetic import add, conj_if_complex, matmul, scale
+from core.higher_order import captured, needs
 from core.linalg._common import _xp
 from core.manipulation import reshape, transpose
 from core.ops import as_input, normalize_axis
@@ -190,7 +191,18 @@ def kron(x, y, name: str | None = None) -> Tensor:
             (g * conj_if_complex(a_view)).sum(axis=a_ax).reshape(y.data.shape)
         return ga, gb
 
-    return apply(out, (x, y), backward, "kron")
+    return apply(out, (x, y), backward, "kron", _kron_grad)
+
+
+def _kron_grad(out, g):  # create_graph: the block sums of the array backward, recorded (real)
+    inter, a_view, b_view, a_ax, b_ax = captured(out, "inter", "a_view", "b_view", "a_ax",
+                                                 "b_ax")
+    x, y = out._parents
+    g = g.reshape(inter)
+    return ((g * y.reshape(list(b_view.shape))).sum(axis=list(b_ax)).reshape(x.shape)
+            if needs(x) else None,
+            (g * x.reshape(list(a_view.shape))).sum(axis=list(a_ax)).reshape(y.shape)
+            if needs(y) else None)
 
 
 Tensor.dot, Tensor.mm, Tensor.bmm = dot, mm, bmm  # see the note at the end of core/ops.py

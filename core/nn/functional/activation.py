@@ -12,6 +12,8 @@ from __future__ import annotations
 import functools
 import math
 
+import numpy as np
+
 from core import autocast, backend
 from core.higher_order import captured, needs, sum_to
 from core.nn.functional._parallel import recycled_like
@@ -807,7 +809,11 @@ def log_sigmoid(x: Tensor, name: str | None = None) -> Tensor:
         d *= g
         return (d,)
 
-    return apply(out, (x,), backward, "log_sigmoid")
+    return apply(out, (x,), backward, "log_sigmoid", _log_sigmoid_grad)
+
+
+def _log_sigmoid_grad(out, g):  # the tensor-level backward (create_graph): sigmoid(-x)
+    return (g * (-out._parents[0]).sigmoid(),)
 
 
 def _softshrink_threshold(threshold, fn: str = "softshrink") -> float:
@@ -830,7 +836,11 @@ def softshrink(x: Tensor, threshold: float = 0.5, name: str | None = None) -> Te
     t = _softshrink_threshold(threshold)
     xp, a = backend.array_module(x.data), x.data
     out = a - xp.clip(a, -t, t)
-    return apply(out, (x,), lambda g: (g * (out != 0),), "softshrink")
+    return apply(out, (x,), lambda g: (g * (out != 0),), "softshrink", _softshrink_grad)
+
+
+def _softshrink_grad(out, g):  # 1 outside the band, where the output is non-zero
+    return (g * _mask(out, out.data != 0),)
 
 
 def hardshrink(x: Tensor, threshold: float = 0.5, name: str | None = None) -> Tensor:
@@ -842,7 +852,13 @@ def hardshrink(x: Tensor, threshold: float = 0.5, name: str | None = None) -> Te
     xp, a = backend.array_module(x.data), x.data
     keep = (a > t) | (a < -t)
     out = xp.where(keep, a, 0)
-    return apply(out.astype(a.dtype, copy=False), (x,), lambda g: (g * keep,), "hardshrink")
+    return apply(out.astype(a.dtype, copy=False), (x,), lambda g: (g * keep,), "hardshrink",
+                 _kept_grad)
+
+
+def _kept_grad(out, g):  # hardshrink's and thresholded_relu's: 1 where the input passed
+    (keep,) = captured(out, "keep")
+    return (g * _mask(out, keep),)
 
 
 def thresholded_relu(x: Tensor, threshold: float = 1.0, value: float = 0.0,
@@ -857,7 +873,7 @@ def thresholded_relu(x: Tensor, threshold: float = 1.0, value: float = 0.0,
     xp, a = backend.array_module(x.data), x.data
     keep = a > t
     out = xp.where(keep, a, v).astype(a.dtype, copy=False)
-    return apply(out, (x,), lambda g: (g * keep,), "thresholded_relu")
+    return apply(out, (x,), lambda g: (g * keep,), "thresholded_relu", _kept_grad)
 
 
 def _maxout_groups(groups, fn: str = "maxout") -> int:
@@ -929,7 +945,17 @@ def glu(x: Tensor, axis: int = -1, name: str | None = None) -> Tensor:
         db *= da
         return (d,)
 
-    return apply(out, (x,), backward, "glu")
+    return apply(out, (x,), backward, "glu", _glu_grad)
+
+
+def _glu_grad(out, g):  # the tensor-level backward (create_graph): both halves recomputed
+    from core.manipulation import concat, split  # noqa: PLC0415 - run only on this path
+
+    (axis,) = captured(out, "axis")
+    a, b = split(out._parents[0], 2, axis=axis)
+    s = b.sigmoid()
+    da = g * s
+    return (concat([da, da * a * (1 - s)], axis=axis),)
 
 
 def _rrelu_bounds(lower, upper, fn: str = "rrelu") -> tuple[float, float]:
@@ -962,7 +988,12 @@ def rrelu(x: Tensor, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0, trainin
         xp.copyto(slope, 1.0, where=a >= 0)
     else:
         slope = xp.where(a >= 0, 1.0, (lower + upper) / 2).astype(a.dtype, copy=False)
-    return apply(a * slope, (x,), lambda g: (g * slope,), "rrelu")
+    return apply(a * slope, (x,), lambda g: (g * slope,), "rrelu", _slope_grad)
+
+
+def _slope_grad(out, g):  # rrelu's: the drawn (or mean) slopes are constants
+    (slope,) = captured(out, "slope")
+    return (g * Tensor(slope),)
 
 
 _GUMBEL_TINY = 1e-10  # lower bound of the uniform draw: -log(-log(u)) stays finite
@@ -1012,4 +1043,17 @@ def gumbel_softmax(x: Tensor, temperature: float = 1.0, hard: bool = False, axis
         d /= data.dtype.type(temperature)
         return (d,)
 
-    return apply(out, (x,), backward, "gumbel_softmax")
+    return apply(out, (x,), backward, "gumbel_softmax", _gumbel_softmax_grad)
+
+
+def _gumbel_softmax_grad(out, g):
+    """The tensor-level backward (create_graph): y = softmax(x / T + c) recomputed with the
+    draw as a constant c (log(y) - x / T: softmax ignores a per-row shift), then softmax's
+    backward over T, as the array backward (the straight-through y under ``hard``)."""
+    soft, data, temperature, axis = captured(out, "soft", "data", "temperature", "axis")
+    x = out._parents[0]
+    xp, scale = backend.array_module(soft), data.dtype.type(1.0 / temperature)
+    with np.errstate(divide="ignore"):  # a probability that underflowed: its logit is -inf
+        shift = xp.log(soft) - data * scale
+    y = softmax(x * scale + Tensor(shift), axis=axis)
+    return ((g - (g * y).sum(axis=axis, keepdim=True)) * y * scale,)

@@ -488,4 +488,28 @@ def bilinear(x1: Tensor, x2: Tensor, weight: Tensor, bias: Tensor | None = None,
             grads.append(None if bias.stop_gradient else g2.sum(axis=0).reshape(bias.data.shape))
         return tuple(grads)
 
-    return apply(out.reshape(*lead, n_out), parents, backward, "bilinear")
+    return apply(out.reshape(*lead, n_out), parents, backward, "bilinear", _bilinear_grad)
+
+
+def _bilinear_grad(out, g):
+    """bilinear's backward with recorded ops (create_graph): the array backward's three
+    products, with W as [in1, out * in2]."""
+    x1, x2, weight, *bias = out._parents
+    n_out, n1, n2 = weight.shape
+    a, b = x1.reshape([-1, n1]), x2.reshape([-1, n2])
+    rows = a.shape[0]
+    g2 = g.reshape([rows, n_out])
+    w_in1 = weight.transpose([1, 0, 2]).reshape([n1, n_out * n2])
+    grads = [None, None, None]
+    if needs(x1):
+        spread = (g2.unsqueeze(2) * b.unsqueeze(1)).reshape([rows, n_out * n2])
+        grads[0] = (spread @ w_in1.transpose([1, 0])).reshape(x1.shape)
+    if needs(x2):
+        grads[1] = (g2.unsqueeze(2) * (a @ w_in1).reshape([rows, n_out, n2])).sum(
+            axis=1).reshape(x2.shape)
+    if needs(weight):
+        outer = (a.unsqueeze(2) * b.unsqueeze(1)).reshape([rows, n1 * n2])
+        grads[2] = (g2.transpose([1, 0]) @ outer).reshape(weight.shape)
+    if bias:
+        grads.append(g2.sum(axis=0).reshape(bias[0].shape) if needs(bias[0]) else None)
+    return tuple(grads)

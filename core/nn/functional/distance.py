@@ -7,9 +7,11 @@ keeps what the closed-form gradient of the norm needs.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 from core import backend
+from core.higher_order import needs, sum_to
 from core.tensor import Tensor, apply, arrays_to_tensors, unbroadcast
 
 
@@ -96,7 +98,41 @@ def pairwise_distance(x: Tensor, y: Tensor, p: float = 2.0, epsilon: float = 1e-
                 None if y.stop_gradient else unbroadcast(-gd, y.data.shape).astype(
                     y.dtype, copy=False))
 
-    return apply(out, (x, y), backward, fn)
+    # create_graph: p < 0 (its norm of a vector with a zero entry is 0) has no tensor backward
+    return apply(out, (x, y), backward, fn, functools.partial(
+        _pairwise_distance_grad, p=p, epsilon=epsilon, keepdim=keepdim) if p >= 0 else None)
+
+
+def _pairwise_distance_grad(out, g, p: float, epsilon: float, keepdim: bool):
+    """pairwise_distance's tensor-level backward (create_graph): ``norm_grad`` of the
+    recomputed difference, times g."""
+    x, y = out._parents
+    v = x - (y if y.dtype == x.dtype else y.astype(x.dtype))
+    if epsilon != 0.0:
+        v = v + epsilon
+    gd = (g if keepdim else g.unsqueeze(-1)) * norm_grad(v, p)
+    return (sum_to(gd, x.shape) if needs(x) else None,
+            sum_to(-gd, y.shape) if needs(y) else None)
+
+
+def norm_grad(v: Tensor, p: float) -> Tensor:
+    """d ||v||_p / d v along the last axis (p >= 0 or inf), as ``p_norm``'s array gradient
+    but built of recorded ops, so that it can be differentiated again: the zero gradient of
+    p = 0, the constant one of p = 1 and +-inf (piecewise linear), ``v / ||v||`` for p = 2,
+    and ``sign(v) (|v| / ||v||)^(p - 1)`` otherwise, zero where it is undefined (a zero norm,
+    or a zero entry when p < 1: those entries stand in as 1 and are masked out)."""
+    xp, a = backend.array_module(v.data), v.data
+    if p == 0 or math.isinf(p) or p == 1:
+        return Tensor(p_norm(xp, a, p, keepdim=True)[1])
+    if p == 2:
+        norm = (v * v).sum(axis=-1, keepdim=True).sqrt()
+        return v / (norm + Tensor((norm.data == 0).astype(a.dtype)))
+    present = Tensor((a != 0).astype(a.dtype))
+    safe = v.abs() * present + (1 - present)
+    norm = ((safe ** p) * present).sum(axis=-1, keepdim=True) ** (1.0 / p)
+    usable = Tensor((norm.data > 0).astype(a.dtype))
+    ratio = safe / (norm * usable + (1 - usable))
+    return Tensor(xp.sign(a)) * ratio ** (p - 1) * present * usable
 
 
 __all__ = ["pairwise_distance"]

@@ -8,6 +8,7 @@ and unit variance for inputs that have them.
 from __future__ import annotations
 
 from core import backend
+from core.higher_order import captured
 from core.nn.functional.activation import _SELU_ALPHA, _SELU_SCALE
 from core.tensor import Tensor, apply
 
@@ -41,14 +42,26 @@ def alpha_dropout(x: Tensor, p: float = 0.5, training: bool = True,
     data = x.data
     xp = backend.array_module(data)
     if p == 1.0:
-        return apply(xp.zeros_like(data), (x,), lambda g: (xp.zeros_like(g),), "alpha_dropout")
+        return apply(xp.zeros_like(data), (x,), lambda g: (xp.zeros_like(g),), "alpha_dropout",
+                     _alpha_zero_grad)
     a = ((1.0 - p) * (1.0 + p * _SATURATION ** 2)) ** -0.5
     b = -a * _SATURATION * p
     keep = backend.random_uniform(data.shape, dtype=data.dtype) >= p
     scale = xp.multiply(keep, xp.asarray(a, dtype=data.dtype))  # a where kept, 0 where dropped
     out = data * scale
     out += xp.where(keep, data.dtype.type(b), data.dtype.type(a * _SATURATION + b))
-    return apply(out, (x,), lambda g: (g * scale,), "alpha_dropout")
+    return apply(out, (x,), lambda g: (g * scale,), "alpha_dropout", _alpha_scale_grad)
+
+
+def _alpha_scale_grad(out, g):
+    """The tensor-level backward (create_graph) of alpha_dropout and feature_alpha_dropout:
+    the forward pass's ``a * keep`` (the mask and the affine scale) is a constant."""
+    (scale,) = captured(out, "scale")
+    return (g * Tensor(scale),)
+
+
+def _alpha_zero_grad(_out, g):  # p = 1: the output is constant
+    return (g * 0.0,)
 
 
 __all__ = ["alpha_dropout"]

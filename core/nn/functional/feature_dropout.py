@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from core import backend
 from core.nn.functional.dropout_variants import _SATURATION, check_probability
+from core.nn.functional.dropout_variants import _alpha_scale_grad as _scale_grad
+from core.nn.functional.dropout_variants import _alpha_zero_grad as _zero_grad
 from core.tensor import Tensor, apply
 
 __all__ = ["feature_alpha_dropout"]
@@ -38,7 +40,7 @@ def feature_alpha_dropout(x: Tensor, p: float = 0.5, training: bool = True,
     xp = backend.array_module(data)
     if p == 1.0:
         return apply(xp.zeros_like(data), (x,), lambda g: (xp.zeros_like(g),),
-                     "feature_alpha_dropout")
+                     "feature_alpha_dropout", _zero_grad)
     a = ((1.0 - p) * (1.0 + p * _SATURATION ** 2)) ** -0.5
     b = -a * _SATURATION * p
     noise = data.shape[:2] + (1,) * (data.ndim - 2)  # one draw per sample and channel
@@ -46,4 +48,4 @@ def feature_alpha_dropout(x: Tensor, p: float = 0.5, training: bool = True,
     scale = xp.multiply(keep, xp.asarray(a, dtype=data.dtype))  # a where kept, 0 where dropped
     out = data * scale
     out += xp.where(keep, data.dtype.type(b), data.dtype.type(a * _SATURATION + b))
-    return apply(out, (x,), lambda g: (g * scale,), "feature_alpha_dropout")
+    return apply(out, (x,), lambda g: (g * scale,), "feature_alpha_dropout", _scale_grad)

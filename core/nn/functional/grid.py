@@ -11,7 +11,10 @@ PyTorch's is False (-1 and 1 are the outer edges of the corner pixels): docs/pad
 """
 from __future__ import annotations
 
+import functools
+
 from core import backend
+from core.higher_order import captured, linear_grad, needs
 from core.nn.functional._spatial import check_tensor
 from core.tensor import Tensor, apply
 
@@ -77,7 +80,12 @@ def affine_grid(theta: Tensor, out_shape, align_corners: bool = True,
         g = g.reshape(out.shape)
         return (xp.matmul(g.transpose(0, 2, 1), base),)  # [N, spatial, spatial + 1]
 
-    return apply(out.reshape([out_shape[0], *sizes, spatial]), (theta,), backward, op)
+    def grad_fn(_out, g):  # create_graph: linear in theta, so its Jacobian is the grid itself
+        return (linear_grad(apply, g, backward, lambda h: affine_grid(h, out_shape,
+                                                                       align_corners),
+                            "affine_grid_grad"),)
+
+    return apply(out.reshape([out_shape[0], *sizes, spatial]), (theta,), backward, op, grad_fn)
 
 
 def _reflect(xp, coord, low2: float, high2: float):
@@ -204,4 +212,77 @@ def grid_sample(x: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: s
         return gx, ggrid
 
     result = out.transpose(0, 2, 1).reshape(n, c, ho, wo)
-    return apply(result, (x, grid), backward, op)
+    return apply(result, (x, grid), backward, op, functools.partial(
+        _grid_sample_grad, padding_mode=padding_mode, align_corners=align_corners))
+
+
+def _grid_sample_grad(out, g, padding_mode: str, align_corners: bool):
+    """grid_sample's backward with recorded ops (create_graph). The corners (their rows and
+    masks) are the forward's constants; the pixel coordinates are piecewise linear in the grid,
+    so each is its value plus its constant slope times (grid - its value): exact to first
+    order, as the array backward. The input's gradient scatters g times each corner's weight
+    (an op whose gradient is the gather), the grid's contracts g with the gathered values; the
+    weights are recorded in the grid, so the cross derivatives are there too."""
+    n, c, points, corners, dix, diy = captured(out, "n", "c", "points", "corners", "dix", "diy")
+    x, grid = out._parents
+    h, w = x.shape[2], x.shape[3]
+    dtype = x.data.dtype
+    outer = g.reshape([n, c, points]).transpose([0, 2, 1])  # [N, P, C]
+    masks = [Tensor(valid.astype(dtype)) for _, valid, *_ in corners]
+    weights = [(None, None, None)] if corners[0][2] is None else _corner_weights(
+        grid, (w, h), (dix, diy), dtype, padding_mode, align_corners)
+    gx = ggrid = None
+    if needs(x):
+        parts = [_scatter(outer * (mask if weight is None else weight * mask).unsqueeze(-1),
+                          index, n * h * w)
+                 for (index, *_), mask, (weight, _, _) in zip(corners, masks, weights)]
+        gx = sum(parts[1:], parts[0]).reshape([n, h * w, c]).transpose([0, 2, 1]).reshape(
+            x.shape)
+    if needs(grid) and weights[0][0] is None:  # nearest: piecewise constant in the grid
+        ggrid = Tensor(backend.array_module(dix).zeros(grid.data.shape, dtype=grid.data.dtype))
+    elif needs(grid):
+        from core.manipulation import stack  # noqa: PLC0415 - run only on this path
+
+        rows = x.reshape([n, c, h * w]).transpose([0, 2, 1]).reshape([n * h * w, c])
+        d_ix = d_iy = 0
+        for (index, *_), mask, (_, dwx, dwy) in zip(corners, masks, weights):
+            along = (outer * rows[index]).sum(axis=2) * mask
+            d_ix, d_iy = d_ix + along * dwx, d_iy + along * dwy
+        ggrid = stack([d_ix * Tensor(dix), d_iy * Tensor(diy)], axis=-1).reshape(grid.shape)
+        ggrid = ggrid if ggrid.dtype == grid.dtype else ggrid.astype(grid.dtype)
+    return gx, ggrid
+
+
+def _corner_weights(grid: Tensor, sizes, slopes, dtype, padding_mode: str,
+                    align_corners: bool) -> list:
+    """The four bilinear corners' (weight, d weight / d ix, d weight / d iy) as Tensors of the
+    grid, in the forward's order (dy, then dx). ``sizes`` is (W, H), ``slopes`` the pixel
+    coordinates' derivatives by the grid's (dix, diy)."""
+    xp = backend.array_module(grid.data)
+    n = grid.shape[0]
+    fractions = []
+    for k, (size, slope) in enumerate(zip(sizes, slopes)):
+        values = grid.data[..., k].astype(dtype, copy=False).reshape(n, -1)
+        coord, _ = _source(xp, values, size, padding_mode, align_corners)
+        moved = grid[..., k].reshape([n, -1])
+        moved = moved if moved.dtype == dtype else moved.astype(dtype)
+        fractions.append(Tensor(coord - xp.floor(coord)) + Tensor(slope) * (moved - Tensor(values)))
+    fx, fy = fractions
+    weights = []
+    for dy in (0, 1):
+        wy = fy if dy else 1 - fy
+        for dx in (0, 1):
+            wx = fx if dx else 1 - fx
+            weights.append((wx * wy, wy if dx else -wy, wx if dy else -wx))
+    return weights
+
+
+def _scatter(part: Tensor, index, rows: int) -> Tensor:
+    """``part`` [N, P, C] added into ``rows`` rows of C at ``index`` [N, P] (repeats add up),
+    recorded: a linear op whose gradient is the gather ``k[index]``, itself recorded."""
+    flat = index.reshape(-1)
+    xp = backend.array_module(part.data)
+    acc = xp.zeros((rows, part.shape[-1]), dtype=part.data.dtype)
+    xp.add.at(acc, flat, part.data.reshape(-1, part.shape[-1]))
+    return apply(acc, (part,), lambda k: (k[flat].reshape(part.data.shape),), "grid_sample_grad",
+                 lambda _out, k: (k[flat].reshape(part.shape),))

@@ -109,10 +109,17 @@ def cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = None,  #
         perm = [i for i in range(x.ndim) if i != axis] + [axis]
         logits = input.transpose(perm).reshape([-1, num_classes])
         one_hot = Tensor(xp.eye(num_classes, dtype=x.dtype)[safe])
-        grad = (softmax(logits, axis=-1) - one_hot) * coef.unsqueeze(-1)
+        if use_softmax:
+            grad = (softmax(logits, axis=-1) - one_hot) * coef.unsqueeze(-1)
+        else:  # -coefficient / p at the label; an ignored row (coefficient 0) divides by 1
+            chosen = (logits * one_hot).sum(axis=-1)
+            if valid is not None:
+                kept = Tensor(valid.astype(x.dtype))
+                chosen = chosen * kept + (1 - kept)
+            grad = -one_hot * (coef / chosen).unsqueeze(-1)
         return (grad.reshape(list(moved.shape)).transpose([perm.index(i) for i in range(x.ndim)]),)
 
-    return apply(out, (input,), backward, "cross_entropy", grad_fn if use_softmax else None)
+    return apply(out, (input,), backward, "cross_entropy", grad_fn)
 
 
 def check_smoothing(label_smoothing) -> None:
@@ -158,7 +165,24 @@ def _smoothed_cross_entropy(input: Tensor, rows, safe, valid, weight, eps: float
             grad = -target / probs * coef
         return (_restore(grad, moved_shape, axis, xp),)
 
-    return apply(out, (input,), backward, "cross_entropy")
+    return apply(out, (input,), backward, "cross_entropy", _smoothed_cross_entropy_grad)
+
+
+def _smoothed_cross_entropy_grad(out, g):
+    """The smoothed hard-label backward with recorded ops (create_graph); the smoothed,
+    weighted target is a constant, as on the first-order path."""
+    target, use_softmax, reduction, denom, axis, moved_shape = captured(
+        out, "target", "use_softmax", "reduction", "denom", "axis", "moved_shape")
+    rows = out._parents[0].moveaxis(axis, -1).reshape([-1, moved_shape[-1]])
+    coef = (g.reshape([-1, 1]) if reduction == "none"
+            else g.reshape([]) / denom if reduction == "mean" else g.reshape([]))
+    goal = Tensor(target)
+    if use_softmax:
+        grad = (softmax(rows, axis=-1) * goal.sum(axis=1, keepdim=True) - goal) * coef
+    else:  # log only where the target counts, as the forward: elsewhere the row stands in as 1
+        counts = Tensor((target != 0).astype(target.dtype))
+        grad = -goal / (rows * counts + (1 - counts)) * coef
+    return (grad.reshape(list(moved_shape)).moveaxis(-1, axis),)
 
 
 def _hard_labels(input: Tensor, label: Tensor, axis: int, num_classes: int):

@@ -66,6 +66,28 @@ def _reduced_grad(out, g, derivs: list) -> tuple:
                  for t, d in zip(out._parents, derivs))
 
 
+def _row_reduced_grad(out, g, derivs: list) -> tuple:
+    """``_reduced_grad`` where a derivative may have a feature axis after the loss's axes (a
+    loss per row: triplet_margin_loss, cosine_embedding_loss), as ``_trailing``."""
+    reduction, divisor = captured(out, "reduction", "divisor")
+    scale = g if reduction == "none" else g.reshape([]) / divisor
+
+    def scaled(d):
+        extra = d.ndim - scale.ndim
+        return d * (scale.reshape(scale.shape + [1] * extra) if scale.ndim and extra > 0
+                    else scale)
+
+    return tuple(None if not needs(t) or d is None else sum_to(scaled(d), t.shape)
+                 for t, d in zip(out._parents, derivs))
+
+
+def _constant_grad(out, g):
+    """The tensor-level backward of a piecewise-linear loss (the hinges): the derivatives the
+    array backward keeps are constants, so the gradient is linear in g alone."""
+    (grads,) = captured(out, "grads")
+    return _row_reduced_grad(out, g, [None if d is None else Tensor(d) for _, d in grads])
+
+
 def _weight_tensor(weight, dtype):
     """``weight`` (a Tensor, array or None) as a constant Tensor of the loss's dtype: the
     array backward does not differentiate it either."""
@@ -307,7 +329,15 @@ def soft_margin_loss(input: Tensor, label: Tensor, reduction: str = "mean",  # n
     y, label_parent = _float_label(label, x)
     losses, sig = _softplus_and_sigmoid(backend.array_module(x), -y * x)
     grads = [(input, -y * sig)] + ([(label_parent, -x * sig)] if label_parent is not None else [])
-    return _finish(losses, grads, reduction, "soft_margin_loss")
+    return _finish(losses, grads, reduction, "soft_margin_loss",
+                   _soft_margin_grad if label_parent is not None else
+                   functools.partial(_soft_margin_grad, label=Tensor(y)))
+
+
+def _soft_margin_grad(out, g, label=None):  # d/dz softplus(z) = sigmoid(z), z = -label * input
+    x, y = out._parents[0], out._parents[1] if label is None else label
+    s = (-y * x).sigmoid()
+    return _reduced_grad(out, g, [-y * s, -x * s])
 
 
 def hinge_embedding_loss(input: Tensor, label: Tensor, margin: float = 1.0,  # noqa: A002
@@ -333,7 +363,7 @@ def hinge_embedding_loss(input: Tensor, label: Tensor, margin: float = 1.0,  # n
     losses = xp.where(positive, x, 0) + xp.where(hinge, gap, 0)
     dx = positive.astype(x.dtype) - hinge.astype(x.dtype)
     return _finish(losses.astype(x.dtype, copy=False), [(input, dx)], reduction,
-                   "hinge_embedding_loss")
+                   "hinge_embedding_loss", _constant_grad)
 
 
 def _positive_epsilon(epsilon, fn: str) -> float:
@@ -381,7 +411,24 @@ def poisson_nll_loss(input: Tensor, label: Tensor, log_input: bool = True,  # no
         losses = losses + xp.where(counted, stirling, 0)
         dy = dy + xp.where(counted, log_y + 0.5 / safe, 0)
     grads = [(input, dx)] + ([(label_parent, dy)] if label_parent is not None else [])
-    return _finish(losses, grads, reduction, "poisson_nll_loss")
+    return _finish(losses, grads, reduction, "poisson_nll_loss", functools.partial(
+        _poisson_nll_grad, log_input=log_input, full=full, epsilon=epsilon,
+        label=None if label_parent is not None else Tensor(y)))
+
+
+def _poisson_nll_grad(out, g, log_input: bool, full: bool, epsilon: float, label=None):
+    """poisson_nll_loss's backward as recorded ops; Stirling's term (full) as the array
+    backward: its label derivative where label > 1, the label elsewhere replaced by 1."""
+    x, y = out._parents[0], out._parents[1] if label is None else label
+    if log_input:
+        dx, dy = x.exp() - y, -x
+    else:
+        dx, dy = 1 - y / (x + epsilon), -(x + epsilon).log()
+    if full:
+        counted = Tensor((y.data > 1).astype(x.data.dtype))
+        safe = y * counted + (1 - counted)
+        dy = dy + (safe.log() + 0.5 / safe) * counted
+    return _reduced_grad(out, g, [dx, dy])
 
 
 def gaussian_nll_loss(input: Tensor, label: Tensor, variance: Tensor,  # noqa: A002
@@ -430,7 +477,18 @@ def gaussian_nll_loss(input: Tensor, label: Tensor, variance: Tensor,  # noqa: A
     if full:
         losses = losses + _HALF_LOG_2PI
     grads = [(input, scaled), (label, -scaled), (variance, 0.5 * (1 - diff * scaled) / v)]
-    return _finish(losses, grads, reduction, "gaussian_nll_loss")
+    return _finish(losses, grads, reduction, "gaussian_nll_loss",
+                   functools.partial(_gaussian_nll_grad, epsilon=epsilon))
+
+
+def _gaussian_nll_grad(out, g, epsilon: float):
+    """gaussian_nll_loss's backward as recorded ops; the variance clamped at epsilon with its
+    derivative passed straight through, as the array backward."""
+    x, y, v = out._parents
+    y = y if y.dtype == x.dtype else y.astype(x.dtype)
+    v = v + Tensor(backend.array_module(v.data).maximum(v.data, epsilon).astype(x.dtype) - v.data)
+    scaled = (x - y) / v
+    return _reduced_grad(out, g, [scaled, -scaled, 0.5 * (1 - (x - y) * scaled) / v])
 
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "gaussian_nll_loss",
@@ -482,7 +540,27 @@ def sigmoid_focal_loss(logit: Tensor, label: Tensor, normalizer: Tensor | None =
         n = normalizer.data.astype(x.dtype, copy=False)
         losses, dx, dy = losses / n, dx / n, dy / n
         grads = [(logit, dx), (label, dy), (normalizer, -losses / n)]
-    return _finish(losses, grads, reduction, "sigmoid_focal_loss")
+    return _finish(losses, grads, reduction, "sigmoid_focal_loss",
+                   functools.partial(_focal_grad, alpha=alpha, gamma=gamma))
+
+
+def _focal_grad(out, g, alpha: float, gamma: float):
+    """sigmoid_focal_loss's backward: the forward's closed-form derivatives as recorded ops."""
+    x, y = out._parents[:2]
+    y = y if y.dtype == x.dtype else y.astype(x.dtype)
+    p = x.sigmoid()
+    ce = (1 - y) * x + (-x.abs()).exp().log1p() + (-x).clip(min=0.0)
+    q = 1 - (p * y + (1 - p) * (1 - y))
+    alpha_t = alpha * y + (1 - alpha) * (1 - y)
+    m = q ** gamma if gamma else 1
+    dm_dq = gamma * q ** (gamma - 1) if gamma else 0
+    dq_dx, dq_dy = -p * (1 - p) * (2 * y - 1), 1 - 2 * p
+    derivs = [alpha_t * (dm_dq * dq_dx * ce + m * (p - y)),
+              (2 * alpha - 1) * m * ce + alpha_t * (dm_dq * dq_dy * ce - m * x)]
+    if len(out._parents) == 3:  # the normalizer n: every term over n, and its own -loss / n
+        n = out._parents[2].reshape([])
+        derivs = [d / n for d in derivs] + [-(alpha_t * m * ce) / (n * n)]
+    return _reduced_grad(out, g, derivs)
 
 
 def _one_value(value, fn: str, what: str) -> Tensor:

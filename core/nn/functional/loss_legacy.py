@@ -6,7 +6,10 @@ is ``cross_entropy(..., reduction="none")`` with the label's shape kept).
 """
 from __future__ import annotations
 
+import functools
+
 from core import backend
+from core.higher_order import captured, needs, sum_to
 from core.nn.functional.activation import softmax
 from core.nn.functional.loss import _bounds, cross_entropy
 from core.tensor import Tensor, apply, arrays_to_tensors, unbroadcast
@@ -25,7 +28,13 @@ def square_error_cost(input: Tensor, label: Tensor) -> Tensor:  # noqa: A002 - P
         return (None if input.stop_gradient else unbroadcast(grad, input.data.shape),
                 None if label.stop_gradient else unbroadcast(-grad, label.data.shape))
 
-    return apply(out, (input, label), backward, "square_error_cost")
+    return apply(out, (input, label), backward, "square_error_cost", _square_error_grad)
+
+
+def _square_error_grad(out, g):  # the tensor-level backward (create_graph): 2 (input - label)
+    x, y = out._parents
+    d = 2 * (x - y) * g
+    return (sum_to(d, x.shape) if needs(x) else None, sum_to(-d, y.shape) if needs(y) else None)
 
 
 def label_smooth(label: Tensor, prior_dist: Tensor | None = None, epsilon: float = 0.1,
@@ -61,7 +70,16 @@ def label_smooth(label: Tensor, prior_dist: Tensor | None = None, epsilon: float
                     prior_dist.dtype, copy=False))
         return tuple(grads)
 
-    return apply(out, parents, backward, "label_smooth")
+    return apply(out, parents, backward, "label_smooth", _label_smooth_grad)
+
+
+def _label_smooth_grad(out, g):  # the tensor-level backward (create_graph): linear in both
+    keep, epsilon = captured(out, "keep", "epsilon")
+    label, *prior = out._parents
+    grads = [g * float(keep) if needs(label) else None]
+    if prior:
+        grads.append(sum_to(g * epsilon, prior[0].shape) if needs(prior[0]) else None)
+    return tuple(grads)
 
 
 def softmax_with_cross_entropy(logits: Tensor, label: Tensor, soft_label: bool = False,
@@ -158,7 +176,22 @@ def dice_loss(input: Tensor, label: Tensor, epsilon: float = 1e-5,  # noqa: A002
         scale = g.reshape(()) * -2 / (rows * denominator * denominator)
         return ((onehot * denominator[expand] - intersection[expand]) * scale[expand],)
 
-    return apply(out, (input,), backward, fn)
+    return apply(out, (input,), backward, fn, functools.partial(_dice_grad, epsilon=epsilon))
+
+
+def _dice_grad(out, g, epsilon: float):
+    """dice_loss's tensor-level backward (create_graph): the array backward's formula, with
+    the intersection and the denominator recomputed as recorded ops (the one-hot a constant)."""
+    (onehot,) = captured(out, "onehot")
+    x = out._parents[0]
+    axes, rows = list(range(1, x.ndim)), x.shape[0]
+    shape = [rows] + [1] * (x.ndim - 1)
+    hot = Tensor(onehot)
+    intersection = (x * hot).sum(axis=axes).reshape(shape)
+    denominator = (x.sum(axis=axes) + Tensor(onehot.sum(axis=tuple(axes)) + epsilon)).reshape(
+        shape)
+    scale = g.reshape([]) * (-2.0 / rows) / (denominator * denominator)
+    return ((hot * denominator - intersection) * scale,)
 
 
 def log_loss(input: Tensor, label: Tensor, epsilon: float = 1e-4,  # noqa: A002
@@ -192,7 +225,15 @@ def log_loss(input: Tensor, label: Tensor, epsilon: float = 1e-4,  # noqa: A002
                 None if label.stop_gradient or label.dtype.kind != "f" else
                 (g * (log_high - log_low)).astype(label.dtype, copy=False))
 
-    return apply(out, (input, label), backward, fn)
+    return apply(out, (input, label), backward, fn, functools.partial(_log_loss_grad, eps=eps))
+
+
+def _log_loss_grad(out, g, eps):  # the tensor-level backward (create_graph): core.tensor.apply
+    x, label = out._parents
+    y = label if label.dtype == x.dtype else label.astype(x.dtype)
+    low, high = x + eps, 1 - x + eps
+    return (g * ((1 - y) / high - y / low) if needs(x) else None,
+            g * (high.log() - low.log()) if needs(label) and label.dtype.kind == "f" else None)
 
 
 def npair_loss(anchor: Tensor, positive: Tensor, labels: Tensor,
@@ -239,4 +280,17 @@ def npair_loss(anchor: Tensor, positive: Tensor, labels: Tensor,
                 None if positive.stop_gradient else
                 (d_scores.T @ a + shrink * p).astype(positive.dtype, copy=False))
 
-    return apply(out, (anchor, positive), backward, fn)
+    return apply(out, (anchor, positive), backward, fn, _npair_grad)
+
+
+def _npair_grad(out, g):
+    """npair_loss's backward with recorded ops (create_graph): the scores' softmax recomputed,
+    the label targets a constant, as the array backward."""
+    targets, reg, rows = captured(out, "targets", "reg", "rows")
+    a, p = out._parents
+    ps = p if p.dtype == a.dtype else p.astype(a.dtype)
+    g = g.reshape([])
+    d_scores = (softmax(a @ ps.transpose([1, 0]), axis=1) - Tensor(targets)) * (g / rows)
+    shrink = g * (2 * float(reg) / rows)
+    return (d_scores @ ps + shrink * a if needs(a) else None,
+            d_scores.transpose([1, 0]) @ a + shrink * ps if needs(p) else None)

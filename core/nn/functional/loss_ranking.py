@@ -9,12 +9,20 @@ computed in the forward pass from arrays it already has, rather than a graph of 
 """
 from __future__ import annotations
 
+import functools
 import math
 
 from core import backend
-from core.nn.functional.distance import pairwise_distance
+from core.nn.functional.distance import norm_grad, pairwise_distance
 from core.nn.functional.loss import _bounds, check_reduction
-from core.nn.functional.loss_elementwise import _finish, _same_shape, _weighted
+from core.nn.functional.loss_elementwise import (
+    _constant_grad,
+    _finish,
+    _row_reduced_grad,
+    _same_shape,
+    _weight_tensor,
+    _weighted,
+)
 from core.tensor import Tensor, arrays_to_tensors
 
 
@@ -63,7 +71,18 @@ def margin_ranking_loss(input: Tensor, other: Tensor, label: Tensor,  # noqa: A0
     grads = [(input, dx), (other, -dx)]
     if label.data.dtype.kind == "f":
         grads.append((label, -diff * active))
-    return _finish(xp.maximum(z, 0), grads, reduction, "margin_ranking_loss")
+    return _finish(xp.maximum(z, 0), grads, reduction, "margin_ranking_loss", functools.partial(
+        _margin_ranking_grad, active=active,
+        label=None if label.data.dtype.kind == "f" else Tensor(y)))
+
+
+def _margin_ranking_grad(out, g, active, label=None):
+    """margin_ranking_loss's tensor-level backward (create_graph): where the hinge is active
+    (a constant mask), -label, label and -(input - other)."""
+    x, other = out._parents[:2]
+    y = out._parents[2] if label is None else label
+    on = Tensor(active)
+    return _row_reduced_grad(out, g, [-y * on, y * on, -(x - other) * on])
 
 
 _COSINE_EPS = 1e-11  # added to each squared norm: Paddle writes 10e-12 (torch adds 1e-12)
@@ -110,7 +129,22 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, label: Tensor, margin:
     cos, norms = cos[:, None], norms[:, None]
     grads = [(input1, dcos * (b / norms - cos * a / sq1[:, None])),
              (input2, dcos * (a / norms - cos * b / sq2[:, None]))]
-    return _finish(losses, grads, reduction, "cosine_embedding_loss")
+    return _finish(losses, grads, reduction, "cosine_embedding_loss",
+                   functools.partial(_cosine_embedding_grad, dcos=dcos))
+
+
+def _cosine_embedding_grad(out, g, dcos):
+    """cosine_embedding_loss's tensor-level backward: the cosine's gradients recomputed as
+    recorded ops, times d loss / d cos (-1, 1 on an active hinge, or 0: a constant)."""
+    a, b = (t if t.ndim == 2 else t.reshape([1, -1]) for t in out._parents)
+    b = b if b.dtype == a.dtype else b.astype(a.dtype)
+    sq1 = (a * a).sum(axis=-1, keepdim=True) + _COSINE_EPS
+    sq2 = (b * b).sum(axis=-1, keepdim=True) + _COSINE_EPS
+    norms = (sq1 * sq2).sqrt()
+    cos = (a * b).sum(axis=-1, keepdim=True) / norms
+    d = Tensor(dcos)
+    return _row_reduced_grad(out, g, [d * (b / norms - cos * a / sq1),
+                                      d * (a / norms - cos * b / sq2)])
 
 
 def _p_norm(xp, v, p: float):
@@ -171,7 +205,24 @@ def triplet_margin_loss(input: Tensor, positive: Tensor, negative: Tensor,  # no
         g_swap = g_swap * active
         d_positive, d_negative = d_positive - g_swap, d_negative + g_swap
     grads = [(input, g_pos - g_neg), (positive, d_positive), (negative, d_negative)]
-    return _finish(xp.maximum(z, 0), grads, reduction, fn)
+    masks = (active, use_swap[..., None].astype(a.dtype)) if swap else (active, None)
+    return _finish(xp.maximum(z, 0), grads, reduction, fn, functools.partial(
+        _triplet_grad, p=p, epsilon=epsilon, masks=masks))
+
+
+def _triplet_grad(out, g, p: float, epsilon: float, masks):
+    """triplet_margin_loss's tensor-level backward: the norms' gradients (``norm_grad``) of
+    the recomputed differences; the active hinge and the swap choice are constant masks."""
+    a, pos, neg = out._parents
+    active, use_swap = (None if m is None else Tensor(m) for m in masks)
+    g_pos = norm_grad(a - pos + epsilon, p) * active
+    g_neg = norm_grad(a - neg + epsilon, p) * active
+    d_positive, d_negative = -g_pos, g_neg
+    if use_swap is not None:
+        g_swap = norm_grad(pos - neg + epsilon, p) * active * use_swap
+        g_neg = g_neg * (1 - use_swap)
+        d_positive, d_negative = -g_pos - g_swap, g_neg + g_swap
+    return _row_reduced_grad(out, g, [g_pos - g_neg, d_positive, d_negative])
 
 
 def multi_label_soft_margin_loss(input: Tensor, label: Tensor,  # noqa: A002
@@ -205,7 +256,18 @@ def multi_label_soft_margin_loss(input: Tensor, label: Tensor,  # noqa: A002
     classes = x.shape[-1]
     losses = per_class.sum(axis=-1) / per_class.dtype.type(max(classes, 1))
     grads = [(input, dx / classes)] + ([(label, dy / classes)] if dy is not None else [])
-    return _finish(losses, grads, reduction, fn)
+    return _finish(losses, grads, reduction, fn, functools.partial(
+        _multi_label_soft_margin_grad, weight=weight,
+        label=None if dy is not None else Tensor(y)))
+
+
+def _multi_label_soft_margin_grad(out, g, weight=None, label=None):
+    """multi_label_soft_margin_loss's tensor-level backward: weight * (sigmoid(input) - label)
+    and -weight * input, over C (the weight a constant, as in the array backward)."""
+    x = out._parents[0]
+    y = out._parents[1] if label is None else label
+    w = _weight_tensor(weight, x.dtype) / x.shape[-1]
+    return _row_reduced_grad(out, g, [(x.sigmoid() - y) * w, -x * w])
 
 
 def multi_margin_loss(input: Tensor, label: Tensor, p: int = 1, margin: float = 1.0,  # noqa: A002
@@ -258,7 +320,8 @@ def multi_margin_loss(input: Tensor, label: Tensor, p: int = 1, margin: float = 
         slope = slope * w
     dx = slope / x.dtype.type(classes)
     dx[index, lab] = -dx.sum(axis=1)
-    return _finish(losses, [(input, dx)], reduction, fn)
+    # create_graph: with p = 1 the loss is piecewise linear (constant derivatives)
+    return _finish(losses, [(input, dx)], reduction, fn, _constant_grad if p == 1 else None)
 
 
 def _check_classes(labels, classes: int, known, fn: str) -> None:
@@ -324,7 +387,7 @@ def multi_label_margin_loss(input: Tensor, label: Tensor, reduction: str = "mean
     dx = dx / x.dtype.type(classes)
     if input.ndim == 1:
         losses, dx = losses[0], dx[0]
-    return _finish(losses, [(input, dx)], reduction, fn)
+    return _finish(losses, [(input, dx)], reduction, fn, _constant_grad)  # piecewise linear
 
 
 def triplet_margin_with_distance_loss(input: Tensor, positive: Tensor,  # noqa: A002

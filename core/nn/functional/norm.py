@@ -2,10 +2,11 @@
 ``group_norm``, ``instance_norm`` and ``local_response_norm``, each one fused op."""
 from __future__ import annotations
 
+import functools
 import math
 
 from core import autocast, backend
-from core.higher_order import needs
+from core.higher_order import captured, needs
 from core.row_blocks import for_blocks
 from core.tensor import Tensor, apply
 
@@ -234,7 +235,26 @@ def normalize(x: Tensor, p: float = 2, axis: int = 1, epsilon: float = 1e-12,
         dnorm = xp.sign(data) * (a / safe) ** (p - 1)  # d ||x||_p / d x
         return (g / denom - xp.where(through, inner / (denom * denom), 0) * dnorm,)
 
-    return apply(out, (x,), backward, "normalize")
+    return apply(out, (x,), backward, "normalize", _unit_norm_grad)
+
+
+def _unit_norm_grad(out, g):
+    """normalize's backward with recorded ops (create_graph): the norm recomputed where it
+    divides (``through``, a constant mask), the constant epsilon elsewhere, as the array
+    backward; a row that epsilon divides stands in as the norm of sum + 1, never used."""
+    axis, p, through, denom, data = captured(out, "axis", "p", "through", "denom", "data")
+    x = out._parents[0]
+    on = Tensor(through.astype(data.dtype))
+    norm = ((x.abs() ** p).sum(axis=axis, keepdim=True) + (1 - on)) ** (1.0 / p)
+    divisor = norm * on + Tensor(backend.array_module(data).where(through, 0, denom))
+    if p == 2:
+        dnorm = x / norm
+    elif p == 1:  # sign(x): a constant (its power 0 would have a 0 * inf gradient at 0)
+        dnorm = Tensor(backend.array_module(data).sign(data))
+    else:
+        dnorm = x.sign() * (x.abs() / norm) ** (p - 1)
+    inner = (g * x).sum(axis=axis, keepdim=True)
+    return (g / divisor - on * inner / (divisor * divisor) * dnorm,)
 
 
 # ----- layer, group and instance norm: one fused op over per-sample statistics ----------------
@@ -464,7 +484,29 @@ def local_response_norm(x: Tensor, size: int, alpha: float = 1e-4, beta: float =
         inner *= -2.0 * beta * scale
         return (g / div + data * _window_sum(inner, axis, after, before),)
 
-    return apply(out, (x,), backward, "local_response_norm")
+    return apply(out, (x,), backward, "local_response_norm",
+                 functools.partial(_local_response_norm_grad, k=k))
+
+
+def _local_response_norm_grad(out, g, k: float):
+    """local_response_norm's backward with recorded ops (create_graph): the window sums are
+    products with a constant [C, C] band matrix along the channel axis (its transpose for the
+    windows that contain each channel), so the statistics are differentiated too."""
+    axis, before, after, beta, scale = captured(out, "axis", "before", "after", "beta", "scale")
+    x = out._parents[0]
+    xp = backend.array_module(x.data)
+    j = xp.arange(x.shape[axis])
+    # band[j, c]: channel j lies in the window of channel c, [c - before, c + after]
+    band = ((j[:, None] >= j[None, :] - before) & (j[:, None] <= j[None, :] + after)).astype(
+        x.dtype)
+
+    def window(t, matrix):
+        return (t.moveaxis(axis, -1) @ Tensor(matrix)).moveaxis(-1, axis)
+
+    base = window(x * x, band) * scale + k
+    div = base ** beta
+    inner = g * x / (div * base) * (-2.0 * beta * scale)
+    return (g / div + x * window(inner, xp.ascontiguousarray(band.T)),)
 
 
 def _window_sum(a, axis: int, before: int, after: int):

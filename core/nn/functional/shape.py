@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import core
 from core import backend
+from core.higher_order import captured, linear_grad
 from core.nn.functional._spatial import check_tensor, pair
 from core.nn.functional.common import interpolate
 from core.tensor import Tensor, apply
@@ -190,7 +191,7 @@ def unfold(x: Tensor, kernel_sizes, strides=1, paddings=0, dilations=1,
     del name
     check_tensor(x, "x", "unfold")
     blocks = _Blocks("unfold", x.shape[2:], kernel_sizes, strides, paddings, dilations)
-    return apply(blocks.im2col(x.data), (x,), lambda g: (blocks.col2im(g),), "unfold")
+    return _blocks_op(x, blocks, True)
 
 
 def fold(x: Tensor, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1,
@@ -211,7 +212,28 @@ def fold(x: Tensor, output_sizes, kernel_sizes, strides=1, paddings=0, dilations
                          f"divisible by kh * kw = {per_block} and its length must be the "
                          f"{count} blocks ({blocks.out[0]} x {blocks.out[1]}) of output_sizes="
                          f"{list(size)}.")
-    return apply(blocks.col2im(x.data), (x,), lambda g: (blocks.im2col(g),), "fold")
+    return _blocks_op(x, blocks, False)
+
+
+def _blocks_op(x: Tensor, blocks: _Blocks, unfolding: bool) -> Tensor:
+    """unfold (im2col) or fold (col2im) of ``x`` over ``blocks``: each is the other's adjoint,
+    so under create_graph the gradient of either is an op whose own gradient is the op again."""
+    if unfolding:
+        return apply(blocks.im2col(x.data), (x,), lambda g: (blocks.col2im(g),), "unfold",
+                     _unfold_grad)
+    return apply(blocks.col2im(x.data), (x,), lambda g: (blocks.im2col(g),), "fold", _fold_grad)
+
+
+def _unfold_grad(out, g):  # create_graph: linear, so its Jacobian is unfold itself
+    (blocks,) = captured(out, "blocks")
+    return (linear_grad(apply, g, out._backward, lambda h: _blocks_op(h, blocks, True),
+                        "unfold_grad"),)
+
+
+def _fold_grad(out, g):  # create_graph: linear, so its Jacobian is fold itself
+    (blocks,) = captured(out, "blocks")
+    return (linear_grad(apply, g, out._backward, lambda h: _blocks_op(h, blocks, False),
+                        "fold_grad"),)
 
 
 def upsample(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",

@@ -22,6 +22,7 @@ import math
 from dataclasses import dataclass
 
 from core import autocast, backend
+from core.higher_order import captured, linear_grad, needs
 from core.nn.functional._spatial import Window, _is_int, _same, check_fits, check_tensor
 from core.nn.functional.pooling import _ceil, check_mask_format
 from core.tensor import Tensor, apply
@@ -289,7 +290,79 @@ def conv3d(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padd
             db = g2d.sum(axis=0)
         return (dx, dw) if bias is None else (dx, dw, db)
 
-    return apply(_to_public(out, channels_first), parents, backward, "conv3d")
+    def grad_fn(_out, g):  # create_graph: the two adjoints as recorded ops, and the bias's sum
+        ops = _Adjoints3D(grid, pads, groups, channels_first, xh.shape, w)
+        return _bilinear_grads(ops.input_grad(g, weight) if needs(x) else None,
+                               ops.weight_grad(x, g) if needs(weight) else None, bias, g,
+                               channels_first)
+
+    return apply(_to_public(out, channels_first), parents, backward, "conv3d", grad_fn)
+
+
+def _bilinear_grads(gx, gw, bias, g, channels_first: bool) -> tuple:
+    """A 3-D convolution's (or transposed one's) tensor-level gradients: the input's and the
+    weight's, then the bias's (the output gradient summed over all but the channels)."""
+    if bias is None:
+        return gx, gw
+    return gx, gw, (g.sum(axis=[0, 2, 3, 4] if channels_first else [0, 1, 2, 3])
+                    if needs(bias) else None)
+
+
+class _Adjoints3D:
+    """conv3d (without bias) and its two adjoints, each a recorded op whose gradients are the
+    other two, as conv2d's ``_Adjoints``: conv(x, w) is bilinear, so d/dx <h, conv(x, w)> =
+    input_grad(h, w) and d/dw = weight_grad(x, h), and likewise for the adjoints. A
+    conv3d_transpose is this input_grad, so its create_graph path uses the same three.
+    ``x_shape`` is the convolution's input shape, channels-last; ``w_like`` the kernel (any
+    array of its shape: the GEMMs read it only where the kernel is an argument)."""
+
+    def __init__(self, grid: _Grid, pads, groups: int, channels_first: bool, x_shape, w_like):
+        self.grid, self.pads, self.groups = grid, pads, groups
+        self.channels_first, self.x_shape, self.w_like = channels_first, tuple(x_shape), w_like
+
+    def _columns(self, xd):
+        xh = _to_channels_last(xd, self.channels_first)
+        return self.grid.unfold(_pad_channels_last(backend.array_module(xh), xh, self.pads))
+
+    def _rows(self, gd, out_channels: int):
+        g = _to_channels_last(gd, self.channels_first)
+        return backend.array_module(g).ascontiguousarray(g).reshape(-1, out_channels)
+
+    def _gemm(self, wd):
+        return _GroupedGemm(backend.array_module(wd), self.grid, wd, self.groups)
+
+    def _conv(self, xd, wd):
+        out = self._gemm(wd).forward(self._columns(xd))
+        return _to_public(out.reshape(xd.shape[0], *self.grid.outs, -1), self.channels_first)
+
+    def _input_grad(self, gd, wd):
+        n, *sizes, c = self.x_shape
+        padded = (n, *[s + b + a for s, (b, a) in zip(sizes, self.pads)], c)
+        cols_shape = (n, *self.grid.outs, *self.grid.kernel, c)
+        dcols = self._gemm(wd).column_grad(self._rows(gd, wd.shape[0]), cols_shape)
+        full = self.grid.fold(dcols, padded)
+        return _to_public(full[_interior(self.x_shape, self.pads)], self.channels_first)
+
+    def _weight_grad(self, xd, gd):
+        return self._gemm(self.w_like).weight_grad(self._columns(xd),
+                                                   self._rows(gd, self.w_like.shape[0]))
+
+    def conv(self, x: Tensor, w: Tensor) -> Tensor:
+        return apply(self._conv(x.data, w.data), (x, w),
+                     lambda h: (self._input_grad(h, w.data), self._weight_grad(x.data, h)),
+                     "conv3d", lambda _out, h: (self.input_grad(h, w), self.weight_grad(x, h)))
+
+    def input_grad(self, g: Tensor, w: Tensor) -> Tensor:
+        return apply(self._input_grad(g.data, w.data), (g, w),
+                     lambda k: (self._conv(k, w.data), self._weight_grad(k, g.data)),
+                     "conv3d_input_grad",
+                     lambda _out, k: (self.conv(k, w), self.weight_grad(k, g)))
+
+    def weight_grad(self, x: Tensor, g: Tensor) -> Tensor:
+        return apply(self._weight_grad(x.data, g.data), (x, g),
+                     lambda k: (self._input_grad(g.data, k), self._conv(x.data, k)),
+                     "conv3d_weight_grad",
+                     lambda _out, k: (self.input_grad(g, k), self.conv(x, k)))
 
 
 def conv3d_transpose(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
@@ -370,7 +443,14 @@ def conv3d_transpose(x: Tensor, weight: Tensor, bias: Tensor | None = None, stri
             db = gh.reshape(-1, gh.shape[-1]).sum(axis=0)
         return (dx, dw) if bias is None else (dx, dw, db)
 
-    return apply(_to_public(out, channels_first), parents, backward, op)
+    def grad_fn(_out, g):  # create_graph: the input gradient of a conv3d, with its adjoints
+        ops = _Adjoints3D(grid, pads, groups, channels_first, (padded[0], *sizes, padded[-1]),
+                          w)
+        return _bilinear_grads(ops.conv(g, weight) if needs(x) else None,
+                               ops.weight_grad(g, x) if needs(weight) else None, bias, g,
+                               channels_first)
+
+    return apply(_to_public(out, channels_first), parents, backward, op, grad_fn)
 
 
 # ----- pooling ---------------------------------------------------------------------------------
@@ -436,11 +516,16 @@ def max_pool3d(x: Tensor, kernel_size, stride=None, padding=0, return_mask: bool
                           _to_channels_last(g, pool.channels_first)[:, :, :, :, None], 4)
         return (pool.input_grad(dcols, src.shape),)
 
-    result = apply(pool.public(out), (x,), backward, "max_pool3d")
+    result = apply(pool.public(out), (x,), backward, "max_pool3d", _max_pool3d_grad)
     if not return_mask:
         return result
-    # The window offset (i, j, k) of each maximum, back to its place in the unpadded volume.
-    kernel, sizes = pool.grid.kernel, pool.xh.shape[1:4]
+    return result, Tensor(pool.public(_first_max_index(pool, first).astype("int32")))
+
+
+def _first_max_index(pool: _Pool3D, first):
+    """Each window's first maximum (``first``: its offset in the window) as an index into the
+    flattened, unpadded D * H * W volume of its channel; channels-last [N, Do, Ho, Wo, C]."""
+    xp, kernel, sizes = pool.xp, pool.grid.kernel, pool.xh.shape[1:4]
     offsets = list(xp.unravel_index(first, kernel))
     flat = 0
     for axis_index, (axis, offset) in enumerate(zip(pool.axes, offsets)):
@@ -448,7 +533,22 @@ def max_pool3d(x: Tensor, kernel_size, stride=None, padding=0, return_mask: bool
         shape[1 + axis_index] = axis.out
         start = (xp.arange(axis.out) * axis.stride - axis.before).reshape(shape)
         flat = flat * sizes[axis_index] + start + offset
-    return result, Tensor(pool.public(flat.astype("int32")))
+    return flat
+
+
+def _max_pool3d_grad(out, g):  # create_graph: the gradient routed as the forward routed x
+    pool, first = captured(out, "pool", "first")
+    n, *sizes, c = pool.xh.shape
+    index = _to_public(_first_max_index(pool, first), True)  # [N, C, Do, Ho, Wo]
+    flat = index + (pool.xp.arange(n * c, dtype="int64") * math.prod(sizes)).reshape(
+        n, c, 1, 1, 1)
+
+    def routed(h):  # the pool's Jacobian: h at each window's first maximum
+        h = h if pool.channels_first else h.transpose([0, 4, 1, 2, 3])
+        picked = h.reshape([-1])[flat]
+        return picked if pool.channels_first else picked.transpose([0, 2, 3, 4, 1])
+
+    return (linear_grad(apply, g, out._backward, routed, "max_pool3d_grad"),)
 
 
 def avg_pool3d(x: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
@@ -487,7 +587,12 @@ def avg_pool3d(x: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool =
         dcols = xp.broadcast_to(share, cols.shape)
         return (pool.input_grad(dcols, src.shape),)
 
-    return apply(pool.public(out), (x,), backward, "avg_pool3d")
+    def grad_fn(_out, g):  # create_graph: linear in x, so its Jacobian is the pool itself
+        return (linear_grad(apply, g, backward, lambda h: avg_pool3d(
+            h, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override,
+            data_format), "avg_pool3d_grad"),)
+
+    return apply(pool.public(out), (x,), backward, "avg_pool3d", grad_fn)
 
 
 # ----- adaptive pooling ------------------------------------------------------------------------
@@ -540,10 +645,26 @@ def _adaptive3d(x: Tensor, output_size, op: str, reduce_max: bool, return_mask: 
                 target += grad[..., None, None, None] / math.prod(target.shape[2:])
         return (dx if channels_first else dx.transpose(0, 2, 3, 4, 1),)
 
-    pooled = apply(out if channels_first else out.transpose(0, 2, 3, 4, 1), (x,), backward, op)
+    def grad_fn(_out, g):  # create_graph: the gradient routed as the forward routed x
+        if not reduce_max:  # linear in x: the Jacobian is the pool itself
+            return (linear_grad(apply, g, backward, lambda h: _adaptive3d(
+                h, output_size, op, False, channels_first=channels_first), f"{op}_grad"),)
+        flat = _adaptive_mask(firsts, bins, sizes, (n, c, *outs), xp).astype("int64") + (
+            xp.arange(n * c, dtype="int64") * math.prod(sizes)).reshape(n, c, 1, 1, 1)
+        return (linear_grad(apply, g, backward, lambda hh: hh.reshape([-1])[flat],
+                            f"{op}_grad"),)  # adaptive_max_pool3d is channels-first only
+
+    pooled = apply(out if channels_first else out.transpose(0, 2, 3, 4, 1), (x,), backward, op,
+                   grad_fn)
     if not return_mask:
         return pooled
-    mask = xp.empty((n, c, *outs), dtype="int32")
+    return pooled, Tensor(_adaptive_mask(firsts, bins, sizes, (n, c, *outs), xp))
+
+
+def _adaptive_mask(firsts: dict, bins, sizes, shape, xp):
+    """The int32 [N, C, Do, Ho, Wo] index of each bin's first maximum in its channel's
+    flattened D * H * W volume."""
+    mask = xp.empty(shape, dtype="int32")
     for cell, first in firsts.items():
         starts = [bins[a][cell[a]][0] for a in range(3)]
         extents = [bins[a][cell[a]][1] - starts[a] for a in range(3)]
@@ -552,7 +673,7 @@ def _adaptive3d(x: Tensor, output_size, op: str, reduce_max: bool, return_mask: 
         for a in range(3):
             index = index * sizes[a] + starts[a] + offsets[a]
         mask[(slice(None), slice(None)) + cell] = index
-    return pooled, Tensor(mask)
+    return mask
 
 
 def adaptive_avg_pool3d(x: Tensor, output_size, data_format: str = "NCDHW",
