@@ -1,7 +1,7 @@
 """Paddle's ``paddle.sparse.nn``: the activation layers ``ReLU``, ``ReLU6``, ``LeakyReLU`` and
-``Softmax`` of sparse tensors, and ``functional``. Paddle's point-cloud layers (``Conv3D``,
-``SubmConv3D``, ``BatchNorm``, ``SyncBatchNorm``, ``MaxPool3D``) are not offered: see
-docs/paddle.md.
+``Softmax`` of sparse tensors, the point-cloud layers ``Conv3D``, ``SubmConv3D``,
+``MaxPool3D``, ``BatchNorm`` and ``SyncBatchNorm`` (conv.py, pooling.py, norm.py), and
+``functional``.
 """
 from __future__ import annotations
 
@@ -52,3 +52,11 @@ class Softmax(Layer):
 
     def forward(self, x):
         return functional.softmax(x, self._axis)
+
+
+# Paddle's point-cloud layers: sparse 3-D convolution, pooling and batch norm of voxels.
+from core.sparse.nn.conv import Conv3D, SubmConv3D  # noqa: E402
+from core.sparse.nn.norm import BatchNorm, SyncBatchNorm  # noqa: E402
+from core.sparse.nn.pooling import MaxPool3D  # noqa: E402
+
+__all__ += ["BatchNorm", "Conv3D", "MaxPool3D", "SubmConv3D", "SyncBatchNorm"]

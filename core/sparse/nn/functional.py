@@ -2,7 +2,8 @@
 ``softmax`` of sparse tensors (COO or CSR). The activations act on the stored values (each maps
 0 to 0) of the coalesced tensor (see ``core.sparse.tensor.coalesced``); ``softmax`` normalises
 the stored entries of each row along the last axis, the implicit zeros taking no part (they
-stay zeros), as Paddle's and torch's sparse softmax do.
+stay zeros), as Paddle's and torch's sparse softmax do. ``conv3d``, ``subm_conv3d`` and
+``max_pool3d`` of point clouds live in conv.py and pooling.py.
 """
 from __future__ import annotations
 
@@ -79,3 +80,10 @@ def softmax(x, axis: int = -1, name: str | None = None):
     peak[row[order][last]] = x.data[order][last]
     exps = exp(values - Tensor(xp.take(peak, row)))
     return with_values(x, exps / gather_rows(sum_rows(exps, row, len(groups)), row))
+
+
+# Paddle's point-cloud kernels: sparse 3-D convolution and max pooling of voxels.
+from core.sparse.nn.conv import conv3d, subm_conv3d  # noqa: E402
+from core.sparse.nn.pooling import max_pool3d  # noqa: E402
+
+__all__ += ["conv3d", "max_pool3d", "subm_conv3d"]
