@@ -1,5 +1,6 @@
 """Callbacks for ``core.Model`` (``paddle.callbacks``): hooks around training, evaluation and
-prediction, and the three that ``Model.fit`` uses: progress lines, checkpoints, early stopping.
+prediction; the ones ``Model.fit`` adds (progress lines, checkpoints, the learning-rate
+schedule), early stopping and ``ReduceLROnPlateau``.
 
 A callback subclasses ``Callback`` and overrides the hooks it needs; ``self.model`` is the
 ``core.Model`` and ``self.params`` holds ``batch_size``, ``epochs``, ``steps``, ``verbose`` and
@@ -13,6 +14,7 @@ import numbers
 import os
 import sys
 import time
+import warnings
 
 from core.optimizer.lr import LRScheduler as Schedule
 from core.optimizer.lr import ReduceOnPlateau
@@ -215,13 +217,15 @@ class ModelCheckpoint(Callback):
 
 class LRScheduler(Callback):
     """Step the optimizer's learning-rate scheduler (a ``core.optimizer.lr.LRScheduler``) after
-    each training batch (``by_step``) or each epoch (``by_epoch``); ``fit`` adds one stepping
-    by batch unless given, as Paddle does."""
+    each training batch (``by_step``) or each epoch (``by_epoch``), or (both False) never, as
+    Paddle's; ``fit`` adds one stepping by batch unless given, as Paddle does."""
 
     def __init__(self, by_step: bool = True, by_epoch: bool = False):
         super().__init__()
-        if by_step == by_epoch:
-            raise ValueError("LRScheduler: choose one of by_step and by_epoch.")
+        if by_step and by_epoch:
+            raise ValueError("LRScheduler: by_step=True and by_epoch=True exclude each other "
+                             "(Paddle's rule): choose one, or neither to step the schedule "
+                             "yourself.")
         self.by_step, self.by_epoch = by_step, by_epoch
 
     def on_train_batch_end(self, step, logs=None):
@@ -252,10 +256,13 @@ class EarlyStopping(Callback):
     """Stop ``fit`` when the evaluated ``monitor`` (``'loss'``, ``'acc'``, ...) stops improving.
 
     After each evaluation: an improvement by more than ``min_delta`` (and past ``baseline``, if
-    given) resets the count; otherwise it grows, and training stops once it exceeds
-    ``patience``. ``mode``: ``'min'``, ``'max'``, or ``'auto'`` (max for names with 'acc').
-    With ``save_best_model`` and ``fit(save_dir=...)`` the best weights go to
-    ``save_dir/best_model``. Needs ``eval_data`` in ``fit``.
+    given) resets the count; otherwise it grows, and training stops once it reaches
+    ``patience`` (Paddle's count: ``patience=2`` stops at the second evaluation in a row
+    without improvement; ``patience=0`` at the first). ``mode``: ``'min'``, ``'max'``, or
+    ``'auto'`` (max for names with 'acc'). With ``save_best_model`` and
+    ``fit(save_dir=...)`` the best weights go to ``save_dir/best_model``. Needs ``eval_data``
+    in ``fit``; a ``monitor`` the evaluation does not report is warned about, as Paddle does,
+    and stops nothing.
     """
 
     def __init__(self, monitor: str = "loss", mode: str = "auto", patience: int = 0,
@@ -289,11 +296,9 @@ class EarlyStopping(Callback):
     def on_eval_end(self, logs=None):
         if not getattr(self, "_fitting", False):  # evaluate() outside fit
             return
-        if not logs or self.monitor not in logs:
-            raise KeyError(f"EarlyStopping: monitor '{self.monitor}' is not among the evaluated "
-                           f"values {sorted(logs or {})}.")
-        current = logs[self.monitor]
-        current = float(current[0] if isinstance(current, (list, tuple)) else current)
+        current = _monitored(logs, self.monitor, "EarlyStopping")
+        if current is None:
+            return
         gain = current - self.best_value if self.maximize else self.best_value - current
         if gain > self.min_delta:
             self.best_value, self.wait = current, 0
@@ -302,9 +307,97 @@ class EarlyStopping(Callback):
                 self.model.save(os.path.join(save_dir, "best_model"))
             return
         self.wait += 1
-        if self.wait > self.patience:
+        if self.wait >= self.patience:
             self.model.stop_training = True
             self.stopped_epoch = self._epoch
             if self.verbose:
                 print(f"Epoch {self._epoch + 1}: early stopping ({self.monitor} has not improved "
                       f"on {self.best_value:.4f} for {self.wait} evaluation(s)).", flush=True)
+
+
+def _monitored(logs, monitor: str, owner: str) -> float | None:
+    """The evaluated value of ``monitor`` (the first loss of a list), or None with a warning
+    when the evaluation did not report it (Paddle's callbacks warn and go on too)."""
+    if not logs or monitor not in logs:
+        warnings.warn(f"{owner}: monitor '{monitor}' is not among the evaluated values "
+                      f"{sorted(k for k in (logs or {}) if k not in ('step', 'batch_size'))}; "
+                      "it should be 'loss' or a metric's name. Nothing is done.", stacklevel=4)
+        return None
+    current = logs[monitor]
+    return float(current[0] if isinstance(current, (list, tuple)) else current)
+
+
+class ReduceLROnPlateau(Callback):
+    """Paddle's ``paddle.callbacks.ReduceLROnPlateau(monitor='loss', factor=0.1, patience=10,
+    verbose=1, mode='auto', min_delta=1e-4, cooldown=0, min_lr=0)``: after each evaluation in
+    ``fit``, a ``monitor`` value that does not improve on the best by more than ``min_delta``
+    counts; at ``patience`` such evaluations the optimizer's float learning rate becomes
+    ``max(lr * factor, min_lr)``, and ``cooldown`` evaluations follow that do not count.
+    ``mode``: ``'min'``, ``'max'`` or ``'auto'`` (max for names with 'acc'). An optimizer that
+    follows an LRScheduler is left alone, with a warning, as Paddle does (use
+    ``core.optimizer.lr.ReduceOnPlateau`` as its learning rate instead)."""
+
+    def __init__(self, monitor: str = "loss", factor: float = 0.1, patience: int = 10,  # noqa: PLR0913
+                 verbose: int = 1, mode: str = "auto", min_delta: float = 1e-4,
+                 cooldown: int = 0, min_lr: float = 0):
+        super().__init__()
+        if not isinstance(factor, numbers.Real) or not 0 <= factor < 1:
+            raise ValueError(f"ReduceLROnPlateau: factor={factor!r} must be a number in [0, 1) "
+                             "(new_lr = lr * factor).")
+        if mode not in ("auto", "min", "max"):
+            raise ValueError(f"ReduceLROnPlateau: mode={mode!r} must be 'auto', 'min' or "
+                             "'max'.")
+        for name, value in (("patience", patience), ("cooldown", cooldown)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"ReduceLROnPlateau: {name}={value!r} must be an integer "
+                                 ">= 0.")
+        for name, value in (("min_delta", min_delta), ("min_lr", min_lr)):
+            if not isinstance(value, numbers.Real) or value < 0:
+                raise ValueError(f"ReduceLROnPlateau: {name}={value!r} must be a number >= 0.")
+        self.monitor, self.factor, self.patience, self.verbose = monitor, factor, patience, verbose
+        self.maximize = mode == "max" or mode == "auto" and "acc" in monitor
+        self.min_delta, self.cooldown, self.min_lr = float(min_delta), cooldown, float(min_lr)
+        self._reset()
+
+    def _reset(self) -> None:
+        self.best = -math.inf if self.maximize else math.inf
+        self.wait = self.cooldown_counter = self.epoch = 0
+
+    def on_train_begin(self, logs=None):
+        self._reset()
+
+    def on_eval_end(self, logs=None):
+        current = _monitored(logs, self.monitor, "ReduceLROnPlateau")
+        optimizer = getattr(self.model, "_optimizer", None)
+        if current is None or optimizer is None:
+            return
+        if isinstance(optimizer._learning_rate, Schedule):
+            warnings.warn("ReduceLROnPlateau: the optimizer's learning rate is an LRScheduler "
+                          f"({type(optimizer._learning_rate).__name__}), which this callback "
+                          "does not change (Paddle's neither); give the optimizer "
+                          "core.optimizer.lr.ReduceOnPlateau instead.", stacklevel=3)
+            return
+        self._count(current, optimizer)
+        self.epoch += 1
+
+    def _count(self, current: float, optimizer) -> None:
+        """Paddle's counting: a cooldown evaluation resets the wait; an improvement resets it
+        too; otherwise it grows and, at ``patience``, the learning rate is cut."""
+        if self.cooldown_counter > 0:
+            self.cooldown_counter -= 1
+            self.wait = 0
+        better = current > self.best + self.min_delta if self.maximize \
+            else current < self.best - self.min_delta
+        if better:
+            self.best, self.wait = current, 0
+            return
+        if self.cooldown_counter > 0:
+            return
+        self.wait += 1
+        if self.wait >= self.patience and optimizer.get_lr() > self.min_lr:
+            new_lr = max(optimizer.get_lr() * self.factor, self.min_lr)
+            optimizer.set_lr(new_lr)
+            if self.verbose:
+                print(f"Epoch {self.epoch + 1}: ReduceLROnPlateau reducing learning rate to "
+                      f"{new_lr}.", flush=True)
+            self.cooldown_counter, self.wait = self.cooldown, 0

@@ -70,7 +70,9 @@ class Model:
         'decr_ratio', 'incr_every_n_steps', 'decr_every_n_nan_or_inf',
         'use_dynamic_loss_scaling'. The forward and the loss then run under ``auto_cast`` in
         training, evaluation and prediction, training steps go through a ``GradScaler``, and at
-        'O2' the network (and the optimizer) are ``core.amp.decorate``-d first."""
+        'O2' the network (and the optimizer) are ``core.amp.decorate``-d first. Nothing casts
+        them back (nor in Paddle): a later prepare below 'O2' warns that the parameters are
+        still float16."""
         level, custom_lists, scaling = _amp_settings(amp_configs)
         if optimizer is not None and not (hasattr(optimizer, "step")
                                           and hasattr(optimizer, "clear_grad")):
@@ -95,6 +97,8 @@ class Model:
                                 f"{', '.join(_METRIC_METHODS)}.")
         self._optimizer, self._loss, self._metrics = optimizer, loss, metrics
         self._amp_level, self._amp_lists, self._scaler = level, custom_lists, None
+        if level != "O2":
+            _warn_half_parameters(self.network, level)
         if level != "O0":
             from core import amp  # noqa: PLC0415 - core.amp loads on first use
 
@@ -465,6 +469,23 @@ def _amp_settings(amp_configs) -> tuple[str, dict, dict]:
     lists = {k: amp_configs[k] for k in _AMP_LISTS if k in amp_configs}
     scaling = {k: amp_configs[k] for k in _AMP_SCALING if k in amp_configs}
     return level, lists, scaling
+
+
+def _warn_half_parameters(network: Layer, level: str) -> None:
+    """Warn when a network prepared below O2 holds float16 / bfloat16 parameters, which an
+    earlier ``prepare(amp_configs='O2')`` (or ``core.amp.decorate``) left: Paddle's Model does
+    not cast them back either, and float32 batches then meet half-precision weights (a dtype
+    error, or float16 training without loss scaling or master weights)."""
+    half = sorted({str(p.dtype) for p in network.parameters()
+                   if p.dtype.kind == "f" and p.dtype.itemsize < 4})
+    if half:
+        warnings.warn(
+            f"prepare: the network's parameters are {' and '.join(half)} (left by an earlier "
+            f"prepare(amp_configs='O2') or core.amp.decorate; Paddle keeps them too), but the "
+            f"amp level now is {level}: float32 batches meet half-precision weights, and "
+            "training updates them in half precision without loss scaling or master weights. "
+            "Prepare with amp_configs='O2' again, or call network.float() first to train in "
+            "float32.", stacklevel=3)
 
 
 def _specs(specs, name: str) -> list[InputSpec] | None:

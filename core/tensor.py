@@ -114,6 +114,8 @@ class Tensor:
     # one; never set in __init__, so that the other ops pay nothing for it (read with getattr).
     __slots__ = ("data", "grad_data", "stop_gradient", "name", "_parents", "_backward",
                  "_grad_fn", "_hooks", "_op", "_value_range", "__weakref__")
+    # True on core.sparse's tensors, which core's dense functions refuse (core.sparse.tensor).
+    _sparse = False
 
     def __init__(self, data, stop_gradient: bool = True, name: str | None = None):
         self.data = data
@@ -559,6 +561,10 @@ def to_tensor(data, dtype=None, place=None, stop_gradient: bool = True) -> Tenso
     is where the tensor is made; ``CUDAPinnedPlace()`` is the host."""
     target = None if place is None else backend.parse_device(place)
     if isinstance(data, Tensor):
+        if data._sparse:  # a dense tensor of the values alone would be a wrong tensor
+            raise TypeError("to_tensor: a sparse tensor is not supported by core's dense "
+                            "functions (nor by Paddle's dense kernels): use x.to_dense() or "
+                            "x.values()")
         data = data.data
     if dtype is None and not hasattr(data, "dtype"):
         probe = np.asarray(data)

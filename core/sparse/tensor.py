@@ -7,7 +7,8 @@ A sparse tensor is a ``core.Tensor`` (``isinstance(x, core.Tensor)`` holds, as i
 any tensor, and its gradient is an array of the values' shape, i.e. a sparse tensor of the same
 pattern (``x.grad``). ``shape``, ``ndim`` and ``numpy()`` describe the dense tensor it stands
 for; the dense Tensor methods that would act on the bare values raise
-(``_refuse_dense_methods``). The pattern lives beside: COO ``indices`` ``[sparse_dim, nnz]``
+(``_refuse_dense_methods``), and so do core's dense functions, which read ``data``
+(``_read_values``). The pattern lives beside: COO ``indices`` ``[sparse_dim, nnz]``
 (int64), CSR ``crows`` (``rows + 1`` entries per batch) and ``cols``. Ops are built from four
 differentiable steps (``values``, ``with_values``, ``gather_rows``, ``sum_rows``) and core's
 dense ops on the values, so every op's gradient with respect to values and dense operands comes
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import sys
 
 import numpy as np
 
@@ -105,11 +107,54 @@ def placed_like(like, array, dtype=None):
         return xp.asarray(array, dtype=dtype)
 
 
+# ----- who may read the values array ---------------------------------------------------------
+# Every dense function of core reads its inputs' arrays through ``.data``: given a sparse tensor
+# it would compute on the [nnz, ...] values as if they were the tensor, a silent wrong result
+# (``core.add(x, dense)``). So a sparse tensor's ``data`` is a property that hands the values
+# only to the code that knows what they are: core.sparse itself, the autograd engine
+# (core.backprop, core.tensor), the optimizers with their regularizers and gradient clipping
+# (element-wise on the values: a sparse tensor may be trained), and the dense Tensor methods a
+# sparse tensor keeps (``_KEPT``: dtype queries). Any other reader gets the TypeError Paddle's
+# dense kernels give a sparse input. Dense tensors keep the plain slot and pay nothing.
+_VALUES = Tensor.data  # the slot where every tensor, sparse or not, keeps its array
+_READER_MODULES = frozenset({"core.tensor", "core.backprop", "core.regularizer",
+                             "core.clipping"})
+_READER_PACKAGES = ("core.sparse.", "core.optimizer.")
+
+
+def _read_values(x):
+    caller = sys._getframe(1)
+    module = caller.f_globals.get("__name__", "")
+    if module in _READER_MODULES or module.startswith(_READER_PACKAGES) \
+            or caller.f_code in _KEPT_CODE:
+        return _VALUES.__get__(x)
+    if module != "core" and not module.startswith("core."):  # the user's own x.data
+        raise TypeError(_function_refusal("x.data"))
+    raise TypeError(_function_refusal(_entry_point(caller)))
+
+
+def _entry_point(frame) -> str:
+    """The core function the user called: the outermost public one of core's on the stack
+    (``core.exp`` reads the array in ``_unary``, ``Linear.forward`` in ``F.linear``); made by
+    a factory (``<locals>``), it goes unnamed."""
+    name = None
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("core."):
+        code = frame.f_code
+        qualname = getattr(code, "co_qualname", code.co_name)  # Python 3.11 on
+        if not code.co_name.startswith(("_", "<")) and "<locals>" not in qualname:
+            name = qualname
+        frame = frame.f_back
+    return f"{name}()" if name else "a dense function"
+
+
 # ----- the tensor classes ---------------------------------------------------------------------
 class SparseTensor(Tensor):
-    """What COO and CSR tensors share; ``data`` is the values array (see the module doc)."""
+    """What COO and CSR tensors share; ``data`` is the values array (see the module doc), which
+    only core.sparse and the autograd engine may read (``_read_values``)."""
 
     __slots__ = ("_dense_shape",)
+    _sparse = True  # core.tensor.to_tensor refuses it
+    data = property(_read_values, _VALUES.__set__)
 
     @property
     def shape(self) -> list[int]:
@@ -133,6 +178,17 @@ class SparseTensor(Tensor):
 
     def is_sparse(self) -> bool:
         return True
+
+    def __getstate__(self):
+        """What ``copy``, ``deepcopy`` and ``pickle`` keep: every slot that holds a value, as
+        Python's default gives it, read here, where ``data`` may be read (they would read it
+        from their own modules, which ``_read_values`` refuses)."""
+        slots = {}
+        for cls in type(self).__mro__:
+            for name in getattr(cls, "__slots__", ()):
+                if name != "__weakref__" and hasattr(self, name):
+                    slots[name] = getattr(self, name)
+        return None, slots
 
     def is_same_shape(self, y) -> bool:
         return list(self.shape) == list(y.shape)
@@ -346,6 +402,11 @@ _KEPT = frozenset({
     "name", "place", "register_array_hook", "register_hook", "retain_grads", "stop_gradient",
     "contiguous", "__float__", "__int__", "__bool__",
 })
+# The code of those kept methods (property getters included): they may read ``data`` (its dtype).
+_KEPT_CODE = frozenset(
+    getattr(getattr(inspect.getattr_static(Tensor, name), "fget", None)
+            or inspect.getattr_static(Tensor, name), "__code__", None) for name in _KEPT
+    if hasattr(Tensor, name)) - {None}
 _OPERATORS = {"__getitem__": "indexing x[...]", "__setitem__": "assignment x[...] = value",
               "__eq__": "==", "__ne__": "!=", "__lt__": "<", "__le__": "<=", "__gt__": ">",
               "__ge__": ">=", "__and__": "&", "__rand__": "&", "__or__": "|", "__ror__": "|",
@@ -358,6 +419,13 @@ def _refusal(what: str) -> str:
     return (f"{what} is not supported for a sparse tensor (nor by Paddle's sparse tensors): it "
             "would act on the stored values as if they were the tensor. Use the core.sparse op "
             "(core.sparse.transpose, sum, matmul, ...) or convert with x.to_dense() first")
+
+
+def _function_refusal(function: str) -> str:
+    return (f"{function}: a sparse tensor is not supported by core's dense functions (nor by "
+            "Paddle's dense kernels): they would act on its stored values as if they were the "
+            "tensor. Use the core.sparse op (core.sparse.add, multiply, matmul, sum, ...) or "
+            "convert with x.to_dense() first")
 
 
 def _refuse(name: str, what: str):

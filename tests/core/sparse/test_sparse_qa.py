@@ -151,6 +151,56 @@ def test_dense_methods_are_refused(use, what, layout):
         use(x)
 
 
+# ----- core's dense functions: refused too, whatever reads the values array --------------------
+
+DENSE = paddle.ones([3, 4])
+
+
+@pytest.mark.parametrize(("use", "name"), [
+    (lambda x: paddle.add(x, DENSE), "add"),
+    (lambda x: paddle.multiply(DENSE, x), "multiply"),
+    (lambda x: paddle.add(paddle.ones([5], dtype="float32"), x), "add"),  # fits the [5] values
+    (lambda x: paddle.exp(x), "exp"),
+    (lambda x: paddle.sum(x), "sum"),
+    (lambda x: paddle.reshape(x, [12]), "reshape"),
+    (lambda x: paddle.concat([DENSE, x]), "concat"),
+    (lambda x: paddle.matmul(x, paddle.ones([4, 2])), "matmul"),
+    (lambda x: paddle.nn.functional.softmax(x), "softmax"),
+    (lambda x: paddle.nn.Linear(4, 2)(x), "(Linear\\.)?forward"),  # the class from 3.11
+    (lambda x: paddle.argmax(x), "argmax"),
+    (lambda x: paddle.isnan(x), None),  # a function made by a factory goes unnamed
+    (lambda x: paddle.equal(x, DENSE), None),
+])
+@pytest.mark.parametrize("layout", ["coo", "csr"])
+def test_dense_functions_refuse_a_sparse_tensor(use, name, layout):
+    # They read x.data, the [nnz] values: core.add(x, ones([5])) used to add 1 to each stored
+    # value and return a dense [5] tensor. Paddle's dense kernels refuse a sparse input.
+    x = coo() if layout == "coo" else coo().coalesce().to_sparse_csr()
+    x.stop_gradient = False
+    caller = f"{name}\\(\\)" if name else "a dense function"
+    for grad in (True, False):
+        with paddle.set_grad_enabled(grad), pytest.raises(
+                TypeError, match=f"^{caller}: a sparse tensor is not supported by core's dense "
+                                 "functions .* x.to_dense\\(\\) first"):
+            use(x)
+
+
+def test_to_tensor_refuses_a_sparse_tensor():
+    with pytest.raises(TypeError, match="to_tensor: a sparse tensor is not supported by core's "
+                                        "dense functions .* x.to_dense\\(\\)"):
+        paddle.to_tensor(coo())
+
+
+def test_dense_functions_take_the_dense_form_or_the_values():
+    x = coo(stop_gradient=False)
+    want = x.to_dense().numpy()
+    np.testing.assert_allclose(paddle.add(x.to_dense(), DENSE).numpy(), want + 1)
+    np.testing.assert_allclose(paddle.exp(x.values()).numpy(), np.exp(VALUES), rtol=1e-6)
+    assert paddle.is_floating_point(x) and not paddle.is_integer(x) and x.element_size() == 4
+    (paddle.exp(x.values()).sum() + paddle.sum(x.to_dense())).backward()
+    np.testing.assert_allclose(x.grad.values().numpy(), np.exp(VALUES) + 1, rtol=1e-6)
+
+
 def test_what_a_sparse_tensor_keeps_of_the_dense_tensor():
     x = coo(stop_gradient=False)
     want = x.to_dense().numpy()
@@ -198,3 +248,18 @@ def test_softmax_layer_reproduces_paddles_printed_example():
     np.testing.assert_array_equal(out.cols().numpy(), [2, 3, 0, 2, 3, 3])
     np.testing.assert_allclose(out.values().numpy(), [0.68373820, 0.31626180, 0.45610887,
                                                       0.18119845, 0.36269269, 1.], atol=1e-8)
+
+
+@pytest.mark.parametrize("layout", ["coo", "csr"])
+def test_copy_deepcopy_and_pickle_keep_a_sparse_tensor(layout):
+    # They read every slot from their own modules, which the values array refuses otherwise.
+    import copy  # noqa: PLC0415 - only this test
+    import pickle  # noqa: PLC0415
+
+    x = coo() if layout == "coo" else coo().coalesce().to_sparse_csr()
+    for y in (copy.copy(x), copy.deepcopy(x), pickle.loads(pickle.dumps(x))):
+        assert type(y) is type(x) and y.shape == x.shape
+        np.testing.assert_array_equal(y.numpy(), x.numpy())
+        np.testing.assert_array_equal(y.values().numpy(), x.values().numpy())
+        with pytest.raises(TypeError, match="^x.data: a sparse tensor is not supported"):
+            y.data  # noqa: B018 - the read is the test
