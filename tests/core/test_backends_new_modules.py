@@ -4,9 +4,10 @@ The same harness as tests/core/test_backends.py: each case runs once on the CPU 
 and once on the ``device`` fixture's backend (numpy always; cupy where a GPU is present, skipped
 with the reason otherwise), from the same inputs; outputs and input gradients must agree within
 float32 tolerance, and the output must live on the device's array module. Here: core.signal,
-core.audio, core.text's Viterbi decoding, LKJCholesky, core.sparse, core.amp's GradScaler,
-multi_precision master weights, PyLayer, jacobian, create_graph, the conv + batch norm fold,
-core.save / core.load and the profiler's GPU target.
+core.audio, core.text's Viterbi decoding, LKJCholesky, core.sparse (the point-cloud conv3d,
+subm_conv3d, max_pool3d and BatchNorm too), core.amp's GradScaler, multi_precision master
+weights, PyLayer, jacobian, create_graph, the conv + batch norm fold, core.save / core.load and
+the profiler's GPU target.
 """
 from __future__ import annotations
 
@@ -49,6 +50,15 @@ _LKJ = core.distribution.LKJCholesky(3, 1.5)
 _LKJ_VALUE = np.linalg.cholesky(np.array([[1.0, 0.3, 0.1], [0.3, 1.0, -0.2],
                                           [0.1, -0.2, 1.0]])).astype(np.float32)
 _COO = ([[0, 1, 1, 2, 0], [1, 0, 2, 2, 1]], [4, 3])  # position (0, 1) twice: coalesced first
+# A batch of two voxel clouds [2, 4, 4, 4, C] (core.sparse.nn's point-cloud ops): 7 sites, the
+# first two neighbours, site (1, 3, 3, 3) on the far corner.
+_VOX = [[0, 0, 0, 0, 1, 1, 1], [0, 0, 2, 3, 1, 1, 3], [0, 1, 1, 0, 2, 2, 3],
+        [0, 0, 3, 2, 1, 0, 3]]
+_VOX_SHAPE = [2, 4, 4, 4, 3]
+
+
+def _voxels(values):
+    return core.sparse.sparse_coo_tensor(core.to_tensor(_VOX), values, _VOX_SHAPE)
 
 # (name, fn(*tensors) -> Tensor, inputs); floating inputs receive gradients.
 CASES = [
@@ -71,6 +81,14 @@ CASES = [
         core.sparse.sparse_coo_tensor(core.to_tensor(_COO[0]), v, _COO[1]),
         core.sparse.sparse_coo_tensor(core.to_tensor(_COO[0]), w, _COO[1])).to_dense(),
      [_x(5), _x(5)]),
+    ("sparse_conv3d", lambda v, w, b: core.sparse.nn.functional.conv3d(
+        _voxels(v), w, b, stride=2, padding=1).to_dense(), [_x(7, 3), _x(3, 3, 3, 3, 2), _x(2)]),
+    ("sparse_subm_conv3d", lambda v, w: core.sparse.nn.functional.subm_conv3d(
+        _voxels(v), w, key="backends").to_dense(), [_x(7, 3), _x(3, 3, 3, 3, 2)]),
+    ("sparse_max_pool3d", lambda v: core.sparse.nn.functional.max_pool3d(
+        _voxels(v), 2, padding=1, stride=1).to_dense(), [_x(7, 3)]),
+    ("sparse_batch_norm", lambda v: core.sparse.nn.BatchNorm(3)(_voxels(v)).values(),
+     [_x(7, 3)]),
     ("jacobian", lambda x: core.autograd.jacobian(core.tanh(x) * x, x)[:], [_x(4)]),
     ("create_graph", lambda x: core.grad(core.sum(core.exp(x) * core.sin(x)), x,
                                          create_graph=True)[0], [_x(5)]),

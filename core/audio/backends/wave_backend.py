@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numbers
 import os
+import sys
 import wave
 
 import numpy as np
@@ -30,12 +31,23 @@ def _name(filepath) -> str:
     return os.fspath(filepath) if isinstance(filepath, (str, os.PathLike)) else repr(filepath)
 
 
+# wave's "unknown format: 65534": WAVE_FORMAT_EXTENSIBLE, the header that ffmpeg and libsndfile
+# write for more than two channels (ffmpeg also for more than 16 bits), even of PCM samples
+_EXTENSIBLE = "unknown format: 65534"
+
+
 def _unsupported(fn: str, filepath, reason: str) -> NotImplementedError:
     # Paddle's wave_backend raises NotImplementedError for a file it cannot read
+    hint = ""
+    if reason == _EXTENSIBLE:
+        hint = (" The file has a WAVE_FORMAT_EXTENSIBLE header, which Python's wave module "
+                "reads from Python 3.12 on (this is Python "
+                f"{sys.version_info.major}.{sys.version_info.minor}); a plain PCM header "
+                "reads on any (sox in.wav -t wavpcm out.wav).")
     return NotImplementedError(
         f"{fn}: {_name(filepath)} is not a WAV file the wave_backend reads ({reason}): it "
         "reads uncompressed integer PCM WAV files of 8-bit unsigned, 16- or 32-bit signed "
-        "samples; convert the file (e.g. sox in.flac -b 16 out.wav).")
+        f"samples; convert the file (e.g. sox in.flac -b 16 out.wav).{hint}")
 
 
 def _open(fn: str, filepath):

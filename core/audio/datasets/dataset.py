@@ -6,7 +6,9 @@ data home.
 A sample is ``(feat, label)``: with feat_type 'raw' the float32 waveform ``[T]`` of a mono file
 (``[C, T]`` with C > 1 channels); otherwise the ``core.audio.features`` layer's output for the
 waveform as a batch of one, the batch axis removed: 'spectrogram' ``[n_fft // 2 + 1, frames]``,
-'melspectrogram' / 'logmelspectrogram' ``[n_mels, frames]``, 'mfcc' ``[n_mfcc, frames]``. The
+'melspectrogram' / 'logmelspectrogram' ``[n_mels, frames]``, 'mfcc' ``[n_mfcc, frames]``; for a
+file of C > 1 channels the features of each channel, ``[C, n_mels, frames]`` and so on (Paddle's
+stft refuses the [1, C, T] batch it builds then). The
 layer is built with ``sr=`` the file's sample rate (not 'spectrogram', which has none) and the
 dataset's extra keyword arguments (``n_mfcc=40``, ``n_fft=1024``, ...). ``label`` is a Python
 int, as Paddle's.
@@ -94,6 +96,8 @@ class AudioClassificationDataset(Dataset):
         waveform = waveform.astype("float32")
         if self._layer is None:
             return waveform, self.labels[idx]
+        if len(waveform.shape) == 2:  # C > 1 channels: the features of each, [C, ..., frames]
+            return self._extractor(self.sample_rate)(waveform), self.labels[idx]
         feat = self._extractor(self.sample_rate)(unsqueeze(waveform, 0))
         return squeeze(feat, 0), self.labels[idx]
 

@@ -32,7 +32,14 @@ def _normalised(layer, x, use_global_stats):
                          f"{layer.num_features} (sparse over every axis but the last), got "
                          f"shape {x.shape} with sparse_dim {x.sparse_dim()}")
     x = coalesced(x)  # the statistics are of the value each site holds
-    out = batch_norm(values_of(x), layer._mean, layer._variance, layer.weight, layer.bias,
+    values = values_of(x)
+    if values.shape[0] == 0:
+        # No active site (an empty cloud, or one a strided layer emptied): no statistics to
+        # take, and the mean of nothing would turn the running ones into NaN for good; the
+        # output is empty and the running statistics stay as they were, as torch's batch norm
+        # of an empty batch.
+        return with_values(x, values)
+    out = batch_norm(values, layer._mean, layer._variance, layer.weight, layer.bias,
                      training=layer.training, momentum=layer.momentum, epsilon=layer.epsilon,
                      data_format="NC", use_global_stats=use_global_stats)
     return with_values(x, out)

@@ -1,9 +1,10 @@
 """``paddle.vision.datasets.DatasetFolder`` / ``ImageFolder``: a user's own images on disk.
 
 ``DatasetFolder(root)`` takes each sub-folder of ``root`` as a class (sorted names, indices
-0, 1, ...) and every file below it (sub-folders included, symlinks followed) whose name ends
-with one of ``extensions`` as a sample of that class, in Paddle's order: class by class, the
-folders of a class in sorted path order, the files of a folder in sorted name order. A sample
+0, 1, ...) and every file below it (sub-folders included, symlinks followed unless they lead
+back up into a cycle) whose name ends with one of ``extensions`` as a sample of that class, in
+Paddle's order: class by class, the folders of a class in sorted path order, the files of a
+folder in sorted name order. A sample
 is ``(image, class_index)``, the class index a Python int. ``ImageFolder(root)`` takes every
 matching file below ``root`` as an unlabelled sample ``[image]`` (a list of one, as Paddle).
 
@@ -96,10 +97,26 @@ def _file_check(owner: str, loader, extensions, transform, is_valid_file):
 
 def _walk(folder: str, is_valid_file) -> list:
     """Paddle's walk: the files below ``folder`` (links followed) that ``is_valid_file``
-    takes, folder by folder in sorted path order, each folder's files in sorted order."""
-    return [os.path.join(root, name)
-            for root, _, names in sorted(os.walk(folder, followlinks=True))
+    takes, folder by folder in sorted path order, each folder's files in sorted order.
+
+    A link back to a folder the walk is inside (``up -> ..``) is not followed: os.walk would
+    follow it until the path holds 40 links, listing every file again at each level, and two
+    such links make that 2 ** 40 walks (Paddle's walk hangs); links elsewhere are followed."""
+    folders = []
+    for root, dirs, names in os.walk(folder, followlinks=True):
+        dirs[:] = [name for name in dirs if not _links_back(root, name)]
+        folders.append((root, names))
+    return [os.path.join(root, name) for root, names in sorted(folders)
             for name in sorted(names) if is_valid_file(os.path.join(root, name))]
+
+
+def _links_back(root: str, name: str) -> bool:
+    """Whether sub-folder ``name`` of ``root`` is a link to ``root`` or a folder above it."""
+    path = os.path.join(root, name)
+    if not os.path.islink(path):
+        return False
+    target, here = os.path.realpath(path), os.path.realpath(root)
+    return here == target or here.startswith(target.rstrip(os.sep) + os.sep)
 
 
 def _none_found(owner: str, root: str, extensions) -> RuntimeError:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import struct
+import sys
 import wave
 
 import numpy as np
@@ -189,6 +190,32 @@ def test_files_that_are_not_integer_pcm_wav_are_named(tmp_path):
         core.audio.load(cut)
     with pytest.raises(TypeError, match="load: filepath must be a path .* got int"):
         core.audio.load(3)
+
+
+def test_an_extensible_pcm_header_reads_or_names_the_python_that_reads_it(tmp_path):
+    """WAVE_FORMAT_EXTENSIBLE (what ffmpeg and libsndfile write for > 2 channels) with a PCM
+    sub-format: Python's wave module reads it from 3.12 on; before, the
+    NotImplementedError says so, as one paragraph."""
+    samples = np.arange(-10, 10, dtype="<i2").reshape(10, 2)
+    fmt = struct.pack("<HHIIHH", 0xFFFE, 2, 8000, 32000, 4, 16) + \
+        struct.pack("<HHI", 22, 16, 3) + bytes.fromhex("0100000000001000800000aa00389b71")
+    body = b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt + b"data" + \
+        struct.pack("<I", samples.nbytes) + samples.tobytes()
+    path = tmp_path / "extensible.wav"
+    path.write_bytes(b"RIFF" + struct.pack("<I", len(body)) + body)
+    if sys.version_info >= (3, 12):
+        waveform, rate = core.audio.load(path, normalize=False)
+        assert rate == 8000
+        np.testing.assert_array_equal(waveform.numpy(), samples.T)
+        return
+    with pytest.raises(NotImplementedError) as info:
+        core.audio.load(path)
+    message = str(info.value)
+    assert message.startswith(f"load: {path} is not a WAV file the wave_backend reads "
+                              "(unknown format: 65534)")
+    assert "WAVE_FORMAT_EXTENSIBLE header, which Python's wave module reads from Python " \
+           f"3.12 on (this is Python 3.{sys.version_info.minor})" in message
+    assert "\n" not in message
 
 
 @pytest.mark.parametrize("kwargs, match", [

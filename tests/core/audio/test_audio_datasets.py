@@ -238,3 +238,26 @@ def test_audio_classification_dataset_reads_given_files(tmp_path):
     with pytest.raises(ValueError, match="AudioClassificationDataset: files and labels must be "
                        "as long, got 2 files and 1 labels"):
         AudioClassificationDataset(files, [7])
+
+
+def test_features_of_a_stereo_file_are_each_channels(tmp_path):
+    """Paddle's dataset hands a [1, C, T] batch to the feature layer for a C-channel file,
+    which its stft refuses; here each channel gets its features, [C, ..., frames]."""
+    from core.audio.datasets.dataset import AudioClassificationDataset  # noqa: PLC0415
+
+    stereo = np.random.default_rng(5).uniform(-0.5, 0.5, size=(2, 400)).astype(np.float32)
+    core.audio.save(tmp_path / "stereo.wav", stereo, RATE)
+    waveform = core.audio.load(tmp_path / "stereo.wav")[0]
+    for feat_type, layer, kwargs in [
+            ("melspectrogram", features.MelSpectrogram, {"n_fft": 64, "n_mels": 8}),
+            ("mfcc", features.MFCC, {"n_fft": 64, "n_mels": 8, "n_mfcc": 5}),
+            ("spectrogram", features.Spectrogram, {"n_fft": 64})]:
+        data = AudioClassificationDataset([str(tmp_path / "stereo.wav")], [3],
+                                          feat_type=feat_type, **kwargs)
+        feat, label = data[0]
+        args = kwargs if feat_type == "spectrogram" else {"sr": RATE, **kwargs}
+        want = layer(**args)(waveform).numpy()
+        assert feat.shape == list(want.shape) and feat.shape[0] == 2 and label == 3
+        np.testing.assert_allclose(feat.numpy(), want, rtol=1e-5, atol=1e-6)
+        mono = layer(**args)(waveform[1:2]).numpy()[0]  # channel 1 alone, as a mono file
+        np.testing.assert_allclose(feat.numpy()[1], mono, rtol=1e-5, atol=1e-6)

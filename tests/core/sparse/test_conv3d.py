@@ -324,6 +324,26 @@ def test_batch_norm_normalises_the_active_values():
                values, rtol=1e-5, atol=1e-6)
 
 
+def test_batch_norm_of_no_active_site_keeps_the_running_statistics():
+    """An empty cloud (or one a strided layer emptied) gives an empty output; its mean of no
+    value would otherwise make the running statistics NaN for good (torch leaves them too)."""
+    dense, _ = voxels((1, 4, 4, 4, 3), seed=21)
+    norm = paddle.sparse.nn.BatchNorm(3)
+    norm.to(dtype="float64")
+    norm(sparse(dense))
+    mean, variance = norm._mean.numpy().copy(), norm._variance.numpy().copy()
+    for layer in (norm, paddle.sparse.nn.SyncBatchNorm(3)):
+        empty = paddle.sparse.sparse_coo_tensor(np.zeros((4, 0), dtype=np.int64),
+                                                np.zeros((0, 3)), [2, 4, 4, 4, 3])
+        out = layer(empty)
+        assert out.shape == [2, 4, 4, 4, 3] and out.values().shape == [0, 3]
+        assert np.isfinite(layer._mean.numpy()).all()
+        assert np.isfinite(layer._variance.numpy()).all()
+    np.testing.assert_array_equal(norm._mean.numpy(), mean)
+    np.testing.assert_array_equal(norm._variance.numpy(), variance)
+    np.testing.assert_allclose(norm(sparse(dense)).values().numpy().mean(0), 0, atol=1e-12)
+
+
 def test_sync_batch_norm_is_batch_norm_in_one_process():
     dense, _ = voxels((1, 4, 4, 4, 2), seed=18)
     x = sparse(dense).astype("float32")

@@ -127,6 +127,24 @@ def test_is_valid_file_chooses_the_files_and_links_are_followed(classes_root, tm
     assert linked.classes == ["zeta"] and len(linked) == 2
 
 
+def test_links_back_up_are_not_followed_into_a_cycle(classes_root, tmp_path):
+    """A link to a folder the walk is inside is pruned (os.walk follows it 40 levels deep,
+    and two such links 2 ** 40 times); a link elsewhere is still followed."""
+    pytest.importorskip("PIL.Image")
+    mno = classes_root / "class_1" / "mno"
+    os.symlink("..", mno / "up", target_is_directory=True)  # mno/up/mno/up/... otherwise
+    outside = tmp_path / "outside"
+    _tree(outside, ["vwx.png"], np.random.default_rng(1))
+    os.symlink(outside, classes_root / "class_0" / "more", target_is_directory=True)
+    data = DatasetFolder(classes_root)
+    assert [os.path.relpath(p, classes_root) for p, _ in data.samples] == [
+        os.path.join("class_0", name) for name in ("abc.jpg", "def.png", "more/vwx.png")] + [
+        os.path.join("class_1", name) for name in ("ghi.jpeg", "jkl.png", "mno/pqr.jpeg",
+                                                   "mno/stu.jpg")]
+    os.symlink(".", mno / "here", target_is_directory=True)  # two loops: 2 ** 40 walks
+    assert len(ImageFolder(classes_root / "class_1")) == 4
+
+
 def test_folder_batches_through_the_data_loader(classes_root):
     pytest.importorskip("PIL.Image")
     data = DatasetFolder(classes_root, transform=Compose([Resize((8, 8)), ToTensor()]))
