@@ -43,6 +43,9 @@ def batch_norm(x: Tensor, running_mean: Tensor, running_var: Tensor,
     xp = backend.array_module(data)
     use_global = (not training) if use_global_stats is None else use_global_stats
     count = data.size // max(n_channels, 1)
+    # An empty batch has no statistics: normalise it (to an empty result) by the running ones
+    # and leave them as they are, as torch does, rather than folding NaN means into them.
+    use_global = use_global or count == 0
     order, back = backend.memory_order(data)
     if order[-1] == channel and data.transpose(order).flags.c_contiguous and count > 1:
         return _rows_batch_norm(x, order, back, running_mean, running_var, weight, bias,

@@ -103,6 +103,22 @@ def test_batchnorm1d_on_ncl_and_state_dict_round_trip():
     np.testing.assert_array_equal(a.eval()(x).numpy(), b.eval()(x).numpy())
 
 
+@pytest.mark.parametrize("layer,shape", [(nn.BatchNorm1D, (0, 3)), (nn.BatchNorm2D, (0, 3, 4, 4)),
+                                         (nn.BatchNorm2D, (0, 4, 4, 3))])
+def test_an_empty_training_batch_leaves_the_running_statistics_as_torch(layer, shape):
+    """A batch of no samples has no statistics: its output is empty and the running mean and
+    variance stay as they were (they had become NaN, for good, with numpy's empty means)."""
+    bn = layer(3, data_format="NHWC") if shape[-1] == 3 and len(shape) == 4 else layer(3)
+    bn.train()
+    x = core.to_tensor(np.zeros(shape, np.float32), stop_gradient=False)
+    out = bn(x)
+    out.sum().backward()
+    assert out.shape == list(shape) and x.grad.shape == list(shape)
+    np.testing.assert_array_equal(bn._mean.numpy(), np.zeros(3))
+    np.testing.assert_array_equal(bn._variance.numpy(), np.ones(3))
+    np.testing.assert_array_equal(bn.weight.grad.numpy(), np.zeros(3))
+
+
 def test_batchnorm_errors_are_clear():
     with pytest.raises(ValueError, match="4 channels.*num_features=3"):
         nn.BatchNorm2D(3)(core.to_tensor(np.zeros((2, 4, 2, 2), np.float32)))
