@@ -25,7 +25,7 @@ from core import serialize
 from core.atomic import atomic_write
 from core.backend import DeviceError
 from core.optimizer.lr import LRScheduler
-from runner import build, instruments, process
+from runner import build, instruments, plugins, process
 from runner.config import schema, tomlwrite
 from runner.config.schema import RunConfig
 from runner.config.validation import flatten
@@ -290,6 +290,10 @@ def _no_validation(data_name: str) -> str:
     if data_name == "files":
         return ("data.valid_files is empty: list validation files "
                 "(data.valid_files='[\"valid/*.csv\"]')")
+    if plugins.get("dataset", data_name) is not None:  # its builder decides, not valid_size
+        source = plugins.REGISTRIES["dataset"].source(data_name)
+        return (f"the plugin dataset '{data_name}' ({source}) returned valid = None: return a "
+                "validation split from its builder")
     return "data.valid_size is 0: hold out some data (data.valid_size=0.1)"
 
 

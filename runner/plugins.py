@@ -153,10 +153,42 @@ def call(kind: str, name: str, *args, **kwargs):
     raises is the plugin's own code failing, which the user fixes in their module: one
     paragraph naming the plugin and the line that raised, not a traceback through tomlrun."""
     item = get(kind, name)
+    _check_callable_as(kind, name, item, args, kwargs)
     try:
         return item(*args, **kwargs)
     except Exception as exc:  # noqa: BLE001 - any failure of a user's code is reported whole
         raise failure(kind, name, exc) from exc
+
+
+# How tomlrun calls each kind's builder, for the error when a builder cannot be called so.
+_CALLED_AS = {"model": "builder(input_shape, num_classes, **options)",
+              "dataset": "builder(seed, **options)"}
+
+
+def _check_callable_as(kind: str, name: str, item, args: tuple, kwargs: dict) -> None:
+    """A builder whose signature does not take what tomlrun passes fails inside tomlrun's own
+    call, so the traceback's line is tomlrun's; name the user's ``def`` line instead."""
+    try:
+        signature = inspect.signature(item)
+    except (TypeError, ValueError):  # a builtin or C callable: let the call itself tell
+        return
+    try:
+        signature.bind(*args, **kwargs)
+    except TypeError as exc:
+        passed = ", ".join([*(type(a).__name__ for a in args), *(f"{k}=..." for k in kwargs)])
+        raise PluginError(
+            f"the {kind} plugin '{name}' ({REGISTRIES[kind].source(name)}) cannot be called as "
+            f"tomlrun calls a {kind} builder, {_CALLED_AS.get(kind, 'builder(...)')}: "
+            f"{getattr(item, '__name__', name)}{signature}{_defined_at(item)} was given "
+            f"({passed}) and says: {exc}. Change the builder's parameters to match.") from None
+
+
+def _defined_at(item) -> str:
+    """`` (FILE:LINE)``: where the plugin's ``def`` is, when Python knows."""
+    try:
+        return f" (at {inspect.getsourcefile(item)}:{inspect.getsourcelines(item)[1]})"
+    except (OSError, TypeError):
+        return ""
 
 
 def failure(kind: str, name: str, exc: Exception) -> UserError:
@@ -223,13 +255,14 @@ def load_entry_points() -> None:
                     f"entry point '{entry.name}' of {entry.dist.name if entry.dist else '?'}")
 
 
-def load(modules=()) -> None:
-    """The entry-point plugins, then the modules a config lists."""
+def load(modules=(), why: str = "listed in plugins") -> None:
+    """The entry-point plugins, then the modules a config lists (``why``: how the error for
+    one that fails to import says where it was named)."""
     load_entry_points()
     if isinstance(modules, str):  # plugins=NAME on the command line: one module, not letters
         modules = [modules]
     for module in modules:
-        load_module(str(module), "listed in plugins")
+        load_module(str(module), why)
 
 
 def modules_in_argv(argv: list[str]) -> list[str]:

@@ -53,8 +53,8 @@ def _check_length_free(model, input_shape, vocab_size: int, input_dtype: str) ->
                           "SimpleRNN followed by SequencePool (pool_type = \"last\").")
 
 
-def _probe(model, name: str, input_shape, vocab_size: int, variable_length: bool,
-           input_dtype: str) -> None:
+def _probe(model, name: str, input_shape, num_classes: int, vocab_size: int,
+           variable_length: bool, input_dtype: str) -> None:
     """One forward pass on two samples of zeros shaped like the data, before any run opens: a
     model that cannot take the data fails here, with a paragraph, instead of in its first
     training step (with a traceback and a failed MLflow run)."""
@@ -66,7 +66,7 @@ def _probe(model, name: str, input_shape, vocab_size: int, variable_length: bool
     model.eval()
     try:
         with core.no_grad():
-            model(sample)
+            out = model(sample)
     except Exception as exc:  # noqa: BLE001 - any failure means the model does not fit the data
         what = sequence_models.describe(input_shape, variable_length)
         raise ConfigError(f"model={name} cannot take this data: the data gives {what} "
@@ -74,6 +74,21 @@ def _probe(model, name: str, input_shape, vocab_size: int, variable_length: bool
                           f"samples failed: {' '.join(str(exc).split())}") from None
     finally:
         model.train()
+    _check_scores(out, name, num_classes)
+
+
+def _check_scores(out, name: str, num_classes: int) -> None:
+    """The loss reads the forward's result as [batch, classes] scores: anything else (an array,
+    a tuple, another width) failed in the first training step, inside an open MLflow run."""
+    if not isinstance(out, core.Tensor):
+        raise ConfigError(f"model={name}'s forward returned {type(out).__name__}, not a Tensor: "
+                          f"the training loss takes one Tensor of scores [batch, {num_classes}] "
+                          "(wrap an array with core.to_tensor, or compute with core's ops so "
+                          "that gradients flow).")
+    if tuple(out.shape) != (2, num_classes):
+        raise ConfigError(f"model={name}'s forward gave shape {list(out.shape)} for a batch of 2 "
+                          f"samples, but the loss takes one score per class: [2, {num_classes}] "
+                          f"(the data has {num_classes} classes).")
 
 
 def _plugin(cfg: schema.PluginModelConfig, input_shape, num_classes: int, vocab_size: int,
@@ -118,7 +133,8 @@ def build_model(cfg: schema.ModelConfig, input_shape, num_classes: int, vocab_si
     model = builder(cfg, tuple(input_shape), num_classes, vocab_size, variable_length,
                     input_dtype)
     if builder is not _spec:  # a spec is probed as it is built (runner.build.spec)
-        _probe(model, cfg.name, tuple(input_shape), vocab_size, variable_length, input_dtype)
+        _probe(model, cfg.name, tuple(input_shape), num_classes, vocab_size, variable_length,
+               input_dtype)
     # Optimizer state and checkpoints are keyed by parameter name: structural names
     # (``conv1.weight``) are the same in every process, unlike the automatic ``param_N``.
     for name, param in model.named_parameters():

@@ -119,7 +119,11 @@ def build_from(description: dict):
             f"bundle format {written}, but this tomlrun ({tracking.tomlrun_version()}) reads "
             f"formats up to {FORMAT}: install tomlrun {description.get('tomlrun_version', '')} "
             "or newer to load it.")
-    plugins.load(description.get("plugins", []))  # a plugin model or layer must be imported
+    # A plugin model or layer must be imported; a module found only where the model was
+    # trained (a plugins=[my_module] file in that launch folder) is missing where it is loaded.
+    plugins.load(description.get("plugins", []),
+                 "recorded in the model's bundle: the model was trained with it, so it must be "
+                 "importable where the model is loaded")
     table = {key: value for key, value in description["model"].items() if key != "freeze"}
     try:
         model_cfg = validation.group_option("model", table)

@@ -33,7 +33,7 @@ import tempfile
 
 import numpy as np
 
-from core.inference import SOFTMAX, Inference
+from core.inference import OUTPUT, SOFTMAX, Inference
 from runner.build import tabular
 from runner.errors import UserError
 
@@ -55,9 +55,9 @@ class TomlrunModel:
     def predict(self, data, params: dict | None = None):
         """Probabilities for ``data`` ([N, *input_shape]); with ``params={"outputs": [...]}``
         of several names, a dict of those outputs."""
-        wanted = list((params or {}).get("outputs") or [SOFTMAX])
-        if isinstance(wanted, str):
-            wanted = [wanted]
+        wanted = (params or {}).get("outputs") or [SOFTMAX]
+        wanted = [wanted] if isinstance(wanted, str) else list(wanted)
+        self._check_outputs(wanted)
         samples = _as_samples(data, self.description)
         try:
             results = Inference(self.model, output_layer=wanted).infer(
@@ -67,6 +67,18 @@ class TomlrunModel:
         if len(wanted) == 1:  # one output (the default: probabilities) is an array
             return results[wanted[0]]
         return {name: results[name] for name in wanted}
+
+    def _check_outputs(self, wanted: list) -> None:
+        """Names in the caller's terms (the ``outputs`` param), before any sample is read:
+        core's own error speaks of ``Inference``'s ``output_layer`` argument instead."""
+        layers = self.model.output_layers()
+        unknown = [n for n in wanted if n not in layers and n not in (OUTPUT, SOFTMAX)]
+        if unknown:
+            which = "is not a layer" if len(unknown) == 1 else "are not layers"
+            raise bad_input(f"params outputs = {wanted} names {', '.join(map(repr, unknown))}, "
+                            f"which {which} of this model whose output can be read: use "
+                            f"{', '.join(layers)}, or '{OUTPUT}' / '{SOFTMAX}' for the model's "
+                            "output (logits) and its probabilities.")
 
 
 @functools.cache

@@ -160,15 +160,38 @@ def load(path, fingerprint: dict | None = None) -> dict:
     return body
 
 
-def check_fingerprint(path: str, saved: dict, current: dict) -> None:
-    """Refuse to resume a run whose config changed in a way that changes what is trained."""
-    keys = sorted(set(saved) | set(current))
-    diffs = [f"{k}: checkpoint {saved.get(k, '(absent)')} vs now {current.get(k, '(absent)')}"
-             for k in keys if saved.get(k) != current.get(k)]
+def check_fingerprint(path: str, saved: dict, current: dict,
+                      defaults: dict | None = None) -> None:
+    """Refuse to resume a run whose config changed in a way that changes what is trained.
+
+    ``defaults`` holds the value of a key that one side lacks because it was added after that
+    checkpoint was written (the behaviour it was made with): such a key compares, and is shown,
+    as that value, so a key left at its default is never reported as missing.
+    """
+    defaults = defaults or {}
+    diffs = []
+    for key in sorted(set(saved) | set(current)):
+        before, now = _effective(saved, key, defaults), _effective(current, key, defaults)
+        if before[0] != now[0]:
+            diffs.append(f"{key}: checkpoint {before[1]} vs now {now[1]}")
     if diffs:
         raise CheckpointError(f"checkpoint '{path}' was made by a different configuration, so "
                               f"resuming would not continue the same training: {'; '.join(diffs)}."
                               " Resume with the original settings or start a new run.")
+
+
+def _effective(keys: dict, key: str, defaults: dict) -> tuple[object, str]:
+    """``key``'s value on one side of the comparison, and how the error shows it."""
+    if key in keys:
+        return str(keys[key]), str(keys[key])
+    if key in defaults:
+        return str(defaults[key]), f"{defaults[key]} (the default)"
+    # A layer argument the config leaves out takes the layer's own default; name the layer
+    # type so the user sees which signature that default comes from.
+    layer_type = keys.get(f"{key.rsplit('.', 1)[0]}.type") if key.startswith("model.") else None
+    if layer_type is not None:
+        return None, f"(not set: {layer_type}'s default)"
+    return None, "(not set)"
 
 
 def digest(node) -> str:

@@ -65,11 +65,6 @@ def fingerprint(cfg) -> dict[str, str]:
             if key not in _FREE and not key.startswith(_FREE_SECTIONS)}
 
 
-def _comparable(keys: dict) -> dict:
-    """A fingerprint without the added keys that hold their old behaviour's value."""
-    return {key: value for key, value in keys.items() if _ADDED.get(key) != str(value)}
-
-
 def wanted(cfg) -> bool:
     return cfg.trainer.resume not in (False, "", "false", "False")
 
@@ -81,8 +76,8 @@ def find(cfg, tracker) -> Resumption | None:
     # Data parallel: rank 0 (the only rank that tracks) picks the file, every rank loads it.
     path = distributed.on_rank_zero(lambda: _resolve(cfg, tracker))
     body = checkpoint.load(path)
-    checkpoint.check_fingerprint(path, _comparable(body.get("fingerprint", {})),
-                                 _comparable(fingerprint(cfg)))
+    checkpoint.check_fingerprint(path, body.get("fingerprint", {}), fingerprint(cfg),
+                                 defaults=_ADDED)
     run_id = body.get("run_id")
     run = tracker.get_run(run_id) if run_id is not None and hasattr(tracker, "get_run") else None
     # After the last epoch only the test and the logging are left: a run stopped there (KILLED)

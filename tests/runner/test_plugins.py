@@ -167,6 +167,25 @@ def pairs(seed):
     import numpy as np
     x, y = np.zeros((20, 4), np.float32), np.zeros(20, np.int64)
     return {"train": (x, y), "valid": None, "test": (x, y)}  # arrays, not datasets
+
+
+@plugins.model("one_argument")
+def one_argument(shape):
+    return nn.Linear(4, 2)
+
+
+@plugins.dataset("no_valid")
+def no_valid(seed):
+    import numpy as np
+    import core
+    split = core.io.TensorDataset([np.zeros((20, 4), np.float32), np.zeros(20, np.int64)])
+    return {"train": split, "valid": None, "test": split}
+
+
+@plugins.layer()
+class NumpyOut(nn.Layer):
+    def forward(self, x):
+        return x.numpy()
 '''
 
 
@@ -181,6 +200,21 @@ def pairs(seed):
     (["data=pairs", "model=mlp"], "the plugin dataset 'pairs' (module failing_plugin) returned "
                                   "a train split that is not a dataset of samples: got a tuple "
                                   "whose item 0 is ndarray of shape (20, 4)"),
+    # A builder whose parameters do not take what tomlrun passes failed inside tomlrun's own
+    # call (the line named was runner/plugins.py's): the user's def line is named instead.
+    (["model=one_argument"], "the model plugin 'one_argument' (module failing_plugin) cannot "
+                             "be called as tomlrun calls a model builder, builder(input_shape, "
+                             "num_classes, **options): one_argument(shape) (at {file}:30) was "
+                             "given (tuple, int) and says: too many positional arguments."),
+    # valid = None from a plugin's builder was reported as "data.valid_size is 0".
+    (["data=no_valid", "model=mlp"], "trainer.objective=valid/acc needs a validation set but "
+                                     "the plugin dataset 'no_valid' (module failing_plugin) "
+                                     "returned valid = None: return a validation split"),
+    # An array has a shape too: it passed the probe's check and failed in core's isfinite,
+    # a traceback with exit status 1.
+    (["+model.layers.n={type: NumpyOut, inputs: [flatten]}", "+model.layers.fc.inputs=[n]"],
+     "model.layers.n (NumpyOut) returned ndarray, not a Tensor: a spec layer must return a "
+     "Tensor"),
 ])
 def test_a_failing_plugin_is_one_paragraph_naming_it_and_its_line(tmp_path, args, message):
     """The user's own builder or layer raising (or handing back bare arrays) used to end in a
@@ -192,4 +226,59 @@ def test_a_failing_plugin_is_one_paragraph_naming_it_and_its_line(tmp_path, args
     assert done.returncode == 2, done.stderr[-3000:]
     assert message.format(file=tmp_path / "failing_plugin.py") in done.stderr
     assert "Traceback" not in done.stderr
+    assert not {"outputs", "mlflow.db", "mlruns"} & {p.name for p in tmp_path.iterdir()}
+
+
+def test_a_plugin_module_a_model_needs_but_cannot_import_says_the_bundle_recorded_it():
+    """Loading a model trained with plugins=[my_module] elsewhere (its launch folder) said
+    "listed in plugins", though nothing was listed by the one loading it."""
+    from runner.track import bundle  # noqa: PLC0415
+
+    with pytest.raises(plugins.PluginError, match=r"^the plugin module 'h4_no_such_plugin' "
+                                                  r"\(recorded in the model's bundle: the model "
+                                                  r"was trained with it, so it must be "
+                                                  r"importable where the model is loaded\) "
+                                                  r"could not be imported: ModuleNotFoundError"):
+        bundle.build_from({"format": 1, "plugins": ["h4_no_such_plugin"], "model": {},
+                           "input_shape": [4], "num_classes": 2})
+
+
+@pytest.mark.parametrize("forward, message", [
+    ("return self.fc(x.reshape([x.shape[0], -1])).numpy()",
+     "model=scores's forward returned ndarray, not a Tensor: the training loss takes one Tensor "
+     "of scores [batch, 10]"),
+    ("return self.fc(x.reshape([x.shape[0], -1]))[:, :3]",
+     "model=scores's forward gave shape [2, 3] for a batch of 2 samples, but the loss takes one "
+     "score per class: [2, 10] (the data has 10 classes)."),
+    ("return self.fc(x.reshape([x.shape[0], -1])), x",
+     "model=scores's forward returned tuple, not a Tensor"),
+])
+def test_a_plugin_model_whose_forward_gives_no_class_scores_stops_before_the_run(
+        tmp_path, forward, message):
+    """Such a model used to fail in its first training step (a label out of range, backward
+    of an array): a traceback, exit status 1, and an MLflow run and output folder left."""
+    (tmp_path / "scores_plugin.py").write_text(f'''
+import numpy as np
+from core import nn
+from runner import plugins
+
+
+class Net(nn.Layer):
+    def __init__(self, size):
+        super().__init__()
+        self.fc = nn.Linear(size, 10)
+
+    def forward(self, x):
+        {forward}
+
+
+@plugins.model("scores")
+def scores(input_shape, num_classes):
+    return Net(int(np.prod(input_shape)))
+''')
+    done = subprocess.run([sys.executable, "-m", "runner", *TINY, "plugins=[scores_plugin]",
+                           "model=scores"], cwd=tmp_path, env=runner_env(), text=True,
+                          capture_output=True, timeout=600)
+    assert done.returncode == 2, done.stderr[-3000:]
+    assert message in done.stderr and "Traceback" not in done.stderr
     assert not {"outputs", "mlflow.db", "mlruns"} & {p.name for p in tmp_path.iterdir()}

@@ -20,7 +20,7 @@ from core import nn
 from core.clipping import check_error_clip
 from core.nn import fusion
 from runner import plugins
-from runner.build.spec.layer_types import ATTR_ARGS, arguments, takes_lengths
+from runner.build.spec.layer_types import ATTR_ARGS, arguments, param_attr, takes_lengths
 from runner.build.spec.parse import INPUT, Node, located, split_item
 from runner.config.validation import show
 from runner.errors import ConfigError
@@ -403,8 +403,11 @@ def _make(node: Node, args: dict, output: str) -> nn.Layer:
         raise ConfigError(f"{node.where} ({node.type}) needs {', '.join(missing)}: give "
                           f"{missing[0]} = ... in its table (only input sizes are "
                           f"inferred{hint}).")
+    made = {key: param_attr(value, f"{node.where}.{key}")
+            if key in ATTR_ARGS and isinstance(value, dict) else value
+            for key, value in args.items()}  # a fresh ParamAttr (and initializer) per layer
     try:
-        return node.cls(**args)
+        return node.cls(**made)
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"{node.where} ({node.type}) cannot be made with {show(args)}: "
                           f"{exc}") from None
@@ -450,10 +453,12 @@ def _run(node: Node, layer: nn.Layer, inputs: list, in_shapes: list, lengths):
         reason = f"{reason.rstrip('.')}. {hint}" if hint else reason
         raise ConfigError(f"{node.where} ({node.type}) cannot take its input: {got} (shapes of "
                           f"one sample): {reason}") from None
-    if not hasattr(_first(out), "shape"):
+    # Not hasattr(shape): a numpy array has one, and failed later inside core's own ops.
+    if not isinstance(_first(out), core.Tensor):
         raise ConfigError(f"{node.where} ({node.type}) returned {type(_first(out)).__name__}, "
                           "not a Tensor: a spec layer must return a Tensor (or a tuple whose "
-                          "first item is one).")
+                          "first item is one; wrap an array with core.to_tensor, or compute "
+                          "with core's ops so that gradients flow).")
     return out
 
 

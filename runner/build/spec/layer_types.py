@@ -2,13 +2,17 @@
 from ``core.nn.__all__`` (no list to keep in step by hand), plus the layers plugins register.
 
 A type's arguments are its constructor's parameters, read from the signature, less ``name``;
-``weight_attr`` / ``bias_attr`` take only ``false`` (no such parameter, as in Paddle).
+``weight_attr`` / ``bias_attr`` take ``false`` (no such parameter, as in Paddle) or a table of
+Paddle's ``ParamAttr`` settings (``param_attr``).
 """
 from __future__ import annotations
 
+import difflib
 import inspect
 
-from core import nn
+from core import nn, regularizer
+from core.nn import initializer
+from core.nn.param_attr import ParamAttr
 from runner import plugins
 from runner.errors import ConfigError
 
@@ -28,6 +32,12 @@ NOT_SPEC = {
 }
 HIDDEN_ARGS = ("self", "name", "name_scope", "dtype")
 ATTR_ARGS = ("weight_attr", "bias_attr")  # ParamAttr objects in Python; a spec may say false
+# The ParamAttr settings a spec table may give. Not ``name``: a spec's parameters are named by
+# their layers (conv1.weight), which freezing, checkpoints and the bundle rely on; not
+# ``do_model_average``, which core only stores.
+ATTR_KEYS = ("initializer", "learning_rate", "regularizer", "trainable", "need_clip")
+# Names difflib does not find close, as other libraries spell them.
+_SLIPS = {"lr": "learning_rate", "init": "initializer", "weight_decay": "regularizer"}
 
 
 def core_layer_types() -> dict[str, type]:
@@ -96,7 +106,9 @@ def value_problem(cls: type, arg: str, value) -> str:
     unannotated arguments such as ``kernel_size`` (an int or a list) take any value.
     """
     if arg in ATTR_ARGS:
-        return "" if value is False else "false (no such parameter) in a spec"
+        return "" if value is False or isinstance(value, dict) else (
+            "false (no such parameter) or a table of ParamAttr settings "
+            f"({{learning_rate = 0.5}}; keys {', '.join(ATTR_KEYS)})")
     annotation = arguments(cls)[arg].annotation
     if annotation is inspect.Parameter.empty:
         return ""
@@ -111,3 +123,61 @@ def value_problem(cls: type, arg: str, value) -> str:
         return ""
     ok, wanted = checks[base]
     return "" if ok(value) else wanted
+
+
+def param_attr(table: dict, where: str) -> ParamAttr:
+    """``core.nn.ParamAttr`` from a spec's ``weight_attr`` / ``bias_attr`` table, Paddle's
+    ``ParamAttr(initializer=None, learning_rate=1.0, regularizer=None, trainable=True,
+    need_clip=True)``; ``initializer`` and ``regularizer`` are tables naming a class of
+    ``core.nn.initializer`` / ``core.regularizer`` with its arguments
+    (``initializer = {type = "Normal", std = 0.01}``, ``regularizer = {type = "L2Decay",
+    coeff = 1e-4}``). ``where`` is the key, for errors."""
+    unknown = sorted(set(table) - set(ATTR_KEYS))
+    if unknown:
+        close = ([_SLIPS[unknown[0]]] if unknown[0] in _SLIPS
+                 else difflib.get_close_matches(unknown[0], ATTR_KEYS, n=1))
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        why = (": a spec's parameters are named after their layers" if unknown[0] == "name"
+               else "")
+        raise ConfigError(f"{where}.{unknown[0]} is not a ParamAttr setting a spec takes{hint}"
+                          f"{why}; the settings are {', '.join(ATTR_KEYS)}.")
+    settings = dict(table)
+    for key, module, base, example in (
+            ("initializer", initializer, initializer.Initializer, 'type = "Normal", std = 0.01'),
+            ("regularizer", regularizer, regularizer.WeightDecayRegularizer,
+             'type = "L2Decay", coeff = 0.0001')):
+        if key in settings:
+            settings[key] = _instance(settings[key], f"{where}.{key}", module, base, example)
+    try:
+        return ParamAttr(**settings)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"{where} = {table!r} is not a valid ParamAttr: {exc}") from None
+
+
+def _instance(value, where: str, module, base: type, example: str):
+    """An object of the ``module`` class a ``{type = NAME, ...arguments}`` table names."""
+    names = sorted(name for name, obj in vars(module).items()
+                   if inspect.isclass(obj) and issubclass(obj, base) and obj is not base
+                   and not name.startswith("_"))
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where} = {value!r} is not a table: write {where.rsplit('.', 1)[1]} "
+                          f"= {{{example}}}; the types are {', '.join(names)}.")
+    kind = value.get("type")
+    if kind not in names:
+        close = difflib.get_close_matches(str(kind), names, n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise ConfigError(f"{where}.type = {kind!r} is not a {module.__name__} class{hint}: "
+                          f"the types are {', '.join(names)} ({{{example}}}).")
+    given = {key: item for key, item in value.items() if key != "type"}
+    cls = getattr(module, kind)
+    takes = arguments(cls)
+    for key in given:
+        if key not in takes:  # Python's own "unexpected keyword argument" lists nothing
+            close = difflib.get_close_matches(key, takes, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise ConfigError(f"{where}.{key} is not an argument of {kind}{hint}: {kind} takes "
+                              f"{', '.join(takes) or 'no arguments'}.")
+    try:
+        return cls(**given)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"{where} = {value!r} cannot be made: {kind}: {exc}") from None

@@ -14,7 +14,14 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
-from runner.build.spec.layer_types import arguments, layer_types, not_spec_reason, value_problem
+from runner.build.spec.layer_types import (
+    ATTR_ARGS,
+    arguments,
+    layer_types,
+    not_spec_reason,
+    param_attr,
+    value_problem,
+)
 from runner.config import sources
 from runner.errors import ConfigError
 
@@ -285,6 +292,10 @@ def _block_output(body: dict, block: str) -> None:
                           "key names its output layer (output = \"NAME\"): give that layer "
                           "another name.")
     layers = [key for key, value in body.items() if isinstance(value, dict)]
+    if not layers:  # its copies would pass their input on unchanged: a slip, never a design
+        raise ConfigError(f"model.blocks.{block} has no layers: a block needs at least one "
+                          "layer table (conv = { type = \"Conv2D\", ... }); to leave the entry "
+                          "that uses it out, remove that entry.")
     if output is not None and output not in layers:
         raise ConfigError(f"model.blocks.{block}.output = {output!r} is not a layer of the "
                           f"block: {_known('its layers are', layers, str(output))}")
@@ -322,6 +333,8 @@ def _node(name: str, table: dict, inputs: list[str], where: str, types: dict) ->
         if wanted:
             raise ConfigError(f"{where}.{key} = {value!r} has the wrong type: {kind}'s {key} "
                               f"is {wanted}.")
+        if key in ATTR_ARGS and isinstance(value, dict):
+            param_attr(value, f"{where}.{key}")  # its settings are checked before anything runs
     return Node(name, kind, cls, args, inputs, where)
 
 

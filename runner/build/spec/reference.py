@@ -48,7 +48,8 @@ def render() -> str:
             default = "required" if param.default is param.empty else _toml(param.default)
             note = INFERRED.get(arg, "")
             if arg in ("weight_attr", "bias_attr"):
-                note = "`false`: no such parameter"
+                note = ("`false`: no such parameter; a table: its ParamAttr settings "
+                        "([models.md](models.md#layer-tables-and-the-options-keys))")
             lines.append(f"| `{arg}` | {default} | {note} |")
         lines.append("")
     return "\n".join(lines)

@@ -236,7 +236,8 @@ def test_the_mlflow_model_of_a_csv_run_takes_the_raw_table(cli, tmp_path):
     assert caught.value.get_http_status_code() == 400
     with pytest.raises(UserError, match="row 1, column 'x2': 'abc' is not a number"):
         model.predict(table.head(1).assign(x2=["abc"]))
-    with pytest.raises(MlflowException, match="output_layer .'nope'. are not layers"):
+    with pytest.raises(MlflowException, match="params outputs = .'nope'. names 'nope', which "
+                                              "is not a layer"):
         model.predict(table, params={"outputs": ["nope"]})
 
 

@@ -131,7 +131,7 @@ def test_mlflow_models_serve_answers_invocations_like_runner_infer(run, split_sa
             urllib.request.urlopen(request, timeout=60)
         assert refused.value.code == 400
         answer = json.loads(refused.value.read())
-        assert "output_layer ['nope'] are not layers" in answer["message"]
+        assert "params outputs = ['nope'] names 'nope', which is not a layer" in answer["message"]
         assert "hidden.0.fc" in answer["message"] and "stack_trace" not in answer
     finally:
         stop_group(server, grace=20)
@@ -240,3 +240,23 @@ def test_predict_names_samples_of_the_wrong_shape_or_kind():
     with pytest.raises(MlflowException, match=r"predict takes numbers \(floats\) shaped "
                                               r"\[N, 1, 2, 2\]; the input could not be read"):
         model.predict([["a", "b", "c", "d"]])
+
+
+def test_an_unknown_name_in_outputs_is_named_in_the_params_terms():
+    """The error spoke of core's ``Inference`` argument (``output_layer [...] are not
+    layers``), a name the caller of predict never wrote; it now quotes ``outputs``, and it
+    comes before the samples are read."""
+    from mlflow.exceptions import MlflowException  # noqa: PLC0415
+
+    import core  # noqa: PLC0415
+
+    net = core.nn.Sequential(("flat", core.nn.Flatten()), ("fc", core.nn.Linear(4, 3)))
+    model = pyfunc.TomlrunModel(net, {"input_shape": [1, 2, 2]})
+    assert model.predict(np.ones((2, 4), np.float32), params={"outputs": "fc"}).shape == (2, 3)
+    with pytest.raises(MlflowException, match=r"^params outputs = \['fc', 'fcc', 'x'\] names "
+                                              r"'fcc', 'x', which are not layers of this model "
+                                              r"whose output can be read: use flat, fc, or "
+                                              r"'output' / 'softmax'"):
+        model.predict(np.ones((2, 4), np.float32), params={"outputs": ["fc", "fcc", "x"]})
+    with pytest.raises(MlflowException, match="names 'fcc', which is not a layer"):
+        model.predict([["not", "numbers"]], params={"outputs": ["fcc"]})  # names come first

@@ -254,7 +254,7 @@ def test_a_checkpoint_from_before_amp_resumes_without_it_and_refuses_another_lev
     found = resume.find(_cfg(str(tmp_path)), tracking.NullTracker())
     assert found is not None and found.body.get("amp") is None  # amp off: no scaler state
     with pytest.raises(checkpoint.CheckpointError,
-                       match=r"trainer.amp: checkpoint \(absent\) vs now O2"):
+                       match=r"trainer.amp: checkpoint off \(the default\) vs now O2"):
         resume.find(_cfg(str(tmp_path), amp="O2"), tracking.NullTracker())
 
 

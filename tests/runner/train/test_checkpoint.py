@@ -186,6 +186,21 @@ def test_a_checkpoint_of_another_config_is_refused_naming_the_difference(tmp_pat
         checkpoint.load(path, fingerprint={"optim.lr": "0.1"})
 
 
+def test_a_key_one_side_lacks_compares_and_shows_as_its_default():
+    """A key added after a checkpoint was written holds its default there: equal to the
+    default now is a match, another value names the default, never '(absent)'."""
+    checkpoint.check_fingerprint("c.ckpt", {"optim.lr": "0.1"},
+                                 {"optim.lr": "0.1", "trainer.accumulate": "1"},
+                                 defaults={"trainer.accumulate": "1"})
+    with pytest.raises(checkpoint.CheckpointError,
+                       match=r"trainer.accumulate: checkpoint 2 vs now 1 \(the default\)\."):
+        checkpoint.check_fingerprint("c.ckpt", {"trainer.accumulate": "2"}, {},
+                                     defaults={"trainer.accumulate": "1"})
+    with pytest.raises(checkpoint.CheckpointError,
+                       match=r"data.subset: checkpoint \(not set\) vs now 10"):
+        checkpoint.check_fingerprint("c.ckpt", {}, {"data.subset": "10"})
+
+
 def test_a_model_file_is_not_taken_for_a_checkpoint(tmp_path):
     trainer, _, _, _ = _parts()
     core.save(trainer.model.state_dict(), tmp_path / "model.pdparams")

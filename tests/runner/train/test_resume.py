@@ -69,9 +69,33 @@ def test_a_checkpoint_from_before_a_key_existed_resumes_at_that_keys_old_behavio
     _save(tmp_path, _cfg(False))
     monkeypatch.setattr(resume, "fingerprint", current)
     assert resume.find(_cfg(str(tmp_path)), tracking.NullTracker()) is not None
+    # The old checkpoint trained with the key's default: the error shows that value.
     with pytest.raises(checkpoint.CheckpointError, match="trainer.accumulate: checkpoint "
-                                                         r"\(absent\) vs now 2"):
+                                                         r"1 \(the default\) vs now 2"):
         resume.find(_cfg(str(tmp_path), accumulate=2), tracking.NullTracker())
+
+
+def test_a_key_at_its_default_on_one_side_is_shown_with_its_value_not_as_absent(tmp_path):
+    """A current checkpoint holds every key: a changed one shows both effective values."""
+    _save(tmp_path, _cfg(False))
+    with pytest.raises(checkpoint.CheckpointError) as info:
+        resume.find(_cfg(str(tmp_path), accumulate=2, amp="O1"), tracking.NullTracker())
+    message = str(info.value)
+    assert "trainer.accumulate: checkpoint 1 vs now 2" in message
+    assert "trainer.amp: checkpoint off vs now O1" in message
+    assert "absent" not in message
+
+
+def test_a_layer_argument_left_out_on_one_side_names_the_layers_default(tmp_path):
+    _save(tmp_path, _cfg(False))
+    cfg = _cfg(str(tmp_path))
+    block = cfg.model.blocks["dense"]
+    changed = dataclasses.replace(cfg.model, blocks={
+        **cfg.model.blocks, "dense": {**block, "fc": {**block["fc"], "bias_attr": False}}})
+    with pytest.raises(checkpoint.CheckpointError,
+                       match=r"model.blocks.dense.fc.bias_attr: checkpoint \(not set: Linear's "
+                             r"default\) vs now false"):
+        resume.find(dataclasses.replace(cfg, model=changed), tracking.NullTracker())
 
 
 def test_clear_errors_for_what_cannot_be_resumed(tmp_path):

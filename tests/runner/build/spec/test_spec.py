@@ -10,13 +10,14 @@ from core import model_summary as summary
 from core.inference import Inference
 from core.nn import fusion, norm
 from runner import build
-from runner.config import validation
+from runner.config import schema, validation
 from runner.config.options import load_option
 from runner.errors import ConfigError
 from tests.gradcheck import check_grad
 from tests.runner.subprocesses import run_all
 
 DIGITS = (1, 8, 8)
+RUN_OPTIM = schema.SGDConfig()
 
 
 def _spec(layers: dict, blocks: dict | None = None, **knobs):
@@ -321,6 +322,11 @@ def test_summary_rows_count_parameters_and_flops():
     ({"a": {"type": "Flatten"}, "h": {"block": "b"}, "o": {"type": "Linear"}},
      {"b": {"x": {"type": "ReLU"}, "again": {"block": "c"}}, "c": {"y": {"block": "b"}}},
      "the block uses itself (b -> c -> b)"),
+    # An empty [blocks.e] table would pass its input on unchanged, a slip never reported:
+    ({"a": {"type": "Flatten"}, "h": {"block": "e"}, "o": {"type": "Linear"}}, {"e": {}},
+     "model.blocks.e has no layers: a block needs at least one layer table"),
+    ({"a": {"type": "Flatten"}, "h": {"block": "e", "repeat": 0}, "o": {"type": "Linear"}},
+     {"e": {"output": "x"}}, "model.blocks.e has no layers"),
     # A slip of ``inputs`` is suggested, on a layer and on a block entry:
     ({"a": {"type": "Flatten"}, "o": {"type": "Linear", "input": ["a"]}}, None,
      "model.layers.o.input is not an argument of Linear (did you mean 'inputs'?)"),
@@ -440,11 +446,71 @@ def test_summary_rows_count_parameters_and_flops():
      {"b": {"pool": {"type": "MaxPool2D", "kernel_size": 2, "return_mask": True}}},
      "model.layers.u.inputs names 's[1]', but the block entry 's' passes on the network's "
      "input unchanged (it has no copies, or its output is its input), and that is one value"),
+    # weight_attr / bias_attr: false, or a table of Paddle's ParamAttr settings.
+    ({"a": {"type": "Flatten"}, "o": {"type": "Linear", "weight_attr": 3}}, None,
+     "model.layers.o.weight_attr = 3 has the wrong type: Linear's weight_attr is false (no such "
+     "parameter) or a table of ParamAttr settings ({learning_rate = 0.5}; keys initializer, "
+     "learning_rate, regularizer, trainable, need_clip)."),
+    ({"a": {"type": "Flatten"}, "o": {"type": "Linear", "weight_attr": {"lr": 0.5}}}, None,
+     "model.layers.o.weight_attr.lr is not a ParamAttr setting a spec takes (did you mean "
+     "'learning_rate'?); the settings are initializer, learning_rate, regularizer, trainable, "
+     "need_clip."),
+    ({"a": {"type": "Flatten"}, "o": {"type": "Linear", "bias_attr": {"name": "b"}}}, None,
+     "model.layers.o.bias_attr.name is not a ParamAttr setting a spec takes: a spec's "
+     "parameters are named after their layers"),
+    ({"a": {"type": "Flatten"}, "o": {"type": "Linear", "weight_attr": {
+        "initializer": {"type": "Normall", "std": 0.1}}}}, None,
+     "model.layers.o.weight_attr.initializer.type = 'Normall' is not a core.nn.initializer "
+     "class (did you mean Normal?): the types are Assign, Bilinear, Constant, Dirac"),
+    ({"a": {"type": "Flatten"}, "o": {"type": "Linear", "weight_attr": {
+        "initializer": "Normal"}}}, None,
+     "model.layers.o.weight_attr.initializer = 'Normal' is not a table: write initializer = "
+     "{type = \"Normal\", std = 0.01}; the types are Assign"),
+    ({"a": {"type": "Flatten"}, "o": {"type": "Linear", "weight_attr": {
+        "regularizer": {"type": "L2Decay", "coef": 0.1}}}}, None,
+     "model.layers.o.weight_attr.regularizer.coef is not an argument of L2Decay (did you mean "
+     "'coeff'?): L2Decay takes coeff."),
+    ({"a": {"type": "Flatten"}, "o": {"type": "Linear", "weight_attr": {
+        "regularizer": {"type": "L1Decay", "coeff": "x"}}}}, None,
+     "model.layers.o.weight_attr.regularizer = {'type': 'L1Decay', 'coeff': 'x'} cannot be "
+     "made: L1Decay: "),
+    ({"a": {"type": "Flatten"}, "o": {"type": "Linear", "bias_attr": {
+        "initializer": {"type": "Constant", "valu": 1}}}}, None,
+     "model.layers.o.bias_attr.initializer.valu is not an argument of Constant (did you mean "
+     "'value'?): Constant takes value."),
+    ({"a": {"type": "Flatten"}, "o": {"type": "Linear", "weight_attr": {
+        "learning_rate": -1}}}, None,
+     "model.layers.o.weight_attr = {'learning_rate': -1} is not a valid ParamAttr: "),
 ])
 def test_spec_mistakes_name_the_layer_and_what_is_allowed(layers, blocks, message):
     with pytest.raises(ConfigError) as info:
         _build(layers, blocks=blocks)
     assert message in str(info.value)
+
+
+def test_weight_attr_and_bias_attr_tables_are_paddles_param_attr():
+    """Paddle code passes ParamAttr(learning_rate=..., initializer=..., regularizer=...,
+    trainable=...); a spec writes the same settings as a table (only false was taken)."""
+    model = _build({"a": {"type": "Flatten"}, "h": {"type": "Linear", "out_features": 4,
+                    "weight_attr": {"initializer": {"type": "Constant", "value": 0.5},
+                                    "learning_rate": 0.0},
+                    "bias_attr": {"trainable": False, "need_clip": False}},
+                    "o": {"type": "Linear", "weight_attr": {
+                        "regularizer": {"type": "L2Decay", "coeff": 0.25}}}})
+    params = dict(model.named_parameters())
+    weight, bias = params["h.weight"], params["h.bias"]
+    np.testing.assert_array_equal(weight.numpy(), np.full((64, 4), 0.5, np.float32))
+    assert weight.optimize_attr["learning_rate"] == 0.0
+    assert bias.stop_gradient and not bias.need_clip
+    assert isinstance(params["o.weight"].regularizer, core.regularizer.L2Decay)
+    assert params["o.weight"].regularizer.coeff == 0.25
+    optimizer = build.build_optimizer(RUN_OPTIM, model.parameters(), 0.1)
+    out = params["o.weight"].numpy().copy()
+    loss = model(core.to_tensor(np.ones((2, 1, 8, 8), np.float32))).sum()
+    loss.backward()
+    optimizer.step()
+    np.testing.assert_array_equal(weight.numpy(), np.full((64, 4), 0.5, np.float32))  # lr 0
+    assert not np.array_equal(params["o.weight"].numpy(), out)
 
 
 def test_no_core_layer_is_a_spec_type_without_a_reason_and_none_is_both():
