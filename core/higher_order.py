@@ -42,7 +42,10 @@ SUPPORTED_OPS = (
     "local_response_norm", "normalize", "var", "std", "grid_sample", "grid_sample_grad",
     "affine_grid", "affine_grid_grad", "label_smooth", "unfold", "unfold_grad", "fold",
     "fold_grad", "diagonal", "diagonal_grad", "bilinear", "kron", "cdist (p=2)",
-    "npair_loss", "logcumsumexp",
+    "npair_loss", "logcumsumexp", "inv", "det", "slogdet", "solve", "cholesky",
+    "triangular_solve", "pinv", "eigh (distinct eigenvalues)", "matrix_power", "cummax",
+    "cummin", "cummax_grad", "cummin_grad", "maxout", "cumprod", "dot", "cross",
+    "addmm (beta=0)",
 )
 
 
@@ -69,6 +72,12 @@ def restore(grad, axes: tuple, keepdim: bool, shape) -> object:
     return grad if tuple(grad.shape) == tuple(shape) else grad.broadcast_to(list(shape))
 
 
+def zero_grad(_out, g) -> tuple:
+    """The tensor-level backward of an op whose output does not depend on its one input (an
+    identity of x's shape, an unread input): a zero gradient, recorded as ``g * 0``."""
+    return (g * 0,)
+
+
 def needs(tensor) -> bool:
     """Whether an op's input wants a gradient (a tensor-level backward skips the others)."""
     return not tensor.stop_gradient
@@ -78,8 +87,13 @@ def captured(out, *names: str) -> tuple:
     """The values named ``names`` that ``out``'s array backward closed over (an op's axes, its
     index): a tensor-level backward of a cheap op reads them there rather than being a closure
     of its own, which every forward call, create_graph or not, would pay to create."""
-    backward = out._backward
-    cells, free = backward.__closure__, backward.__code__.co_freevars
+    return closed_over(out._backward, *names)
+
+
+def closed_over(fn, *names: str) -> tuple:
+    """The values named ``names`` that the closure ``fn`` holds (``captured`` for a helper
+    closure of an op's backward, such as cross's product along its axis)."""
+    cells, free = fn.__closure__, fn.__code__.co_freevars
     return tuple(cells[free.index(name)].cell_contents for name in names)
 
 

@@ -636,7 +636,7 @@ def _logsumexp_grad(out, g):  # softmax over the axes, as exp(x - logsumexp(x)),
 
 def cumprod(x, dim=None, dtype=None, name: str | None = None) -> Tensor:
     """Running product along ``dim`` (None: of the flattened tensor); ``dtype`` casts ``x``
-    first. The gradient is exact where elements are zero."""
+    first. The gradient is exact where elements are zero, with create_graph too."""
     del name
     x = as_input(x, "cumprod")
     if autocast.active:  # inside paddle.amp.auto_cast: black-listed, float32 inputs
@@ -666,7 +666,27 @@ def cumprod(x, dim=None, dtype=None, name: str | None = None) -> Tensor:
         grad = grad + xp.where(first, rev_cumsum(g * skipped), 0)
         return (grad.reshape(shape).astype(dt, copy=False),)
 
-    return apply(out.reshape(out_shape), (x,), backward, "cumprod")
+    return apply(out.reshape(out_shape), (x,), backward, "cumprod", _cumprod_grad)
+
+
+def _cumprod_grad(out, g):
+    """cumprod's backward with recorded ops (create_graph), exact at zeros without dividing:
+    d out_i / d x_k (i >= k) is the running product at i of the row with x_k taken as 1, so
+    each scanned row becomes an [n, n] matrix (row k: x with a 1 at k) whose cumprod gives all
+    of them; this path takes n times the input's memory, as prod's."""
+    source, axis, shape, dt = captured(out, "source", "axis", "shape", "dt")
+    x = out._parents[0]
+    rows = x.reshape(list(source.shape))
+    rows = rows if rows.data.dtype == source.dtype else rows.astype(str(source.dtype))
+    rows, g = rows.moveaxis(axis, -1), g.reshape(list(source.shape)).moveaxis(axis, -1)
+    xp = _xp_of(source)
+    n = rows.shape[-1]
+    eye = Tensor(xp.eye(n, dtype=source.dtype))
+    later = Tensor(xp.triu(xp.ones((n, n), dtype=source.dtype)))  # [k, i]: i >= k
+    partial = cumprod(rows.unsqueeze(-2) * (1 - eye) + eye, dim=-1)  # [..., k, i]
+    grad = (partial * later * g.unsqueeze(-2)).sum(axis=-1).moveaxis(-1, axis)
+    grad = grad.reshape(list(shape))
+    return (grad if grad.data.dtype == dt else grad.astype(str(dt)),)
 
 
 def add_n(inputs, name: str | None = None) -> Tensor:

@@ -15,7 +15,7 @@ import numpy as np
 
 from core import backend
 from core.framework import get_default_dtype
-from core.higher_order import captured, restore
+from core.higher_order import captured, linear_grad, restore
 from core.ops import (
     _dropped,
     _restore,
@@ -419,8 +419,32 @@ def _cum_extreme(x, axis, dtype, fn: str, wins):
         xp.add.at(full, tuple(rows[:-1]) + (index,), g.reshape(flat_shape))
         return (full.reshape(shape) if axis is None else _unscan(full, axis, shape),)
 
-    out = apply(_unscan(values, axis, shape), (x,), backward, fn)
+    out = apply(_unscan(values, axis, shape), (x,), backward, fn, _cum_extreme_grad)
     return out, Tensor(_unscan(index, axis, shape).astype(dtype))
+
+
+def _cum_extreme_grad(out, g):
+    """cummax / cummin's backward for create_graph: the array backward (each output's gradient
+    added at the element it came from) recorded as an op of its own, ``cummax_grad`` or
+    ``cummin_grad``, linear in g; its gradient gathers those elements (a recorded getitem), so
+    third derivatives are recorded too."""
+    index, axis, shape = captured(out, "index", "axis", "shape")
+    return (linear_grad(apply, g, out._backward, _extreme_gather(index, axis, shape),
+                        f"{out._op}_grad"),)
+
+
+def _extreme_gather(index, axis, shape: tuple):
+    """h (a Tensor of x's shape) -> its elements at the running extremes' ``index`` (in
+    ``_scan_axis``'s layout), shaped as cummax's output: the adjoint of its backward."""
+    if axis is None:
+        flat = index.reshape(-1)
+        return lambda h: h.reshape([-1])[flat]
+    if not shape:  # a 0-D x: the one element is its own running extreme
+        return lambda h: h * 1
+    where = list(_xp_of(index).indices(shape))
+    where[axis] = _unscan(index, axis, shape)
+    where = tuple(where)
+    return lambda h: h[where]
 
 
 def cummax(x, axis=None, dtype="int64", name: str | None = None) -> tuple[Tensor, Tensor]:

@@ -5,7 +5,10 @@ Forward passes use the backend's ``linalg`` (numpy.linalg or cupy.linalg), batch
 leading dimensions as Paddle's [..., n, n]. The backward formulas are the standard matrix
 calculus ones (Giles, "An extended collection of matrix derivative results", 2008); each is
 checked against float64 finite differences in tests/core/test_linalg.py. ``qr`` and ``svd`` are
-forward-only: their backward raises an error naming the op.
+forward-only: their backward raises an error naming the op. The others also pass ``apply`` a
+tensor-level backward (``grad_fn``, for ``core.grad(create_graph=True)``): the same formula
+with core's recorded ops (inv, solve and matmul among them), so their second and third
+derivatives are recorded too (tests/core/test_higher_order_linalg.py).
 """
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ import numpy as np
 
 from core import backend
 from core.arithmetic import matmul
+from core.higher_order import captured, needs, sum_to, zero_grad
 from core.linalg._common import _no_backward, _xp
 from core.manipulation import transpose
 from core.ops import as_input
@@ -48,7 +52,27 @@ def inv(x, name: str | None = None) -> Tensor:
             out = xp.linalg.inv(x.data)
     except np.linalg.LinAlgError as err:  # cupy raises numpy's class too
         raise ValueError(f"inv: x is singular and has no inverse ({err})") from None
-    return apply(out, (x,), lambda g: (-(_mT(out) @ g @ _mT(out)),), "inv")
+    return apply(out, (x,), lambda g: (-(_mT(out) @ g @ _mT(out)),), "inv", _inv_grad)
+
+
+def _inv_grad(out, g):  # create_graph: -inv^T G inv^T, with the recorded inverse ``out``
+    inverse = _transpose_last(out)
+    return (-(inverse @ g @ inverse),)
+
+
+def _identity(x: Tensor) -> Tensor:
+    """A constant identity matrix of x's size, dtype and device."""
+    xp = _xp(x.data)
+    return Tensor(xp.eye(x.data.shape[-1], dtype=x.data.dtype))
+
+
+def _regular_inverse(x: Tensor, regular) -> Tensor:
+    """inv(x), recorded, with each matrix where ``regular`` (a boolean array [...]) is False
+    replaced by the identity first, as the array backwards of det and slogdet do."""
+    if bool(regular.all()):  # the usual case: no masking to record
+        return inv(x)
+    keep = Tensor(regular[..., None, None].astype(x.data.dtype))
+    return inv(x * keep + _identity(x) * (1 - keep))
 
 
 def det(x, name: str | None = None) -> Tensor:
@@ -67,7 +91,20 @@ def det(x, name: str | None = None) -> Tensor:
         grad = (g * out)[..., None, None] * _mT(xp.linalg.inv(safe))
         return (xp.where(regular[..., None, None], grad, 0 * grad),)
 
-    return apply(out, (x,), backward, "det")
+    return apply(out, (x,), backward, "det", _det_grad)
+
+
+def _det_grad(out, g):
+    """create_graph: g * det(A) * inv(A)^T with recorded ops (``out`` is det(A) itself), and 0
+    for a singular matrix, as the array backward."""
+    (a,) = captured(out, "a")
+    x = out._parents[0]
+    regular = _xp(a).linalg.slogdet(a)[0] != 0
+    scale = (g * out).reshape(list(out.shape) + [1, 1])
+    grad = scale * _transpose_last(_regular_inverse(x, regular))
+    if bool(regular.all()):
+        return (grad,)
+    return (grad * Tensor(regular[..., None, None].astype(a.dtype)),)
 
 
 def slogdet(x, name: str | None = None) -> Tensor:
@@ -85,7 +122,14 @@ def slogdet(x, name: str | None = None) -> Tensor:
         safe = xp.where((sign != 0)[..., None, None], a, xp.eye(a.shape[-1], dtype=a.dtype))
         return (g[1][..., None, None] * _mT(xp.linalg.inv(safe)),)
 
-    return apply(out, (x,), backward, "slogdet")
+    return apply(out, (x,), backward, "slogdet", _slogdet_grad)
+
+
+def _slogdet_grad(out, g):  # create_graph: g[1] * inv(A)^T (the log|det| row), recorded
+    (sign,) = captured(out, "sign")
+    x = out._parents[0]
+    scale = g[1].reshape(list(out.shape[1:]) + [1, 1])
+    return (scale * _transpose_last(_regular_inverse(x, sign != 0)),)
 
 
 def solve(x, y, left: bool = True, name: str | None = None) -> Tensor:
@@ -121,7 +165,20 @@ def solve(x, y, left: bool = True, name: str | None = None) -> Tensor:
         return (None if x.stop_gradient else unbroadcast(gx, a.shape),
                 None if y.stop_gradient else unbroadcast(gy, b2.shape).reshape(b.shape))
 
-    return apply(out[..., 0] if vector else out, (x, y), backward, "solve")
+    return apply(out[..., 0] if vector else out, (x, y), backward, "solve", _solve_grad)
+
+
+def _solve_grad(out, g):
+    """create_graph: gy = solve(x^T, G) and gx = -gy X^T with recorded ops (``out`` is X),
+    summed over broadcast batch dimensions."""
+    (vector,) = captured(out, "vector")
+    x, y = out._parents
+    g2, solution = (g.unsqueeze(-1), out.unsqueeze(-1)) if vector else (g, out)
+    gy = solve(_transpose_last(x), g2)
+    gx = sum_to(-(gy @ _transpose_last(solution)), x.shape) if needs(x) else None
+    if not needs(y):
+        return gx, None
+    return gx, sum_to(gy, [y.shape[0], 1] if vector else y.shape).reshape(y.shape)
 
 
 def _transpose_last(x: Tensor) -> Tensor:
@@ -153,7 +210,21 @@ def cholesky(x, upper: bool = False, name: str | None = None) -> Tensor:
         inv_low = xp.linalg.inv(low)
         return (_mT(inv_low) @ p @ inv_low,)
 
-    return apply(_mT(low).copy() if upper else low, (x,), backward, "cholesky")
+    return apply(_mT(low).copy() if upper else low, (x,), backward, "cholesky", _cholesky_grad)
+
+
+def _cholesky_grad(out, g):
+    """create_graph: the array backward's formula with recorded ops, from the recorded factor
+    ``out``; tril is a product with a constant mask."""
+    (upper,) = captured(out, "upper")
+    low = _transpose_last(out) if upper else out
+    gl = _transpose_last(g) if upper else g
+    xp = _xp(out.data)
+    ones = xp.ones(out.data.shape[-2:], dtype=out.data.dtype)
+    m = (_transpose_last(low) @ gl) * Tensor(xp.tril(ones))
+    p = (m + _transpose_last(m * Tensor(xp.tril(ones, -1)))) * 0.5
+    inv_low = inv(low)
+    return (_transpose_last(inv_low) @ p @ inv_low,)
 
 
 def matrix_power(x, n: int, name: str | None = None) -> Tensor:
@@ -168,7 +239,7 @@ def matrix_power(x, n: int, name: str | None = None) -> Tensor:
     if n == 0:
         xp = _xp(x.data)
         eye = xp.broadcast_to(xp.eye(x.data.shape[-1], dtype=x.dtype), x.data.shape).copy()
-        return apply(eye, (x,), lambda g: (0 * g,), "matrix_power")
+        return apply(eye, (x,), lambda g: (0 * g,), "matrix_power", zero_grad)
     base = inv(x) if n < 0 else x
     result, n = None, abs(n)
     while n:
@@ -211,7 +282,16 @@ def pinv(x, rcond: float = 1e-15, hermitian: bool = False, name: str | None = No
         grad = grad + _mT(out) @ out @ _mT(g) @ right
         return (grad,)
 
-    return apply(out, (x,), backward, "pinv")
+    return apply(out, (x,), backward, "pinv", _pinv_grad)
+
+
+def _pinv_grad(out, g):  # create_graph: the array backward's formula with recorded ops
+    x = out._parents[0]
+    left = _identity(out) - x @ out  # [m, m]: pinv is [n, m]
+    right = _identity(x) - out @ x  # [n, n]
+    out_t, g_t = _transpose_last(out), _transpose_last(g)
+    grad = -(out_t @ g @ out_t) + left @ g_t @ out @ out_t
+    return (grad + out_t @ out @ g_t @ right,)
 
 
 def qr(x, mode: str = "reduced", name: str | None = None):
@@ -257,9 +337,15 @@ def eigh(x, UPLO: str = "L", name: str | None = None):  # noqa: N803 - Paddle's 
     x = _square(x, "eigh")
     if UPLO not in ("L", "U"):
         raise ValueError(f"eigh: UPLO must be 'L' or 'U', got {UPLO!r}")
-    xp = _xp(x.data)
-    w, v = xp.linalg.eigh(x.data, UPLO=UPLO)
-    parts = {}
+    w, v = _xp(x.data).linalg.eigh(x.data, UPLO=UPLO)
+    return _eigh_outputs(x, w, v)
+
+
+def _eigh_outputs(x: Tensor, w, v) -> tuple[Tensor, Tensor]:
+    """The Tensors (w, V) of eigh's arrays ``w`` and ``v``, each with its array backward and
+    its tensor-level one (create_graph). The tensor-level backward of either output makes a
+    new pair from the same arrays (recorded, parent ``x``), so neither output holds the other."""
+    xp = _xp(w)
 
     def make(which):
         def backward(g):
@@ -278,9 +364,30 @@ def eigh(x, UPLO: str = "L", name: str | None = None):  # noqa: N803 - Paddle's 
             return (0.5 * (grad + _mT(grad)),)
         return backward
 
-    parts["w"] = apply(w, (x,), make("w"), "eigh")
-    parts["v"] = apply(v, (x,), make("v"), "eigh")
-    return parts["w"], parts["v"]
+    return (apply(w, (x,), make("w"), "eigh", _eigh_values_grad),
+            apply(v, (x,), make("v"), "eigh", _eigh_vectors_grad))
+
+
+def _eigh_pair(out) -> tuple[Tensor, Tensor]:
+    """(w, V) recorded again from the arrays ``out``'s array backward holds."""
+    w, v = captured(out, "w", "v")
+    return _eigh_outputs(out._parents[0], w, v)
+
+
+def _eigh_values_grad(out, g):  # create_graph: V diag(gw) V^T (symmetric), recorded
+    _, v = _eigh_pair(out)
+    return ((v * g.unsqueeze(-2)) @ _transpose_last(v),)
+
+
+def _eigh_vectors_grad(out, g):
+    """create_graph: V (F * (V^T gV)) V^T, symmetrised, with F_ij = 1 / (w_j - w_i) off the
+    diagonal and 0 on it, recorded in w and V."""
+    w, v = _eigh_pair(out)
+    eye = _identity(v)
+    gap = w.unsqueeze(-2) - w.unsqueeze(-1) + eye  # 1 on the diagonal: no division by 0
+    inner = (1 - eye) / gap * (_transpose_last(v) @ g)
+    grad = v @ inner @ _transpose_last(v)
+    return ((grad + _transpose_last(grad)) * 0.5,)
 
 
 for _name, _fn in {"cholesky": cholesky, "matrix_power": matrix_power, "inverse": inv,

@@ -17,7 +17,7 @@ import numpy as np
 from core import backend
 from core import ops as _ops  # sum (for vecdot): Python's name in this module
 from core.arithmetic import add, conj_if_complex, matmul, scale
-from core.higher_order import captured, needs
+from core.higher_order import captured, closed_over, needs, zero_grad
 from core.linalg._common import _xp
 from core.manipulation import reshape, transpose
 from core.ops import as_input, normalize_axis
@@ -44,7 +44,13 @@ def dot(x, y, name: str | None = None) -> Tensor:
         return (None if x.stop_gradient else g * conj_if_complex(b),
                 None if y.stop_gradient else g * conj_if_complex(a))
 
-    return apply(out, (x, y), backward, "dot")
+    return apply(out, (x, y), backward, "dot", _dot_grad)
+
+
+def _dot_grad(out, g):  # create_graph: g * y and g * x per row, recorded (real values)
+    x, y = out._parents
+    g = g.unsqueeze(-1)
+    return (g * y if needs(x) else None, g * x if needs(y) else None)
 
 
 def mm(input, mat2, name: str | None = None) -> Tensor:  # noqa: A002 - Paddle's argument name
@@ -143,7 +149,14 @@ def cross(x, y, axis: int = 9, name: str | None = None) -> Tensor:
         return xp.cross(u, v, axis=axis)
 
     return apply(product(x.data, y.data), (x, y),
-                 lambda g: (product(y.data, g), product(g, x.data)), "cross")
+                 lambda g: (product(y.data, g), product(g, x.data)), "cross", _cross_grad)
+
+
+def _cross_grad(out, g):  # create_graph: gx = y x g and gy = g x x, as recorded crosses
+    (product,) = captured(out, "product")
+    (axis,) = closed_over(product, "axis")
+    x, y = out._parents
+    return (cross(y, g, axis) if needs(x) else None, cross(g, x, axis) if needs(y) else None)
 
 
 def outer(x, y, name: str | None = None) -> Tensor:
@@ -235,7 +248,8 @@ def _unread(t: Tensor) -> Tensor:
     """``0 * t`` as BLAS takes it when beta is 0: zeros of ``t``'s shape and dtype even where
     ``t`` holds NaN or Inf (numpy's 0 * NaN is NaN), and a zero gradient to ``t``."""
     xp = _xp(t.data)
-    return apply(xp.zeros_like(t.data), (t,), lambda g: (xp.zeros_like(g),), "addmm")
+    return apply(xp.zeros_like(t.data), (t,), lambda g: (xp.zeros_like(g),), "addmm",
+                 zero_grad)
 
 
 def tensordot(x, y, axes=2, name: str | None = None) -> Tensor:

@@ -4,6 +4,8 @@
 ``triangular_solve`` has its own backward (the standard one: gy = op(A)^-T G, gA = -gy X^T kept
 to the triangle that is read); ``cholesky_solve`` and ``cholesky_inverse`` are two triangular
 solves, and ``lstsq``'s solution is ``pinv(x) @ y``, so their gradients come from those ops.
+``triangular_solve`` also has a tensor-level backward (create_graph): the same formula with
+core's recorded ``solve`` and matmul, the triangle read kept by a constant mask.
 """
 from __future__ import annotations
 
@@ -12,8 +14,9 @@ import numpy as np
 from core import backend
 from core import ops as _ops  # sum: Python's name in this module
 from core.arithmetic import matmul
+from core.higher_order import captured, needs, sum_to
 from core.linalg._common import _xp
-from core.linalg.decompositions import _mT, _square, pinv
+from core.linalg.decompositions import _identity, _mT, _square, _transpose_last, pinv, solve
 from core.ops import as_input
 from core.tensor import Tensor, apply, unbroadcast
 
@@ -77,7 +80,28 @@ def triangular_solve(x, y, upper: bool = True, transpose: bool = False,
         return (None if x.stop_gradient else unbroadcast(ga, x.data.shape),
                 None if y.stop_gradient else unbroadcast(gy, y.data.shape))
 
-    return apply(out, (x, y), backward, "triangular_solve")
+    return apply(out, (x, y), backward, "triangular_solve", _triangular_solve_grad)
+
+
+def _triangular_solve_grad(out, g):
+    """create_graph: gy = op(A)^-T G and gA = -gy X^T kept to the triangle read, with recorded
+    ops: op(A) is rebuilt from x with constant masks (the triangle, the unit diagonal), so the
+    gradient with respect to x through ``solve`` stays in that triangle."""
+    tri, transpose, unitriangular = captured(out, "tri", "transpose", "unitriangular")
+    x, y = out._parents
+    xp = _xp(x.data)
+    read = tri(xp.ones(x.data.shape[-2:], dtype=x.data.dtype))
+    if unitriangular:  # the diagonal is not read: it is 1
+        read = read - xp.eye(read.shape[-1], dtype=read.dtype)
+    mask = Tensor(read)
+    a = x * mask + _identity(x) if unitriangular else x * mask
+    op = _transpose_last(a) if transpose else a
+    gy = solve(_transpose_last(op), g)
+    gx = None
+    if needs(x):
+        gop = -(gy @ _transpose_last(out))
+        gx = sum_to((_transpose_last(gop) if transpose else gop) * mask, x.shape)
+    return gx, sum_to(gy, y.shape) if needs(y) else None
 
 
 def cholesky_solve(x, y, upper: bool = False, name: str | None = None) -> Tensor:

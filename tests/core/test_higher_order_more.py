@@ -442,7 +442,6 @@ def test_the_new_ops_are_listed_as_supported():
     (lambda x: F.multi_margin_loss(x, core.to_tensor(ROW_LABELS), p=2), "multi_margin_loss"),
     (lambda x: F.pairwise_distance(x, core.to_tensor(Y), -1.5), "pairwise_distance"),
     (lambda x: core.cdist(x, core.to_tensor(Y), 3.0), "cdist"),
-    (lambda x: core.cumprod(x, dim=1), "cumprod"),
 ])
 def test_the_forms_still_refused_are_named(fn, op):
     x = leaf(X)

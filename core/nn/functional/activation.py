@@ -911,7 +911,15 @@ def maxout(x: Tensor, groups: int, axis: int = 1, name: str | None = None) -> Te
         d = (first == member) * xp.expand_dims(g, at)
         return (d.reshape(a.shape),)
 
-    return apply(out, (x,), backward, "maxout")
+    return apply(out, (x,), backward, "maxout", _maxout_grad)
+
+
+def _maxout_grad(out, g):  # create_graph: g at each group's first maximum (a constant mask)
+    first, at, groups, a = captured(out, "first", "at", "groups", "a")
+    xp = backend.array_module(first)
+    member = xp.arange(groups).reshape((groups,) + (1,) * (first.ndim - at - 1))
+    mask = Tensor((first == member).astype(a.dtype))
+    return ((g.unsqueeze(at) * mask).reshape(list(a.shape)),)
 
 
 def glu(x: Tensor, axis: int = -1, name: str | None = None) -> Tensor:
