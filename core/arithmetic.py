@@ -21,7 +21,7 @@ def conj_if_complex(array):
     return array.conj() if dtype is not None and dtype.kind == "c" else array
 
 
-def add(x, y) -> Tensor:
+def add(x, y, name=None) -> Tensor:
     x, y = _pair(x, y)
     xs, ys = x.data.shape, y.data.shape
     return apply(x.data + y.data, (x, y),
@@ -33,7 +33,7 @@ def _add_grad(out, g):  # the tensor-level backwards (create_graph) read the inp
     return (sum_to(g, x.shape) if needs(x) else None, sum_to(g, y.shape) if needs(y) else None)
 
 
-def subtract(x, y) -> Tensor:
+def subtract(x, y, name=None) -> Tensor:
     x, y = _pair(x, y)
     xs, ys = x.data.shape, y.data.shape
     return apply(x.data - y.data, (x, y),
@@ -45,7 +45,7 @@ def _subtract_grad(out, g):
     return (sum_to(g, x.shape) if needs(x) else None, sum_to(-g, y.shape) if needs(y) else None)
 
 
-def multiply(x, y) -> Tensor:
+def multiply(x, y, name=None) -> Tensor:
     x, y = _pair(x, y)
     a, b = x.data, y.data
 
@@ -62,7 +62,7 @@ def _multiply_grad(out, g):
             sum_to(g * x, y.shape) if needs(y) else None)
 
 
-def divide(x, y) -> Tensor:
+def divide(x, y, name=None) -> Tensor:
     """x / y, true division with broadcasting (Paddle's ``divide``, the ``/`` operator).
 
     Two integer (or bool) operands divide in float32, Paddle's default float dtype, as Paddle's
@@ -128,7 +128,7 @@ def _neg_grad(out, g):
     return (-g,)
 
 
-def pow(x, y) -> Tensor:  # noqa: A001 - Paddle's name
+def pow(x, y, name=None) -> Tensor:  # noqa: A001 - Paddle's name
     """x ** y element-wise (Paddle's ``pow``, the ``**`` operator); ``y`` a number or a Tensor.
 
     An integer tensor raised to a Python float computes in float32, as for ``+ - * / %``."""
@@ -182,7 +182,7 @@ def _pow_tensor(x: Tensor, y: Tensor) -> Tensor:
     return apply(out, (x, y), backward, "pow", grad_fn)
 
 
-def matmul(x, y, transpose_x: bool = False, transpose_y: bool = False) -> Tensor:
+def matmul(x, y, transpose_x: bool = False, transpose_y: bool = False, name=None) -> Tensor:
     """Matrix product with numpy's matmul broadcasting; 1-D operands as in numpy."""
     x, y = _pair(x, y)
     if autocast.active:  # inside paddle.amp.auto_cast: white-listed, float16 inputs

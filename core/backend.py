@@ -231,8 +231,15 @@ def set_device(spec: str) -> Device:
     return device
 
 
-def get_device() -> str:
-    return str(_current)
+def get_device(input=None) -> str | int:  # noqa: A002 - Paddle's argument name
+    """Paddle 3.3's ``get_device(input=None)``: the current device's name (``'cpu'``,
+    ``'gpu:0'``); given a Tensor, the index of the GPU that holds it, or -1 for the CPU. Anything
+    else is ignored, as in Paddle."""
+    # a Tensor by its attributes: core.tensor imports this module, so it cannot be imported here
+    array = getattr(input, "data", None) if hasattr(input, "stop_gradient") else None
+    if array is None:
+        return str(_current)
+    return -1 if isinstance(array, np.ndarray) else int(array.device.id)
 
 
 def current_device() -> Device:
@@ -414,12 +421,12 @@ def to_numpy(array) -> np.ndarray:
     return np.asarray(array)
 
 
-def seed(n: int) -> None:
-    """Seed the random generators of every backend in use."""
+def seed(seed: int) -> None:
+    """Paddle's ``seed(seed)``: seed the random generators of every backend in use."""
     global _rng
-    _rng = np.random.default_rng(n)
+    _rng = np.random.default_rng(seed)
     if _current.kind == "gpu":
-        _cupy().random.seed(n)
+        _cupy().random.seed(seed)
 
 
 _rng = np.random.default_rng(0)

@@ -146,13 +146,13 @@ def eye(num_rows: int, num_columns: int | None = None, dtype=None,
     return Tensor(backend.xp().eye(rows, cols, dtype=_dtype(dtype, get_default_dtype(), "eye")))
 
 
-def rand(shape, dtype=None) -> Tensor:
+def rand(shape, dtype=None, name=None) -> Tensor:
     """Uniform samples in [0, 1)."""
     dtype = _dtype(dtype, get_default_dtype(), "rand", "f")
     return Tensor(backend.asarray(backend.rng().random(_shape(shape, "rand")), dtype=dtype))
 
 
-def randn(shape, dtype=None) -> Tensor:
+def randn(shape, dtype=None, name=None) -> Tensor:
     """Standard normal samples."""
     dtype = _dtype(dtype, get_default_dtype(), "randn", "f")
     samples = backend.rng().standard_normal(_shape(shape, "randn"))
@@ -191,7 +191,7 @@ def rand_like(input, name: str | None = None, *, dtype=None, device=None,  # noq
     return out
 
 
-def randint(low=0, high=None, shape=(1,), dtype=None) -> Tensor:
+def randint(low=0, high=None, shape=(1,), dtype=None, name=None) -> Tensor:
     """Integers uniform in [low, high) (``randint(n)`` draws from [0, n)); int64 by default."""
     low, high = _scalar(low), _scalar(high)
     if high is None:
@@ -276,10 +276,12 @@ def _reshape_like(t: Tensor, like: Tensor) -> Tensor:
     return apply(t.data.reshape(like.data.shape), (t,), lambda g: (g.reshape(shape),), "reshape")
 
 
-def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0,  # noqa: A002 - Paddle's names
+def uniform(shape, dtype=None, min=0.0, max=1.0, seed=0,  # noqa: A002 - Paddle's names
             name: str | None = None) -> Tensor:
-    """Uniform samples in [min, max) (float32 unless ``dtype`` says). ``seed=0`` draws from
-    ``core.seed``'s generator; another seed gives the same numbers on every call."""
+    """Paddle 3.3's ``uniform(shape, dtype=None, min=0, max=1.0, seed=0, name=None)``: samples
+    in [min, max) (float32 unless ``dtype`` says; Paddle 2.x's default ``min`` was -1.0).
+    ``seed=0`` draws from ``core.seed``'s generator; another seed gives the same numbers on every
+    call."""
     del name
     dtype = _dtype(dtype, get_default_dtype(), "uniform", "f")
     low, high = float(_scalar(min)), float(_scalar(max))

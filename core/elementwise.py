@@ -25,7 +25,7 @@ __all__ = ["acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cosh", "
 
 # ----- trigonometric and hyperbolic functions and their inverses --------------------------------
 
-def tan(x) -> Tensor:
+def tan(x, name=None) -> Tensor:
     """Tangent, element-wise; d/dx = 1 + tan(x)^2."""
     return _unary(x, "tan", lambda xp, a: xp.tan(a), lambda a, out: 1 + out * out,
                   grad_fn=_tan_grad)
@@ -35,7 +35,7 @@ def _tan_grad(out, g):  # the tensor-level backwards (create_graph): core.tensor
     return (g * (out * out + 1),)
 
 
-def asin(x) -> Tensor:
+def asin(x, name=None) -> Tensor:
     """Arcsine, element-wise (NaN outside [-1, 1]); d/dx = 1 / sqrt(1 - x^2)."""
     return _unary(x, "asin", lambda xp, a: xp.arcsin(a),
                   lambda a, out: 1 / _xp_of(a).sqrt(1 - a * a), grad_fn=_asin_grad)
@@ -46,7 +46,7 @@ def _asin_grad(out, g):
     return (g * (1 - a * a).rsqrt(),)
 
 
-def acos(x) -> Tensor:
+def acos(x, name=None) -> Tensor:
     """Arccosine, element-wise (NaN outside [-1, 1]); d/dx = -1 / sqrt(1 - x^2)."""
     return _unary(x, "acos", lambda xp, a: xp.arccos(a),
                   lambda a, out: -1 / _xp_of(a).sqrt(1 - a * a), grad_fn=_acos_grad)
@@ -57,7 +57,7 @@ def _acos_grad(out, g):
     return (-(g * (1 - a * a).rsqrt()),)
 
 
-def atan(x) -> Tensor:
+def atan(x, name=None) -> Tensor:
     """Arctangent, element-wise; d/dx = 1 / (1 + x^2)."""
     return _unary(x, "atan", lambda xp, a: xp.arctan(a), lambda a, out: 1 / (1 + a * a),
                   grad_fn=_atan_grad)
@@ -68,7 +68,7 @@ def _atan_grad(out, g):
     return (g / (a * a + 1),)
 
 
-def sinh(x) -> Tensor:
+def sinh(x, name=None) -> Tensor:
     """Hyperbolic sine, element-wise; d/dx = cosh(x)."""
     return _unary(x, "sinh", lambda xp, a: xp.sinh(a), lambda a, out: _xp_of(a).cosh(a),
                   grad_fn=_sinh_grad)
@@ -78,7 +78,7 @@ def _sinh_grad(out, g):
     return (g * out._parents[0].cosh(),)
 
 
-def cosh(x) -> Tensor:
+def cosh(x, name=None) -> Tensor:
     """Hyperbolic cosine, element-wise; d/dx = sinh(x)."""
     return _unary(x, "cosh", lambda xp, a: xp.cosh(a), lambda a, out: _xp_of(a).sinh(a),
                   grad_fn=_cosh_grad)
@@ -88,7 +88,7 @@ def _cosh_grad(out, g):
     return (g * out._parents[0].sinh(),)
 
 
-def asinh(x) -> Tensor:
+def asinh(x, name=None) -> Tensor:
     """Inverse hyperbolic sine, element-wise; d/dx = 1 / sqrt(x^2 + 1)."""
     return _unary(x, "asinh", lambda xp, a: xp.arcsinh(a),
                   lambda a, out: 1 / _xp_of(a).sqrt(a * a + 1), grad_fn=_asinh_grad)
@@ -99,7 +99,7 @@ def _asinh_grad(out, g):
     return (g * (a * a + 1).rsqrt(),)
 
 
-def acosh(x) -> Tensor:
+def acosh(x, name=None) -> Tensor:
     """Inverse hyperbolic cosine, element-wise (NaN below 1); d/dx = 1 / sqrt(x^2 - 1)."""
     return _unary(x, "acosh", lambda xp, a: xp.arccosh(a), _acosh_derivative,
                   grad_fn=_acosh_grad)
@@ -119,7 +119,7 @@ def _acosh_derivative(a, out):
     return 1 / xp.sqrt(a * a - 1)
 
 
-def atanh(x) -> Tensor:
+def atanh(x, name=None) -> Tensor:
     """Inverse hyperbolic tangent, element-wise (NaN outside [-1, 1]); d/dx = 1 / (1 - x^2)."""
     return _unary(x, "atanh", lambda xp, a: xp.arctanh(a), lambda a, out: 1 / (1 - a * a),
                   grad_fn=_atanh_grad)
@@ -135,7 +135,7 @@ def _atanh_grad(out, g):
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 
-def erf(x) -> Tensor:
+def erf(x, name=None) -> Tensor:
     """The error function 2/sqrt(pi) * integral_0^x exp(-t^2) dt, element-wise;
     d/dx = 2/sqrt(pi) * exp(-x^2)."""
     return _unary(x, "erf", lambda xp, a: backend.erf(a),
@@ -147,7 +147,7 @@ def _erf_grad(out, g):  # the tensor-level backward (create_graph): core.tensor.
     return (g * (_TWO_OVER_SQRT_PI * (-(a * a)).exp()),)
 
 
-def erfinv(x) -> Tensor:
+def erfinv(x, name=None) -> Tensor:
     """The inverse of ``erf`` on (-1, 1), element-wise (+-inf at +-1, NaN outside);
     d/dx = sqrt(pi)/2 * exp(erfinv(x)^2)."""
     return _unary(x, "erfinv", _erfinv,
@@ -185,7 +185,7 @@ def _erfinv(xp, a):
     return y.astype(a.dtype if a.dtype.kind == "f" else "float32", copy=False)
 
 
-def expm1(x) -> Tensor:
+def expm1(x, name=None) -> Tensor:
     """exp(x) - 1, exact for small x, element-wise; d/dx = exp(x)."""
     return _unary(x, "expm1", lambda xp, a: xp.expm1(a), lambda a, out: out + 1,
                   grad_fn=_expm1_grad)
@@ -195,7 +195,7 @@ def _expm1_grad(out, g):
     return (g * (out + 1),)
 
 
-def log2(x) -> Tensor:
+def log2(x, name=None) -> Tensor:
     """Base-2 logarithm, element-wise; d/dx = 1 / (x ln 2)."""
     return _unary(x, "log2", lambda xp, a: xp.log2(a), lambda a, out: 1 / (a * math.log(2)),
                   grad_fn=_log2_grad)
@@ -205,7 +205,7 @@ def _log2_grad(out, g):
     return (g / (out._parents[0] * math.log(2)),)
 
 
-def log10(x) -> Tensor:
+def log10(x, name=None) -> Tensor:
     """Base-10 logarithm, element-wise; d/dx = 1 / (x ln 10)."""
     return _unary(x, "log10", lambda xp, a: xp.log10(a), lambda a, out: 1 / (a * math.log(10)),
                   grad_fn=_log10_grad)

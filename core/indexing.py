@@ -583,12 +583,17 @@ def _reshaped_value(value: Tensor) -> Tensor:
     return apply(value.data.reshape(()), (value,), lambda g: (g.reshape(shape),), "reshape")
 
 
-def index_add(x, index, axis: int, value, name: str | None = None) -> Tensor:
-    """Paddle's ``index_add(x, index, axis, value)``: a copy of ``x`` with ``value`` (shape of x
-    with ``len(index)`` along ``axis``) added to the slices at ``index`` (repeats add up)."""
+def index_add(x, index, axis: int, value, alpha=1, name: str | None = None) -> Tensor:
+    """Paddle 3.3's ``index_add(x, index, axis, value, alpha=1, name=None)``: a copy of ``x``
+    with ``alpha * value`` (shape of x with ``len(index)`` along ``axis``) added to the slices at
+    ``index`` (repeats add up)."""
     del name
     x = as_input(x, "index_add")
     value = as_input(value, "index_add", "value")
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
+        raise TypeError(f"index_add: alpha must be an int or float, got {alpha!r}")
+    if alpha != 1:  # recorded, so value's gradient is scaled by alpha too
+        value = value * alpha
     idx, axis = _axis_index(x, index, axis, "index_add")
     want = x.data.shape[:axis] + (idx.shape[0],) + x.data.shape[axis + 1:]
     if tuple(value.data.shape) != want:

@@ -14,6 +14,7 @@ Parameter's values.
 from __future__ import annotations
 
 import contextlib
+import inspect
 
 import numpy as np
 
@@ -91,12 +92,12 @@ def _write(x: Tensor, values, fn: str) -> Tensor:
 
 
 def _binary(op, fn: str):
-    def method(self: Tensor, y, name: str | None = None) -> Tensor:
+    def method(x: Tensor, y, name: str | None = None) -> Tensor:  # Paddle's core.fn(x, y)
         del name
-        _check(self, fn, y)
+        _check(x, fn, y)
         with _in_place():
-            out = op(self, y)
-        return _write(self, out.data, fn)
+            out = op(x, y)
+        return _write(x, out.data, fn)
 
     method.__name__ = method.__qualname__ = fn
     method.__doc__ = (f"Paddle's ``Tensor.{fn}(y)``: ``core.{fn[:-1]}(x, y)`` written into x, "
@@ -105,15 +106,15 @@ def _binary(op, fn: str):
 
 
 def _unary(op, fn: str, floats_only: bool = True):
-    def method(self: Tensor, name: str | None = None) -> Tensor:
+    def method(x: Tensor, name: str | None = None) -> Tensor:  # Paddle's core.fn(x)
         del name
-        _check(self, fn)
-        if floats_only and self.data.dtype.kind != "f":
-            raise TypeError(f"Tensor.{fn}: the tensor has dtype {self.data.dtype}; in-place "
+        _check(x, fn)
+        if floats_only and x.data.dtype.kind != "f":
+            raise TypeError(f"Tensor.{fn}: the tensor has dtype {x.data.dtype}; in-place "
                             f"{fn[:-1]} needs a float tensor (cast it first)")
         with _in_place():
-            out = op(self)
-        return _write(self, out.data, fn)
+            out = op(x)
+        return _write(x, out.data, fn)
 
     method.__name__ = method.__qualname__ = fn
     method.__doc__ = f"Paddle's ``Tensor.{fn}()``: ``core.{fn[:-1]}(x)`` written into x."
@@ -159,9 +160,9 @@ def _fill(x: Tensor, value, fn: str, instead: str) -> Tensor:
     return _write(x, xp.full(x.data.shape, value, dtype=x.data.dtype), fn)
 
 
-def uniform_(x: Tensor, min=-1.0, max=1.0, seed: int = 0,  # noqa: A002 - Paddle's names
+def uniform_(x: Tensor, min=0.0, max=1.0, seed: int = 0,  # noqa: A002 - Paddle's names
              name: str | None = None) -> Tensor:
-    """Paddle's ``Tensor.uniform_(min=-1.0, max=1.0, seed=0)``: values drawn uniformly from
+    """Paddle 3.3's ``Tensor.uniform_(min=0, max=1.0, seed=0)``: values drawn uniformly from
     [min, max) as ``core.uniform`` draws them (``seed=0``: core.seed's generator)."""
     _check(x, "uniform_", instead="core.uniform(x.shape, x.dtype, min, max)")
     _float_only(x, "uniform_")
@@ -213,30 +214,49 @@ for _method in (add_, subtract_, multiply_, divide_, exp_, sqrt_, tanh_, scale_,
 def _general(op, fn: str):
     """``Tensor.fn(*args)``: ``op(x, *args)`` written into x; Tensor arguments must not need a
     gradient (as the operands of the binary ops)."""
-    def method(self: Tensor, *args, **kwargs) -> Tensor:
-        _check(self, fn, *args, *kwargs.values())
+    signature = inspect.signature(op)
+
+    def method(*args, **kwargs) -> Tensor:
+        x, operands, call = _bind(signature, fn, args, kwargs)
+        _check(x, fn, *operands)
         with _in_place():
-            out = op(self, *args, **kwargs)
-        return _write(self, out.data, fn)
+            out = op(*call.args, **call.kwargs)
+        return _write(x, out.data, fn)
 
     method.__name__ = method.__qualname__ = fn
     method.__doc__ = (f"Paddle's ``Tensor.{fn}(...)``: ``core.{fn[:-1]}(x, ...)`` (same "
                       "arguments) written into x, which is returned; the shape and dtype stay.")
+    method.__signature__ = signature  # what it takes: op's arguments, passed on
     return method
+
+
+def _bind(signature, fn: str, args, kwargs):
+    """(x, the other arguments' values, the bound call) of an in-place wrapper of the op of
+    ``signature``: x is the op's first argument, by position or by its name (``x``, ``input``)."""
+    try:
+        call = signature.bind(*args, **kwargs)
+    except TypeError as error:
+        raise TypeError(f"{fn}: {error}; it takes {signature}") from None
+    values = list(call.arguments.values())
+    return values[0], values[1:], call
 
 
 def _reshaping(op, fn: str):
     """``Tensor.fn(*args)``: x takes the shape ``op(x, *args)`` gives (the same values)."""
-    def method(self: Tensor, *args, **kwargs) -> Tensor:
-        _check(self, fn)
+    signature = inspect.signature(op)
+
+    def method(*args, **kwargs) -> Tensor:
+        x, _, call = _bind(signature, fn, args, kwargs)
+        _check(x, fn)
         with _in_place():
-            out = op(self, *args, **kwargs)
-        self.data = out.data
-        return self
+            out = op(*call.args, **call.kwargs)
+        x.data = out.data
+        return x
 
     method.__name__ = method.__qualname__ = fn
     method.__doc__ = (f"Paddle's ``Tensor.{fn}(...)``: x itself given the shape of "
                       f"``core.{fn[:-1]}(x, ...)`` (same arguments); returns x.")
+    method.__signature__ = signature  # what it takes: op's arguments, passed on
     return method
 
 
@@ -255,8 +275,7 @@ round_ = _unary(ops.round, "round_", floats_only=False)
 abs_ = _unary(ops.abs, "abs_", floats_only=False)
 square_ = _unary(ops.square, "square_", floats_only=False)
 neg_ = _unary(elementwise.neg, "neg_", floats_only=False)
-trunc_ = _unary(elementwise.trunc, "trunc_", floats_only=False)
-_UNARY = [ceil_, floor_, round_, abs_, square_, neg_, trunc_] + [
+_UNARY = [ceil_, floor_, round_, abs_, square_, neg_] + [
     _unary(op, name) for op, name in (
         (ops.reciprocal, "reciprocal_"), (ops.rsqrt, "rsqrt_"), (ops.log, "log_"),
         (ops.log1p, "log1p_"), (ops.sin, "sin_"), (ops.cos, "cos_"), (elementwise.tan, "tan_"),
@@ -283,7 +302,8 @@ _GENERAL = [_general(op, name) for op, name in (
     (manipulation.tril, "tril_"), (manipulation.triu, "triu_"), (ops.cumsum, "cumsum_"),
     (ops.cumprod, "cumprod_"), (elementwise.lerp, "lerp_"), (elementwise.logit, "logit_"),
     (elementwise.nan_to_num, "nan_to_num_"), (elementwise.polygamma, "polygamma_"),
-    (elementwise.multigammaln, "multigammaln_"))]
+    (elementwise.multigammaln, "multigammaln_"),
+    (elementwise.trunc, "trunc_"))]  # trunc's first argument is Paddle's ``input``
 _RESHAPING = [_reshaping(op, name) for op, name in (
     (manipulation.reshape, "reshape_"), (manipulation.flatten, "flatten_"),
     (manipulation.squeeze, "squeeze_"), (manipulation.unsqueeze, "unsqueeze_"),

@@ -18,7 +18,7 @@ def _raw(value):
 
 
 def _compare(fn: str, op):
-    def compare(x, y) -> Tensor:
+    def compare(x, y, name=None) -> Tensor:
         a = as_input(x, fn).data
         return Tensor(backend.array_module(a).asarray(op(a, _raw(y))))  # 0-D: array, not scalar
 
@@ -39,7 +39,7 @@ logical_xor = _compare("logical_xor", lambda a, b: backend.array_module(a).logic
 
 
 def _test(fn: str):
-    def test(x) -> Tensor:
+    def test(x, name=None) -> Tensor:
         data = as_input(x, fn).data
         xp = backend.array_module(data)
         return Tensor(xp.asarray(getattr(xp, fn)(data)))
@@ -112,12 +112,12 @@ def _reduce_bool(x, axis, keepdim: bool, fn: str) -> Tensor:
     return Tensor(xp.asarray(getattr(xp, fn)(data, axis=axes, keepdims=keepdim)))
 
 
-def all(x, axis=None, keepdim: bool = False) -> Tensor:  # noqa: A001 - Paddle's name
+def all(x, axis=None, keepdim: bool = False, name=None) -> Tensor:  # noqa: A001 - Paddle's name
     """Whether every element along ``axis`` (None: all) is true."""
     return _reduce_bool(x, axis, keepdim, "all")
 
 
-def any(x, axis=None, keepdim: bool = False) -> Tensor:  # noqa: A001 - Paddle's name
+def any(x, axis=None, keepdim: bool = False, name=None) -> Tensor:  # noqa: A001 - Paddle's name
     """Whether some element along ``axis`` (None: all) is true."""
     return _reduce_bool(x, axis, keepdim, "any")
 

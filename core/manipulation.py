@@ -80,13 +80,13 @@ def _reshaped_grad(out, g):  # the tensor-level backwards (create_graph): core.t
     return (g.reshape(out._parents[0].shape),)
 
 
-def reshape(x, shape) -> Tensor:
+def reshape(x, shape, name=None) -> Tensor:
     """``x`` with a new shape; 0 keeps the input's dimension there and one -1 is inferred."""
     x = as_input(x, "reshape")
     return _reshaped(x, _resolve_shape(_ints(shape, "reshape", "shape"), x.data.shape), "reshape")
 
 
-def flatten(x, start_axis: int = 0, stop_axis: int = -1) -> Tensor:
+def flatten(x, start_axis: int = 0, stop_axis: int = -1, name=None) -> Tensor:
     """Merge the dimensions start_axis..stop_axis (inclusive) into one; 0-D becomes [1]."""
     x = as_input(x, "flatten")
     shape = x.data.shape
@@ -101,7 +101,7 @@ def flatten(x, start_axis: int = 0, stop_axis: int = -1) -> Tensor:
     return _reshaped(x, dims, "flatten")
 
 
-def squeeze(x, axis=None) -> Tensor:
+def squeeze(x, axis=None, name=None) -> Tensor:
     """Drop size-1 dimensions: all of them, or those named by ``axis`` (others are kept)."""
     x = as_input(x, "squeeze")
     shape = x.data.shape
@@ -110,7 +110,7 @@ def squeeze(x, axis=None) -> Tensor:
     return _reshaped(x, dims, "squeeze")
 
 
-def unsqueeze(x, axis) -> Tensor:
+def unsqueeze(x, axis, name=None) -> Tensor:
     """Insert size-1 dimensions at ``axis`` (an int or a list, inserted one after another)."""
     x = as_input(x, "unsqueeze")
     dims = list(x.data.shape)
@@ -119,7 +119,7 @@ def unsqueeze(x, axis) -> Tensor:
     return _reshaped(x, tuple(dims), "unsqueeze")
 
 
-def transpose(x, perm) -> Tensor:
+def transpose(x, perm, name=None) -> Tensor:
     """Permute the dimensions: output dimension i is input dimension perm[i]."""
     x = as_input(x, "transpose")
     ndim = x.ndim
@@ -145,7 +145,7 @@ def _tensor_list(xs, fn: str) -> list[Tensor]:
     return [as_input(t, fn, f"x[{i}]") for i, t in enumerate(xs)]
 
 
-def concat(x, axis: int = 0) -> Tensor:
+def concat(x, axis: int = 0, name=None) -> Tensor:
     """Join tensors along an existing axis; every other dimension must match."""
     xs = _tensor_list(x, "concat")
     axis = normalize_axis(axis, xs[0].ndim, "concat")
@@ -172,7 +172,7 @@ def concat(x, axis: int = 0) -> Tensor:
     return apply(out, tuple(xs), backward, "concat", grad_fn)
 
 
-def stack(x, axis: int = 0) -> Tensor:
+def stack(x, axis: int = 0, name=None) -> Tensor:
     """Join equally shaped tensors along a new axis."""
     xs = _tensor_list(x, "stack")
     shapes = {t.data.shape for t in xs}
@@ -194,7 +194,7 @@ def stack(x, axis: int = 0) -> Tensor:
     return apply(out, tuple(xs), backward, "stack", grad_fn)
 
 
-def split(x, num_or_sections, axis: int = 0) -> list[Tensor]:
+def split(x, num_or_sections, axis: int = 0, name=None) -> list[Tensor]:
     """Split into ``num_or_sections`` equal parts, or parts of the listed sizes (one may be -1)."""
     x = as_input(x, "split")
     axis = normalize_axis(axis, x.ndim, "split")
@@ -219,8 +219,9 @@ def split(x, num_or_sections, axis: int = 0) -> list[Tensor]:
     return parts
 
 
-def gather(x, index, axis=None) -> Tensor:
-    """Rows of ``x`` along ``axis`` (default 0) picked by a 1-D (or [M, 1]) integer index."""
+def gather(x, index, axis=None, name=None) -> Tensor:
+    """Paddle's ``gather(x, index, axis=None, name=None)``: rows of ``x`` along ``axis``
+    (default 0) picked by a 1-D (or [M, 1]) integer index."""
     x = as_input(x, "gather")
     axis = normalize_axis(0 if axis is None else axis, x.ndim, "gather")
     xp = backend.array_module(x.data)
@@ -382,7 +383,12 @@ def _triangle(x, diagonal, fn: str) -> Tensor:
     k = int(diagonal)
     xp = backend.array_module(x.data)
     keep = getattr(xp, fn)
-    return apply(keep(x.data, k), (x,), lambda g: (keep(g, k),), fn)
+    return apply(keep(x.data, k), (x,), lambda g: (keep(g, k),), fn, _triangle_grad)
+
+
+def _triangle_grad(out, g):  # create_graph: the same triangle of g (tril or triu), recorded
+    (k,) = captured(out, "k")
+    return (_triangle(g, k, out._op),)
 
 
 def tril(x, diagonal: int = 0, name: str | None = None) -> Tensor:

@@ -115,7 +115,7 @@ def _unary(x, fn: str, forward, derivative, keep_integers: bool = False,  # noqa
     return apply(out, (x,), lambda g: (g * derivative(a, out),), fn, grad_fn)
 
 
-def exp(x) -> Tensor:
+def exp(x, name=None) -> Tensor:
     """e ** x, element-wise."""
     return _unary(x, "exp", lambda xp, a: xp.exp(a), lambda a, out: out,
                   grad_fn=_exp_grad)
@@ -125,7 +125,7 @@ def _exp_grad(out, g):  # the tensor-level backwards (create_graph): core.tensor
     return (g * out,)
 
 
-def log(x) -> Tensor:
+def log(x, name=None) -> Tensor:
     """Natural logarithm, element-wise."""
     return _unary(x, "log", lambda xp, a: xp.log(a), lambda a, out: 1 / a,
                   grad_fn=_log_grad)
@@ -135,7 +135,7 @@ def _log_grad(out, g):
     return (g / out._parents[0],)
 
 
-def sqrt(x) -> Tensor:
+def sqrt(x, name=None) -> Tensor:
     """Square root, element-wise."""
     return _unary(x, "sqrt", lambda xp, a: xp.sqrt(a), lambda a, out: 0.5 / out,
                   grad_fn=_sqrt_grad)
@@ -145,7 +145,7 @@ def _sqrt_grad(out, g):
     return (g * 0.5 / out,)
 
 
-def abs(x) -> Tensor:  # noqa: A001 - Paddle's name
+def abs(x, name=None) -> Tensor:  # noqa: A001 - Paddle's name
     """|x|; the gradient at 0 is 0 (the sign), as in Paddle."""
     return _unary(x, "abs", lambda xp, a: xp.abs(a), lambda a, out: backend.array_module(a).sign(a),
                   keep_integers=True, holomorphic=False,
@@ -156,7 +156,7 @@ def _abs_grad(out, g):  # the sign as a constant: its derivative is 0 (away from
     return (g * Tensor(_xp_of(out.data).sign(out._parents[0].data)),)
 
 
-def square(x) -> Tensor:
+def square(x, name=None) -> Tensor:
     """x * x, element-wise."""
     return _unary(x, "square", lambda xp, a: a * a, lambda a, out: 2 * a, keep_integers=True,
                   grad_fn=_square_grad)
@@ -166,7 +166,7 @@ def _square_grad(out, g):
     return (g * 2 * out._parents[0],)
 
 
-def tanh(x) -> Tensor:
+def tanh(x, name=None) -> Tensor:
     """Hyperbolic tangent, element-wise."""
     return _unary(x, "tanh", lambda xp, a: xp.tanh(a), lambda a, out: 1 - out * out,
                   grad_fn=_tanh_grad)
@@ -176,7 +176,7 @@ def _tanh_grad(out, g):
     return (g * (1 - out * out),)
 
 
-def sin(x) -> Tensor:
+def sin(x, name=None) -> Tensor:
     """Sine, element-wise."""
     return _unary(x, "sin", lambda xp, a: xp.sin(a), lambda a, out: _xp_of(a).cos(a),
                   grad_fn=_sin_grad)
@@ -186,7 +186,7 @@ def _sin_grad(out, g):
     return (g * cos(out._parents[0]),)
 
 
-def cos(x) -> Tensor:
+def cos(x, name=None) -> Tensor:
     """Cosine, element-wise."""
     return _unary(x, "cos", lambda xp, a: xp.cos(a), lambda a, out: -_xp_of(a).sin(a),
                   grad_fn=_cos_grad)
@@ -196,7 +196,7 @@ def _cos_grad(out, g):
     return (-(g * sin(out._parents[0])),)
 
 
-def log1p(x) -> Tensor:
+def log1p(x, name=None) -> Tensor:
     """log(1 + x), exact for small x, element-wise."""
     return _unary(x, "log1p", lambda xp, a: xp.log1p(a), lambda a, out: 1 / (1 + a),
                   grad_fn=_log1p_grad)
@@ -206,7 +206,7 @@ def _log1p_grad(out, g):
     return (g / (out._parents[0] + 1),)
 
 
-def rsqrt(x) -> Tensor:
+def rsqrt(x, name=None) -> Tensor:
     """1 / sqrt(x), element-wise."""
     return _unary(x, "rsqrt", lambda xp, a: 1 / xp.sqrt(a), lambda a, out: -0.5 * out ** 3,
                   grad_fn=_rsqrt_grad)
@@ -216,7 +216,7 @@ def _rsqrt_grad(out, g):
     return (g * (out * out * out) * -0.5,)
 
 
-def reciprocal(x) -> Tensor:
+def reciprocal(x, name=None) -> Tensor:
     """1 / x, element-wise."""
     return _unary(x, "reciprocal", lambda xp, a: 1 / a, lambda a, out: -out * out,
                   grad_fn=_reciprocal_grad)
@@ -237,21 +237,34 @@ def _stepwise_grad(out, g):  # zero whatever g is: a constant, so nothing is rec
     return (Tensor(_xp_of(g.data).zeros_like(g.data)),)
 
 
-def floor(x) -> Tensor:
+def floor(x, name=None) -> Tensor:
     """The largest integer <= x, element-wise (same dtype); zero gradient."""
     return _stepwise(x, "floor", lambda xp, a: xp.floor(a))
 
 
-def ceil(x) -> Tensor:
+def ceil(x, name=None) -> Tensor:
     """The smallest integer >= x, element-wise (same dtype); zero gradient."""
     return _stepwise(x, "ceil", lambda xp, a: xp.ceil(a))
 
 
-def round(x) -> Tensor:  # noqa: A001 - Paddle's name
-    """x rounded to the nearest integer, halves away from zero as Paddle; zero gradient. The
-    fraction ``x - trunc(x)`` is exact in floating point, so no rounding creeps in (adding 0.5
-    first would round 0.49999997 up, and 8388609 in float32 to 8388610)."""
-    return _stepwise(x, "round", _round_half_away)
+def round(x, decimals: int = 0, name=None) -> Tensor:  # noqa: A001 - Paddle's name
+    """Paddle's ``round(x, decimals=0, name=None)``: x rounded to ``decimals`` decimal places
+    (0: the nearest integer), halves away from zero as Paddle; zero gradient. The fraction
+    ``x - trunc(x)`` is exact in floating point, so no rounding creeps in (adding 0.5 first would
+    round 0.49999997 up, and 8388609 in float32 to 8388610)."""
+    if isinstance(decimals, bool) or not isinstance(decimals, int):
+        raise TypeError(f"round: decimals must be an int, got {decimals!r}")
+    if decimals == 0:
+        return _stepwise(x, "round", _round_half_away)
+    return _stepwise(x, "round", lambda xp, a: _round_at(xp, a, decimals))
+
+
+def _round_at(xp, a, decimals: int):
+    """Paddle's kernel for ``decimals``: round(a * 10**decimals) / 10**decimals in a's dtype."""
+    if a.dtype.kind in "iub":  # whole numbers: Paddle leaves them as they are
+        return a.copy()
+    scale = a.dtype.type(10.0 ** decimals)
+    return _round_half_away(xp, a * scale) / scale
 
 
 def _round_half_away(xp, a):
@@ -261,12 +274,12 @@ def _round_half_away(xp, a):
     return whole + xp.where(xp.abs(a - whole) >= 0.5, xp.sign(a), 0).astype(a.dtype)
 
 
-def sign(x) -> Tensor:
+def sign(x, name=None) -> Tensor:
     """-1, 0 or 1 by the sign of x, element-wise; zero gradient."""
     return _stepwise(x, "sign", lambda xp, a: xp.sign(a))
 
 
-def numel(x) -> Tensor:
+def numel(x, name=None) -> Tensor:
     """The number of elements, as a 0-D int64 Tensor (Paddle 3's ``numel``)."""
     x = as_input(x, "numel")
     return Tensor(_xp(x).asarray(math.prod(x.data.shape), dtype="int64"))
@@ -281,7 +294,7 @@ def _xp_of(array):
     return backend.array_module(array)
 
 
-def clip(x, min=None, max=None) -> Tensor:  # noqa: A002 - Paddle's argument names
+def clip(x, min=None, max=None, name=None) -> Tensor:  # noqa: A002 - Paddle's argument names
     """Limit values to [min, max] (either may be None). Gradient flows where min < x < max,
     strictly, as in Paddle's clip_grad kernel."""
     a = as_input(x, "clip").data
@@ -309,7 +322,7 @@ def _restore(g, axes: tuple, keepdim: bool, shape: tuple):
     return xp.broadcast_to(g, shape)
 
 
-def sum(x, axis=None, dtype=None, keepdim: bool = False) -> Tensor:  # noqa: A001
+def sum(x, axis=None, dtype=None, keepdim: bool = False, name=None) -> Tensor:  # noqa: A001
     """Sum over ``axis`` (None: all). Paddle's argument order: ``dtype`` comes before keepdim."""
     if autocast.active:  # inside paddle.amp.auto_cast: black-listed, float32 inputs
         (x,) = autocast.cast_inputs("sum", as_input(x, "sum"))
@@ -397,12 +410,12 @@ def _extreme_grad(out, g):  # the tensor-level backward (create_graph): core.ten
     return (restore(g, axes, False, a.shape) * chosen,)  # keepdim or not: the same reshape
 
 
-def max(x, axis=None, keepdim: bool = False) -> Tensor:  # noqa: A001
+def max(x, axis=None, keepdim: bool = False, name=None) -> Tensor:  # noqa: A001
     """Maximum over ``axis`` (None: all); on ties the gradient goes to the first maximum."""
     return _extreme(x, axis, keepdim, "max")
 
 
-def min(x, axis=None, keepdim: bool = False) -> Tensor:  # noqa: A001
+def min(x, axis=None, keepdim: bool = False, name=None) -> Tensor:  # noqa: A001
     """Minimum over ``axis`` (None: all); on ties the gradient goes to the first minimum."""
     return _extreme(x, axis, keepdim, "min")
 
@@ -423,12 +436,12 @@ def _arg_extreme(x, axis, keepdim: bool, dtype, fn: str) -> Tensor:
     return Tensor(xp.asarray(out).astype(dtype))
 
 
-def argmax(x, axis=None, keepdim: bool = False, dtype="int64") -> Tensor:
+def argmax(x, axis=None, keepdim: bool = False, dtype="int64", name=None) -> Tensor:
     """Index of the first maximum along ``axis`` (None: of the flattened tensor); no gradient."""
     return _arg_extreme(x, axis, keepdim, dtype, "argmax")
 
 
-def argmin(x, axis=None, keepdim: bool = False, dtype="int64") -> Tensor:
+def argmin(x, axis=None, keepdim: bool = False, dtype="int64", name=None) -> Tensor:
     """Index of the first minimum along ``axis`` (None: of the flattened tensor); no gradient."""
     return _arg_extreme(x, axis, keepdim, dtype, "argmin")
 
@@ -550,12 +563,13 @@ def _dropped(array, axes: tuple, keepdim: bool):
     return array.reshape(tuple(n for i, n in enumerate(array.shape) if i not in axes))
 
 
-def var(x, axis=None, unbiased: bool = True, keepdim: bool = False,
+def var(x, axis=None, unbiased: bool | None = None, keepdim: bool = False,
         name: str | None = None) -> Tensor:
-    """Paddle's ``var(x, axis=None, unbiased=True, keepdim=False, name=None)``: the variance
-    over ``axis`` (None: all), divided by n - 1 (``unbiased``; 1 where n is 1, as Paddle, so one
-    element gives 0) or n."""
+    """Paddle 3.3's ``var(x, axis=None, unbiased=None, keepdim=False, name=None)``: the variance
+    over ``axis`` (None: all), divided by n - 1 (``unbiased``, or None: Paddle's default Bessel
+    correction; 1 where n is 1, as Paddle, so one element gives 0) or n."""
     del name
+    unbiased = True if unbiased is None else unbiased  # None: Paddle's correction=1
     diff, axes, scale, variance = _spread(x, axis, unbiased, "var")
 
     def backward(g):

@@ -149,10 +149,14 @@ def nonzero(x, as_tuple: bool = False):
 
 
 def unique(x, return_index: bool = False, return_inverse: bool = False,
-           return_counts: bool = False, axis=None, dtype="int64", name: str | None = None):
-    """The sorted unique values of ``x`` (flattened unless ``axis`` is given), plus, as asked,
-    the index of each one's first occurrence, the inverse map and the counts (``dtype``)."""
-    del name
+           return_counts: bool = False, axis=None, dtype="int64", sorted: bool = True,  # noqa: A002
+           name: str | None = None):
+    """Paddle 3.3's ``unique(x, return_index=False, return_inverse=False, return_counts=False,
+    axis=None, dtype='int64', sorted=True, name=None)``: the sorted unique values of ``x``
+    (flattened unless ``axis`` is given), plus, as asked, the index of each one's first
+    occurrence, the inverse map and the counts (``dtype``). ``sorted=False`` gives the same sorted
+    result, as in Paddle ("does not affect the return result, same as PyTorch")."""
+    del name, sorted
     a = as_input(x, "unique").data
     xp = backend.array_module(a)
     if axis is not None:

@@ -25,6 +25,9 @@ class Adam(Optimizer):
     changes Paddle's update of sparse (SelectedRows) gradients; every gradient here is dense, so
     it is accepted for compatibility and has no effect. ``multi_precision=True`` keeps float32
     master weights and moments for float16 parameters (``Optimizer``'s docstring).
+    ``use_multi_tensor`` (Paddle's fused multi-tensor kernel, the same numbers) has no effect:
+    core updates all dense parameters in one call per backend anyway. ``amsgrad=True`` is not
+    implemented and raises, as AdamW's.
     """
 
     _accumulators = ("moment1", "moment2")
@@ -34,7 +37,11 @@ class Adam(Optimizer):
     def __init__(self, learning_rate=0.001, beta1: float = 0.9, beta2: float = 0.999,
                  epsilon: float = 1e-8, parameters=None, weight_decay=None, grad_clip=None,
                  lazy_mode: bool = False, multi_precision: bool = False,
-                 name: str | None = None):
+                 use_multi_tensor: bool = False, amsgrad: bool = False, name: str | None = None):
+        del use_multi_tensor  # no effect here (see the docstring)
+        if amsgrad:
+            raise NotImplementedError(f"{type(self).__name__}: amsgrad=True is not implemented "
+                                      "in core")
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         self._set_multi_precision(multi_precision)
         _set_moment_rates(self, beta1, beta2, epsilon)
@@ -113,7 +120,7 @@ class AdamW(Adam):
         self._lr_ratio = lr_ratio
         self._apply_decay_param_fun = apply_decay_param_fun
         super().__init__(learning_rate, beta1, beta2, epsilon, parameters, None, grad_clip,
-                         lazy_mode, multi_precision, name)
+                         lazy_mode, multi_precision, name=name)
 
     def _prepare(self, param, lr: float) -> float:
         if self._lr_ratio is not None:

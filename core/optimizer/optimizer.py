@@ -75,8 +75,8 @@ class Optimizer:
     # rule); AdamW reads it as its decoupled-decay coefficient instead.
     _group_decay_is_regularizer = True
 
-    def __init__(self, learning_rate=0.001, parameters=None, weight_decay=None, grad_clip=None,
-                 name: str | None = None):
+    def __init__(self, learning_rate, parameters=None, weight_decay=None, grad_clip=None,
+                 name: str | None = None):  # Paddle's base has no default learning_rate
         owner = type(self).__name__
         self._parameter_list, groups = _check_parameters(owner, parameters)
         self._by_name = {p.name: p for p in self._parameter_list}

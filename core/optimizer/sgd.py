@@ -32,7 +32,10 @@ class Momentum(Optimizer):
         param    = param - lr * velocity                      (use_nesterov=False)
         param    = param - lr * (grad + momentum * velocity)  (use_nesterov=True)
 
-    One state array per parameter (``velocity``), created as zeros on first use.
+    One state array per parameter (``velocity``), created as zeros on first use. Paddle 3.3.1's
+    ``use_multi_tensor`` (a fused kernel, the same numbers) has no effect; ``rescale_grad`` other
+    than 1.0 (Paddle's kernel scales the raw gradient before the decay) is not implemented and
+    raises.
     """
 
     _accumulators = ("velocity",)
@@ -40,7 +43,12 @@ class Momentum(Optimizer):
 
     def __init__(self, learning_rate=0.001, momentum: float = 0.9, parameters=None,
                  use_nesterov: bool = False, weight_decay=None, grad_clip=None,
-                 multi_precision: bool = False, name: str | None = None):
+                 multi_precision: bool = False, rescale_grad: float = 1.0,
+                 use_multi_tensor: bool = False, name: str | None = None):
+        del use_multi_tensor  # no effect here (see the docstring)
+        if rescale_grad != 1.0:
+            raise NotImplementedError(f"Momentum: rescale_grad={rescale_grad!r} is not "
+                                      "implemented in core; only 1.0 is (scale the loss instead)")
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         self._set_multi_precision(multi_precision)
         self._momentum = check_range("Momentum", "momentum", momentum, 0.0)
