@@ -45,7 +45,9 @@ SUPPORTED_OPS = (
     "npair_loss", "logcumsumexp", "inv", "det", "slogdet", "solve", "cholesky",
     "triangular_solve", "pinv", "eigh (distinct eigenvalues)", "matrix_power", "cummax",
     "cummin", "cummax_grad", "cummin_grad", "maxout", "cumprod", "dot", "cross",
-    "addmm (beta=0)",
+    "addmm (beta=0)", "svd (distinct singular values)", "qr (reduced; complete with m <= n)",
+    "tril", "triu", "matrix_norm (p='nuc', 2, -2; 'fro' and +-1, +-inf are built of others)",
+    "cond (p None, 2, -2; the others are built of matrix_norm and inv)",
 )
 
 

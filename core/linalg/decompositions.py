@@ -4,11 +4,14 @@
 Forward passes use the backend's ``linalg`` (numpy.linalg or cupy.linalg), batched over the
 leading dimensions as Paddle's [..., n, n]. The backward formulas are the standard matrix
 calculus ones (Giles, "An extended collection of matrix derivative results", 2008); each is
-checked against float64 finite differences in tests/core/test_linalg.py. ``qr`` and ``svd`` are
-forward-only: their backward raises an error naming the op. The others also pass ``apply`` a
-tensor-level backward (``grad_fn``, for ``core.grad(create_graph=True)``): the same formula
-with core's recorded ops (inv, solve and matmul among them), so their second and third
-derivatives are recorded too (tests/core/test_higher_order_linalg.py).
+checked against float64 finite differences in tests/core/test_linalg.py (``qr``'s and ``svd``'s,
+torch's svd_backward and linalg_qr_backward, in tests/core/test_linalg_grads.py). Each also
+passes ``apply`` a tensor-level backward (``grad_fn``, for ``core.grad(create_graph=True)``):
+the same formula with core's recorded ops (inv, solve and matmul among them), so their second
+and third derivatives are recorded too (tests/core/test_higher_order_linalg.py). A
+multi-output op (eigh, qr, svd) gives each output its own backward: the gradient is linear in
+the outputs' gradients, so each adds its part. ``_of_singular_values`` is the backward of a
+function of the singular values alone (the 'nuc' and +-2 norms, cond).
 """
 from __future__ import annotations
 
@@ -296,8 +299,11 @@ def _pinv_grad(out, g):  # create_graph: the array backward's formula with recor
 
 def qr(x, mode: str = "reduced", name: str | None = None):
     """The QR decomposition of x [..., m, n]: ``(Q, R)`` for mode 'reduced' (Q [..., m, k],
-    k = min(m, n)) or 'complete' (Q [..., m, m]), only R for 'r'. Forward only: backward
-    raises an error naming qr."""
+    k = min(m, n)) or 'complete' (Q [..., m, m]), only R for 'r'. Differentiable as torch's
+    linalg.qr (Walter and Lehmann's formulas, see ``_qr_grad_array``) where x's leading k
+    columns are linearly independent, for 'reduced' and for 'complete' with m <= n (where it
+    is the same Q). Not for mode 'r' (the gradient needs Q) nor 'complete' with m > n (Q's
+    last m - n columns are not determined by x): there the backward raises an error."""
     del name
     x = as_input(x, "qr")
     if mode not in ("reduced", "complete", "r"):
@@ -306,17 +312,91 @@ def qr(x, mode: str = "reduced", name: str | None = None):
         raise ValueError(f"qr: x must be a floating matrix or batch [..., m, n], got shape "
                          f"{x.shape} and dtype {x.dtype}")
     xp = _xp(x.data)
-    back = _no_backward("qr", "the QR decomposition is forward-only in core")
     if mode == "r":
+        back = _no_backward("qr", "mode='r' returns no Q, which the gradient needs; use "
+                            "mode='reduced'")
         return apply(xp.linalg.qr(x.data, mode="r"), (x,), back, "qr")
     q, r = xp.linalg.qr(x.data, mode=mode)
-    return apply(q, (x,), back, "qr"), apply(r, (x,), back, "qr")
+    if q.shape[-1] > r.shape[-1]:  # 'complete' with m > n
+        back = _no_backward("qr", "mode='complete' with more rows than columns: Q's last m - n "
+                            "columns are not determined by x; use mode='reduced'")
+        return apply(q, (x,), back, "qr"), apply(r, (x,), back, "qr")
+    return _qr_outputs(x, q, r)
+
+
+def _qr_outputs(x: Tensor, q, r) -> tuple[Tensor, Tensor]:
+    """The Tensors (Q, R) of qr's arrays, each with its array backward and its tensor-level
+    one (create_graph), as eigh's pair: the gradient is linear in (gQ, gR), so each output
+    adds its own part."""
+    def make(which):
+        def backward(g):
+            return (_qr_grad_array(which, g, q, r),)
+        return backward
+
+    return (apply(q, (x,), make("q"), "qr", _qr_grad),
+            apply(r, (x,), make("r"), "qr", _qr_grad))
+
+
+def _qr_grad_array(which: str, g, q, r):
+    """The part of x's gradient from Q's gradient (``which`` 'q') or R's ('r'), as torch's
+    linalg_qr_backward (real case). With M = gR R^T - Q^T gQ (the output's term only):
+    m >= n: gA = (gQ + Q sym(triu(M))) R^-T, sym(T) = T + T^T with the diagonal once;
+    m < n (R = [R1 | R2], R1 square): gA = [Q tril(M^T - M) R1^-T | 0] + Q gR."""
+    xp = _xp(q)
+    m, n = q.shape[-2], r.shape[-1]
+    mat = g @ _mT(r) if which == "r" else -(_mT(q) @ g)
+    if m >= n:
+        upper = xp.triu(mat)
+        b = q @ (upper + _mT(xp.triu(mat, 1)))
+        if which == "q":
+            b = b + g
+        return _mT(_qr_solve(xp, r, _mT(b)))
+    b = q @ xp.tril(_mT(mat) - mat)
+    lead = _mT(_qr_solve(xp, r[..., :m], _mT(b)))  # b R1^-T
+    grad = xp.concatenate([lead, xp.zeros(lead.shape[:-1] + (n - m,), dtype=lead.dtype)], -1)
+    return grad + q @ g if which == "r" else grad
+
+
+def _qr_solve(xp, r, b):
+    """solve(R1, b) for qr's gradient, where a singular R1 means x's leading columns are
+    linearly dependent: the error says so."""
+    try:
+        with backend.linalg_errors(xp):  # cupy too raises for a singular matrix
+            return xp.linalg.solve(r, b)
+    except np.linalg.LinAlgError:  # cupy raises numpy's class too
+        raise ValueError("qr: the gradient needs x's leading min(m, n) columns to be linearly "
+                         "independent (R's leading square block invertible)") from None
+
+
+def _qr_grad(out, g):
+    """create_graph: ``_qr_grad_array``'s formula with recorded ops, in the recorded (Q, R)
+    made again from the arrays the array backward holds; triangles are products with
+    constant masks, R^-T a recorded solve."""
+    q_arr, r_arr, which = captured(out, "q", "r", "which")
+    q, r = _qr_outputs(out._parents[0], q_arr, r_arr)
+    xp = _xp(q_arr)
+    m, n = q_arr.shape[-2], r_arr.shape[-1]
+    mat = g @ _transpose_last(r) if which == "r" else -(_transpose_last(q) @ g)
+    ones = xp.ones((min(m, n),) * 2, dtype=q_arr.dtype)
+    if m >= n:
+        sym = mat * Tensor(xp.triu(ones)) + _transpose_last(mat * Tensor(xp.triu(ones, 1)))
+        b = q @ sym + g if which == "q" else q @ sym
+        return (_transpose_last(solve(r, _transpose_last(b))),)
+    b = q @ ((_transpose_last(mat) - mat) * Tensor(xp.tril(ones)))
+    lead = _transpose_last(solve(r[..., :m], _transpose_last(b)))
+    grad = lead @ Tensor(xp.eye(m, n, dtype=q_arr.dtype))  # [lead | 0]
+    return (grad + q @ g if which == "r" else grad,)
 
 
 def svd(x, full_matrices: bool = False, name: str | None = None):
     """The singular value decomposition x = U diag(S) VH of x [..., m, n]: ``(U, S, VH)``, S in
-    descending order (Paddle returns VH, the conjugate transpose of V). Forward only: backward
-    raises an error naming svd."""
+    descending order (Paddle returns VH, the conjugate transpose of V). Differentiable (the
+    formulas of torch's svd_backward, see ``_svd_grad_array``) for distinct singular values,
+    and non-zero ones where m != n and U's or VH's gradient is used: otherwise the gradient is
+    inf or NaN, as torch's. The loss must not depend on the singular vectors' signs (a
+    function of S, of U diag(S) VH, of U's or VH's squares...), which are arbitrary. With
+    ``full_matrices`` the gradients of U's and VH's columns and rows past min(m, n) are
+    ignored, as torch's: they are any basis of the complement."""
     del name
     x = as_input(x, "svd")
     if x.ndim < 2 or x.data.dtype.kind != "f":
@@ -324,8 +404,142 @@ def svd(x, full_matrices: bool = False, name: str | None = None):
                          f"{x.shape} and dtype {x.dtype}")
     xp = _xp(x.data)
     u, s, vh = xp.linalg.svd(x.data, full_matrices=bool(full_matrices))
-    back = _no_backward("svd", "the singular vectors' gradient is not implemented in core")
-    return tuple(apply(part, (x,), back, "svd") for part in (u, s, vh))
+    return _svd_outputs(x, u, s, vh)
+
+
+def _svd_outputs(x: Tensor, u, s, vh) -> tuple[Tensor, Tensor, Tensor]:
+    """The Tensors (U, S, VH) of svd's arrays, each with its array backward and its
+    tensor-level one (create_graph): the gradient is linear in (gU, gS, gVH), so each output
+    adds its own part, and no output holds another."""
+    def make(which):
+        def backward(g):
+            return (_svd_grad_array(which, g, u, s, vh),)
+        return backward
+
+    return (apply(u, (x,), make("u"), "svd", _svd_grad),
+            apply(s, (x,), make("s"), "svd", _svd_grad),
+            apply(vh, (x,), make("vh"), "svd", _svd_grad))
+
+
+def _svd_grad_array(which: str, g, u, s, vh):
+    """The part of x's gradient from U's gradient (``which`` 'u'), S's ('s') or VH's ('vh'),
+    as torch's svd_backward (real case), with k = min(m, n), U and VH cut to k columns / rows
+    and F_ij = 1 / (s_j^2 - s_i^2) off the diagonal (0 on it):
+    S: U diag(gS) VH;
+    U: U (F * (U^T gU - gU^T U)) diag(S) VH, plus (I - U U^T) gU diag(S)^-1 VH when m > n;
+    VH: U diag(S) (F * (VH gVH^T - gVH VH^T)) VH, plus U diag(S)^-1 gVH (I - VH^T VH) when
+    m < n."""
+    xp = _xp(s)
+    k = s.shape[-1]
+    u, vh = u[..., :k], vh[..., :k, :]  # full_matrices: the rest is not seen
+    if which == "s":
+        return (u * g[..., None, :]) @ vh
+    sq = s * s
+    off = ~xp.eye(k, dtype=bool)
+    f = xp.where(off, 1 / xp.where(off, sq[..., None, :] - sq[..., :, None], 1), 0)
+    if which == "u":
+        g = g[..., :k]
+        grad = u @ (f * (_mT(u) @ g - _mT(g) @ u) * s[..., None, :])
+        if u.shape[-2] > k:
+            scaled = g / s[..., None, :]
+            grad = grad + scaled - u @ (_mT(u) @ scaled)
+        return grad @ vh
+    g = g[..., :k, :]
+    grad = (s[..., :, None] * (f * (vh @ _mT(g) - g @ _mT(vh)))) @ vh
+    if vh.shape[-1] > k:
+        scaled = g / s[..., :, None]
+        grad = grad + scaled - (scaled @ _mT(vh)) @ vh
+    return u @ grad
+
+
+def _svd_grad(out, g):
+    """create_graph: ``_svd_grad_array``'s formula with recorded ops, in the recorded
+    (U, S, VH) made again from the arrays the array backward holds."""
+    u_arr, s_arr, vh_arr, which = captured(out, "u", "s", "vh", "which")
+    u, s, vh = _svd_outputs(out._parents[0], u_arr, s_arr, vh_arr)
+    k = s_arr.shape[-1]
+    if u_arr.shape[-1] > k:
+        u = u[..., :k]
+    if vh_arr.shape[-2] > k:
+        vh = vh[..., :k, :]
+    if which == "s":
+        return ((u * g.unsqueeze(-2)) @ vh,)
+    eye = Tensor(_xp(s_arr).eye(k, dtype=s_arr.dtype))
+    sq = s * s
+    f = (1 - eye) / (sq.unsqueeze(-2) - sq.unsqueeze(-1) + eye)  # 1 on the diagonal: no 0 / 0
+    if which == "u":
+        g = g[..., :k] if g.shape[-1] > k else g
+        grad = u @ (f * (_transpose_last(u) @ g - _transpose_last(g) @ u) * s.unsqueeze(-2))
+        if u_arr.shape[-2] > k:
+            scaled = g / s.unsqueeze(-2)
+            grad = grad + scaled - u @ (_transpose_last(u) @ scaled)
+        return (grad @ vh,)
+    g = g[..., :k, :] if g.shape[-2] > k else g
+    vh_t = _transpose_last(vh)
+    grad = (s.unsqueeze(-1) * (f * (vh @ _transpose_last(g) - g @ vh_t))) @ vh
+    if vh_arr.shape[-1] > k:
+        scaled = g / s.unsqueeze(-1)
+        grad = grad + scaled - (scaled @ vh_t) @ vh
+    return (u @ grad,)
+
+
+def _of_singular_values(x: Tensor, rows: int, cols: int, value, slope, op: str,
+                        keepdim: bool = False) -> Tensor:
+    """A function of the singular values s [..., k] of x's matrices over the axes ``rows`` and
+    ``cols`` (a norm, a condition number), recorded as op ``op``: ``value(s)`` its array
+    [...] (kept over the two axes with ``keepdim``), ``slope(s)`` d value / d s [..., k],
+    written with operators and indexing so that it takes both the array s and the recorded S
+    (create_graph). The forward computes s alone; the backward computes the singular vectors
+    again (gx = U diag(g * slope) VH), so a call without a backward pays nothing for them."""
+    xp = _xp(x.data)
+    moved = xp.moveaxis(x.data, (rows, cols), (-2, -1))
+    s = xp.linalg.svd(moved, compute_uv=False)
+    out = xp.asarray(value(s))
+    if keepdim:
+        out = xp.expand_dims(out, tuple(sorted((rows, cols))))
+
+    def backward(g):
+        u, _, vh = xp.linalg.svd(moved, full_matrices=False)
+        weights = g.reshape(s.shape[:-1] + (1,)) * slope(s)
+        return (xp.moveaxis((u * weights[..., None, :]) @ vh, (-2, -1), (rows, cols)),)
+
+    return apply(out, (x,), backward, op, _of_singular_values_grad)
+
+
+def _of_singular_values_grad(out, g):
+    """create_graph: U diag(g * slope(S)) VH in the recorded svd of x's matrices."""
+    rows, cols, slope = captured(out, "rows", "cols", "slope")
+    x = out._parents[0]
+    perm = [i for i in range(x.ndim) if i not in (rows, cols)] + [rows, cols]
+    u, s, vh = svd(transpose(x, perm))
+    weights = g.reshape(list(s.shape[:-1]) + [1]) * slope(s)
+    return (transpose((u * weights.unsqueeze(-2)) @ vh, [int(i) for i in np.argsort(perm)]),)
+
+
+def _unit(s, i: int):
+    """d s[..., i] / d s: 1 at index i of the last axis, 0 elsewhere, for the array s or the
+    recorded S (a constant either way)."""
+    data = s.data if isinstance(s, Tensor) else s
+    e = _xp(data).zeros(data.shape[-1], dtype=data.dtype)
+    e[i] = 1
+    return Tensor(e) if isinstance(s, Tensor) else e
+
+
+def _singular_cond(x: Tensor, p) -> Tensor:
+    """cond(x, p) for p None or 2 (the largest over the smallest singular value) or -2 (the
+    inverse ratio), differentiable: d (a / b) = da / b - a db / b^2. A singular x gives inf
+    (and an inf or NaN gradient), as Paddle's value."""
+    big, small = (0, -1) if p != -2 else (-1, 0)
+
+    def value(s):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return s[..., big] / s[..., small]
+
+    def slope(s):
+        top, bottom = s[..., big:big + 1 or None], s[..., small:small + 1 or None]
+        return _unit(s, big) / bottom - _unit(s, small) * top / (bottom * bottom)
+
+    return _of_singular_values(x, x.ndim - 2, x.ndim - 1, value, slope, "cond")
 
 
 def eigh(x, UPLO: str = "L", name: str | None = None):  # noqa: N803 - Paddle's name

@@ -4,7 +4,7 @@ randomness", 2011, algorithms 4.4 and 5.1; the method of torch.svd_lowrank).
 
 A Gaussian test matrix from core.seed's generator sketches the range of x; ``niter`` subspace
 (power) iterations sharpen it; the SVD of the small projected matrix gives the factors. They are
-built from core's qr and svd, which are forward-only, so these are too.
+built from core's qr and svd, which carry the gradients (the sketch is a constant).
 """
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def svd_lowrank(x, q: int | None = None, niter: int = 2, M=None, name: str | Non
     ``x - M ~= U diag(S) V^T`` of rank q (default min(6, m, n)): U [..., m, q], S [..., q]
     (descending), V [..., n, q] (V, not its transpose, as Paddle). ``M`` (broadcastable to x)
     is subtracted first. Exact when x - M has rank <= q; ``niter`` power iterations help
-    when the spectrum decays slowly. Forward only (core's qr and svd are)."""
+    when the spectrum decays slowly. Differentiable through core's qr and svd."""
     del name
     x = _matrix(x, "svd_lowrank")
     q, niter = _rank(q, x, "svd_lowrank"), _iterations(niter, "svd_lowrank")

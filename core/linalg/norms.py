@@ -2,8 +2,9 @@
 'nuc', +-1, +-2, +-inf over two axes) and ``norm``, which picks one of them by ``axis`` as
 Paddle's ``paddle.norm`` (also ``core.norm``).
 
-The 'nuc' and +-2 matrix norms need singular values and are forward-only (their backward raises
-an error naming the op); the others are differentiable.
+The 'nuc' and +-2 matrix norms are functions of the singular values, differentiable through
+them (U diag(d norm / d s) VH; the +-2 norms where the largest / smallest singular value is
+distinct), also under create_graph; the others are built of differentiable ops.
 """
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from core import ops as _ops  # abs, sum: Python's names in this module
 from core.arithmetic import add, divide, multiply
 from core.arithmetic import pow as _pow
 from core.higher_order import restore
-from core.linalg._common import _no_backward, _xp
+from core.linalg._common import _xp
+from core.linalg.decompositions import _of_singular_values, _unit
 from core.manipulation import reshape
 from core.ops import as_input, normalize_axes, normalize_axis
 from core.statistics import amax, amin
@@ -95,8 +97,9 @@ def _two_norm_grad(out: Tensor, g: Tensor, axes: tuple, keepdim: bool, full) -> 
 def matrix_norm(x, p="fro", axis=(-2, -1), keepdim: bool = False,
                 name: str | None = None) -> Tensor:
     """A matrix norm over the two ``axis``: 'fro' (Frobenius), 'nuc' (the sum of singular
-    values; forward only), 1 / -1 (max / min column sum of |x|), inf / -inf (max / min row
-    sum), 2 / -2 (largest / smallest singular value; forward only)."""
+    values), 1 / -1 (max / min column sum of |x|), inf / -inf (max / min row sum), 2 / -2
+    (largest / smallest singular value). All are differentiable (the +-2 norms where that
+    singular value is distinct)."""
     del name
     x = as_input(x, "matrix_norm")
     if x.ndim < 2:
@@ -115,16 +118,19 @@ def matrix_norm(x, p="fro", axis=(-2, -1), keepdim: bool = False,
         return out if keepdim else reshape(out, [n for i, n in enumerate(x.shape)
                                                  if i not in (rows, cols)])
     if p in ("nuc", 2, -2) and not isinstance(p, bool):
-        xp = _xp(x.data)
-        moved = xp.moveaxis(x.data, (rows, cols), (-2, -1))
-        s = xp.linalg.svd(moved, compute_uv=False)
-        val = s.sum(-1) if p == "nuc" else (s[..., 0] if p == 2 else s[..., -1])
-        if keepdim:
-            val = xp.expand_dims(val, tuple(sorted((rows, cols))))
-        return apply(xp.asarray(val), (x,), _no_backward(
-            "matrix_norm", f"p={p!r} needs the singular vectors' gradient"), "matrix_norm")
+        value, slope = _SINGULAR_NORMS[p]
+        return _of_singular_values(x, rows, cols, value, slope, "matrix_norm", keepdim)
     raise ValueError(f"matrix_norm: p must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, got "
                      f"{p!r}")
+
+
+# The singular-value norms: (value, d value / d s) of the singular values s [..., k],
+# descending; the slopes take the array s or the recorded S (see _of_singular_values).
+_SINGULAR_NORMS = {
+    "nuc": (lambda s: s.sum(-1), lambda s: s * 0 + 1),
+    2: (lambda s: s[..., 0], lambda s: _unit(s, 0)),
+    -2: (lambda s: s[..., -1], lambda s: _unit(s, -1)),
+}
 
 
 def norm(x, p="fro", axis=None, keepdim: bool = False, name: str | None = None) -> Tensor:

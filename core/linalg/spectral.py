@@ -8,7 +8,7 @@ are forward-only and their backward raises an error naming the op. cupy.linalg h
 eigensolver, so ``eig`` computes on the host and returns to x's device (as Paddle, whose eig
 runs on the CPU). ``eigvalsh`` is ``eigh``'s eigenvalues, with its gradient; ``cond`` is built
 from ``matrix_norm`` and ``inv`` (differentiable where they are) or from singular values
-(p = 2, -2 or None: forward only).
+(p = 2, -2 or None: differentiable through them, ``decompositions._singular_cond``).
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import numpy as np
 
 from core import backend
 from core.linalg._common import _no_backward, _xp
-from core.linalg.decompositions import _square, eigh, inv
+from core.linalg.decompositions import _singular_cond, _square, eigh, inv
 from core.linalg.norms import matrix_norm
 from core.ops import as_input
 from core.tensor import Tensor, apply
@@ -71,21 +71,16 @@ def eigvalsh(x, UPLO: str = "L", name: str | None = None) -> Tensor:  # noqa: N8
 def cond(x, p=None, name: str | None = None) -> Tensor:
     """Paddle's ``cond(x, p=None)``: the condition number of a matrix or batch [..., m, n].
     p None or 2: the largest over the smallest singular value (any shape; -2 the inverse
-    ratio); 'fro', 'nuc', 1, -1, inf, -inf: norm(x, p) * norm(inv(x), p) (square x). The
-    singular-value forms are forward only; 'fro', +-1 and +-inf are differentiable."""
+    ratio); 'fro', 'nuc', 1, -1, inf, -inf: norm(x, p) * norm(inv(x), p) (square x). All
+    are differentiable (the singular-value forms where the largest and smallest singular
+    values are distinct and non-zero)."""
     del name
     x = as_input(x, "cond")
     if x.ndim < 2 or x.data.dtype.kind != "f":
         raise ValueError(f"cond: x must be a floating matrix or batch [..., m, n], got shape "
                          f"{x.shape} and dtype {x.dtype}")
     if p is None or p in (2, -2) and not isinstance(p, bool):
-        xp = _xp(x.data)
-        s = xp.linalg.svd(x.data, compute_uv=False)
-        big, small = s[..., 0], s[..., -1]
-        with np.errstate(divide="ignore", invalid="ignore"):  # a singular x: inf, as Paddle
-            ratio = big / small if p != -2 else small / big
-        return apply(xp.asarray(ratio), (x,), _no_backward(
-            "cond", f"p={p!r} needs the singular vectors' gradient"), "cond")
+        return _singular_cond(x, p)  # a singular x: inf, as Paddle
     if p not in ("fro", "nuc", 1, -1, math.inf, -math.inf) or isinstance(p, bool):
         raise ValueError(f"cond: p must be None, 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, got "
                          f"{p!r}")
