@@ -175,7 +175,7 @@ class LBFGS(Optimizer):
             r += (al[i] - dot(old_y[i], r) * ro[i]) * old_s[i]
         return r, h_diag
 
-    def minimize(self, loss, parameters=None, no_grad_set=None):
+    def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
         raise NotImplementedError("LBFGS re-evaluates the loss: call opt.step(closure) with a "
                                   "closure that computes it (see the LBFGS docstring), not "
                                   "minimize(loss)")

@@ -205,21 +205,46 @@ class Optimizer:
                 self._apply(group["params"], group["grad_clip"])
 
     @recorded_step
-    def minimize(self, loss, parameters=None, no_grad_set=None) -> None:
-        """Paddle's dygraph ``minimize``: the caller has run ``loss.backward()``; this updates
-        ``parameters`` (default: all of this optimizer's) except those in ``no_grad_set``
-        (Parameters or names)."""
-        del loss  # in dynamic-graph mode the gradients are already on the parameters
-        params = self._parameter_list if parameters is None else list(parameters)
+    def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None) -> tuple:
+        """Paddle's dygraph ``minimize(loss, startup_program=None, parameters=None,
+        no_grad_set=None)``: the caller has run ``loss.backward()``; this updates
+        ``parameters`` (Parameters or their names; default: all of this optimizer's) except
+        those in ``no_grad_set`` (Parameters or names).
+
+        Returns Paddle's ``(optimize_ops, params_grads)``: ``[]`` (no static-graph operators)
+        and the ``(param, grad)`` pairs it updated from, the gradients as they were before
+        clipping and regularization. ``startup_program`` is a static-graph argument, ignored
+        in dynamic-graph mode as in Paddle.
+        """
+        del loss, startup_program  # dynamic graph: the gradients are already on the parameters
         skip = {getattr(p, "name", p) for p in (no_grad_set or ())}
-        chosen = {p.name for p in params if p.name not in skip}
+        params = [p for p in self._resolve(parameters) if p.name not in skip]
+        params_grads = [(p, p.grad) for p in params if p.grad_data is not None and _trainable(p)]
         groups = self._groups()
         if groups is None:
-            self._apply([p for p in params if p.name in chosen])
-            return
+            self._apply(params)
+            return [], params_grads
+        chosen = {p.name for p in params}
         for group in groups:
             with self._group_settings(group):
                 self._apply([p for p in group["params"] if p.name in chosen], group["grad_clip"])
+        return [], params_grads
+
+    def _resolve(self, parameters) -> list:
+        """``minimize``'s ``parameters``: None (all of this optimizer's), or Parameters and
+        names of this optimizer's parameters (Paddle takes either)."""
+        if parameters is None:
+            return list(self._parameter_list)
+        out = []
+        for item in parameters:
+            if isinstance(item, str):
+                if item not in self._by_name:
+                    raise ValueError(f"{type(self).__name__}.minimize: parameters names "
+                                     f"{item!r}, which is not one of this optimizer's "
+                                     f"parameters ({sorted(self._by_name)})")
+                item = self._by_name[item]
+            out.append(item)
+        return out
 
     @no_grad()
     def _apply(self, parameters, grad_clip=_OWN_CLIP) -> None:
@@ -345,7 +370,7 @@ class Optimizer:
         if not isinstance(state_dict, dict):
             raise TypeError(f"{type(self).__name__}.set_state_dict: expected a dict, got "
                             f"{type(state_dict).__name__}")
-        _refuse_paddle_accumulators(type(self).__name__, state_dict)
+        state_dict = _from_paddle_accumulators(self, state_dict)
         if LR_SCHEDULER_KEY in state_dict and isinstance(self._learning_rate, LRScheduler):
             self._learning_rate.set_state_dict(state_dict[LR_SCHEDULER_KEY])
         ignored = []
@@ -417,22 +442,62 @@ def _lr_scale(param) -> float:
     return float((getattr(param, "optimize_attr", None) or {}).get("learning_rate", 1.0))
 
 
-def _refuse_paddle_accumulators(owner: str, state_dict: dict) -> None:
-    """A ``.pdopt`` written by Paddle keys each accumulator by its variable name at the top
-    level (``linear_0.w_0_moment1_0``); core's state is ``{"state": {param name: ...}}``.
-    The names cannot be mapped onto core's parameters, and ignoring them would silently
-    restart the moments: refuse, naming them."""
+def _from_paddle_accumulators(opt: Optimizer, state_dict: dict) -> dict:
+    """``state_dict`` in core's form. A ``.pdopt`` written by Paddle keys each accumulator by
+    its variable name at the top level: ``<parameter name>_<accumulator>_0``
+    (``linear_0.w_0_moment1_0``), plus the Adam family's ``beta1_pow_acc`` / ``beta2_pow_acc``
+    (beta ** t, where core keeps the step t). They are matched by parameter name, as Paddle's
+    own ``set_state_dict`` does; any left unmatched is refused, naming them: ignoring them
+    would silently restart the moments."""
     known = (STATE_KEY, LR_SCHEDULER_KEY, MASTER_WEIGHTS_KEY)
-    foreign = [key for key, value in state_dict.items()
-               if key not in known and hasattr(_raw(value), "shape")]
+    foreign = {key: value for key, value in state_dict.items()
+               if key not in known and hasattr(_raw(value), "shape")}
+    if not foreign:
+        return state_dict
+    state = {}
+    for param in opt._parameter_list:
+        with opt._group_settings(opt._group_of(param)):  # its group's beta1
+            entries = _paddle_entries(opt, param, foreign)
+        if entries:
+            state[param.name] = entries
     if foreign:
-        shown = foreign[:4] + (["..."] if len(foreign) > 4 else [])
+        shown = sorted(foreign)[:4] + (["..."] if len(foreign) > 4 else [])
         raise ValueError(
-            f"{owner}.set_state_dict: the dict holds Paddle's optimizer state, accumulators "
-            f"keyed by variable name ({', '.join(map(str, shown))}), which core cannot map onto "
-            "its parameters; core's optimizers take the {'state': {parameter name: {...}}} "
-            "dict their state_dict() returns. Load the model's weights from the .pdparams and "
-            "let the optimizer start afresh.")
+            f"{type(opt).__name__}.set_state_dict: the dict holds Paddle's optimizer state, "
+            f"accumulators keyed by variable name, and {', '.join(map(str, shown))} match no "
+            f"accumulator of this optimizer's parameters ({sorted(opt._by_name)[:4]}...) by "
+            "name. Paddle matches them by parameter name too: name the parameters as Paddle did "
+            "before building the optimizer (p.name = the .pdparams Tensor's .name), or load "
+            "the weights and let the optimizer start afresh.")
+    out = {key: value for key, value in state_dict.items() if key in known}
+    out[STATE_KEY] = {**(state_dict.get(STATE_KEY) or {}), **state}
+    return out
+
+
+def _paddle_entries(opt: Optimizer, param, foreign: dict) -> dict:
+    """``param``'s state taken (popped) from Paddle's top-level accumulators ``foreign``."""
+    entries = {}
+    for name in opt._accumulators_for(param):
+        key = f"{param.name}_{name}_0"
+        if key in foreign:
+            entries[name] = foreign.pop(key)
+    power = foreign.pop(f"{param.name}_beta1_pow_acc_0", None)
+    if power is not None:
+        foreign.pop(f"{param.name}_beta2_pow_acc_0", None)  # the same t
+        entries["step"] = _step_from_power(opt, param, power)
+    return entries
+
+
+def _step_from_power(opt: Optimizer, param, power) -> int:
+    """The steps taken, t, from Paddle's ``beta1_pow_acc``: it starts at beta1 and is
+    multiplied by beta1 after each step, so it holds beta1 ** (t + 1) (float32: rounded)."""
+    beta1 = float(getattr(opt, "_beta1", 0.0))
+    value = float(np.asarray(backend.to_numpy(_raw(power))).reshape(-1)[0])
+    if not 0.0 < beta1 < 1.0 or not 0.0 < value <= 1.0:
+        raise ValueError(f"{type(opt).__name__}.set_state_dict: Paddle's beta1_pow_acc of "
+                         f"parameter '{param.name}' is {value}, which with beta1={beta1} gives "
+                         "no step count (expected beta1 ** t with 0 < beta1 < 1)")
+    return max(int(round(math.log(value) / math.log(beta1))) - 1, 0)
 
 
 def _raw(value):
