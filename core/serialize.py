@@ -166,8 +166,9 @@ def load(path, return_numpy: bool = False, keep_name_table: bool = False):
             f"load: '{path}' is neither a tomlrun state file (an .npz archive written by "
             "core.save) nor a Paddle checkpoint (a pickle written by paddle.save)"
             + (": the file is empty" if not magic else "") + ". Paddle's binary tensor files "
-            "(use_binary_format=True), programs (.pdmodel) and fluid's save_params folders "
-            "are not read.")
+            "(use_binary_format=True), paddle.jit.save's inference models (the program in "
+            ".pdmodel or .json, the weights in .pdiparams) and fluid's save_params folders "
+            "are not read; save the Layer's state_dict() with paddle.save instead.")
     manifest, arrays = _read(path)
     try:
         return _decode(manifest["root"], arrays, return_numpy)

@@ -79,7 +79,8 @@ class Inception(nn.Layer):
 
 class GoogLeNet(nn.Layer):
     """GoogLeNet (Inception v1) for ``[N, 3, H, W]`` images, Paddle's ``GoogLeNet(
-    num_classes=1000, with_pool=True)``. ``forward`` returns a list ``[out, out1, out2]``:
+    num_classes=1000, with_pool=True)``. ``forward`` returns a tuple ``(out, out1, out2)``
+    (as Paddle 3.3.1):
     the main head's output and the auxiliary heads' (fed by ``_ince4a`` and ``_ince4d``).
 
     With ``num_classes > 0``: ``out`` is adaptive average pooling -> Dropout(0.4) -> Linear(1024,
@@ -134,11 +135,11 @@ class GoogLeNet(nn.Layer):
             out1 = self._out1(self._drop_o1(F.relu(out1)))
             out2 = self._fc_o2(flatten(self._conv_o2(out2), 1))
             out2 = self._out2(self._drop_o2(out2))
-        return [out, out1, out2]
+        return out, out1, out2
 
 
 def googlenet(pretrained: bool = False, **kwargs) -> GoogLeNet:
-    """GoogLeNet: ``GoogLeNet(**kwargs)`` (returns ``[out, out1, out2]``).
+    """GoogLeNet: ``GoogLeNet(**kwargs)`` (returns ``(out, out1, out2)``).
     ``pretrained=True`` loads Paddle's ImageNet weights (downloaded once, md5-checked)."""
     return load_pretrained("googlenet", pretrained, GoogLeNet(**kwargs))
 

@@ -353,7 +353,7 @@ def test_googlenet_returns_three_outputs_and_has_paddles_keys():
     assert set(net.state_dict()) == expected
     assert _count(net) == googlenet_count(num_classes=3)
     out = _eval_forward(net, 1, 3, 189, 189)  # the smallest input the auxiliary heads take
-    assert isinstance(out, list) and [o.shape for o in out] == [[1, 3], [1, 3], [1, 3]]
+    assert isinstance(out, tuple) and [o.shape for o in out] == [[1, 3], [1, 3], [1, 3]]
     trunk = models.GoogLeNet(num_classes=0)  # the 5x5 pools of the heads need 93 pixels
     assert [o.shape for o in _eval_forward(trunk, 1, 3, 93, 93)] == [[1, 1024, 1, 1],
                                                                      [1, 512, 1, 1],
