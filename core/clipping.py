@@ -127,7 +127,7 @@ class ClipGradByValue(_GradClip):
     """
 
     def __init__(self, max: float, min: float | None = None,  # noqa: A002 - Paddle's names
-                 thresholds: dict | None = None):
+                 *, thresholds: dict | None = None):
         super().__init__(max, thresholds, "max")
         self.max = self.threshold
         if min is None:
@@ -156,7 +156,7 @@ class ClipGradByValue(_GradClip):
 class ClipGradByNorm(_GradClip):
     """Rescale each gradient on its own so that its L2 norm is at most ``clip_norm``."""
 
-    def __init__(self, clip_norm: float, thresholds: dict | None = None):
+    def __init__(self, clip_norm: float, *, thresholds: dict | None = None):
         super().__init__(clip_norm, thresholds, "clip_norm")
         self.clip_norm = self.threshold
 
@@ -182,13 +182,21 @@ class ClipGradByGlobalNorm(_GradClip):
 
     A parameter with its own threshold in ``thresholds`` is left out of the global norm and
     rescaled on its own, by its own L2 norm, as ``ClipGradByNorm`` would.
+
+    Paddle's ``ClipGradByGlobalNorm(clip_norm, group_name='default_group',
+    auto_skip_clip=False)`` plus core's keyword-only ``thresholds``. ``auto_skip_clip=True``
+    makes Paddle skip the rescale when the norm is within ``clip_norm``; the rescale factor
+    ``clip_norm / max(norm, clip_norm)`` is 1 then, so the gradients are the same either way.
     """
 
     def __init__(self, clip_norm: float, group_name: str = "default_group",
-                 thresholds: dict | None = None):
+                 auto_skip_clip: bool = False, *, thresholds: dict | None = None):
         super().__init__(clip_norm, thresholds, "clip_norm")
+        if not isinstance(auto_skip_clip, bool):
+            raise TypeError(f"ClipGradByGlobalNorm: auto_skip_clip={auto_skip_clip!r} must be "
+                            "True or False (per-parameter thresholds go as thresholds=).")
         self.clip_norm = self.threshold
-        self.group_name = group_name
+        self.group_name, self.auto_skip_clip = group_name, auto_skip_clip
 
     def _clip(self, params, raws, squares):
         kinds, index = [], 0

@@ -101,9 +101,13 @@ class LeakyReLU(_Activation):
 
 
 class Silu(_Activation):
-    """``x * sigmoid(x)``, Paddle's ``Silu(name=None)``."""
+    """``x * sigmoid(x)``, Paddle 3.x's ``Silu(inplace=False, name=None)``; see ``F.silu``."""
 
     _fn = F.silu
+
+    def __init__(self, inplace: bool = False, name: str | None = None):
+        # inplace only when set, so the default layer's repr stays Paddle 2.x's
+        super().__init__(name, **({"inplace": inplace} if inplace else {}))
 
 
 class ELU(_Activation):

@@ -49,17 +49,23 @@ class Flatten(Layer):
 
 
 class Dropout(Layer):
-    """Zero elements with probability ``p`` in training; see ``functional.dropout``."""
+    """Zero elements with probability ``p`` in training, Paddle 3.x's ``Dropout(p=0.5,
+    inplace=False, axis=None, mode='upscale_in_train', name=None)`` (``axis`` third, after
+    Paddle 3.x's ``inplace``); see ``functional.dropout``, whose ``inplace`` it passes on (the
+    result is a new tensor either way)."""
 
-    def __init__(self, p: float = 0.5, axis=None, mode: str = "upscale_in_train",
-                 name: str | None = None):
+    def __init__(self, p: float = 0.5, inplace: bool = False, axis=None,
+                 mode: str = "upscale_in_train", name: str | None = None):
         super().__init__(name)
         if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0.0 <= p <= 1.0:
             raise ValueError(f"Dropout: p={p!r} is not a probability; use a number in [0, 1].")
-        self.p, self.axis, self.mode = p, axis, mode
+        if not isinstance(inplace, bool):
+            raise TypeError(f"Dropout: inplace={inplace!r} must be True or False (an axis goes "
+                            "third or as axis=, Paddle 3.x's order).")
+        self.p, self.inplace, self.axis, self.mode = p, inplace, axis, mode
 
     def forward(self, x: Tensor) -> Tensor:
-        return F.dropout(x, self.p, self.axis, self.training, mode=self.mode)
+        return F.dropout(x, self.p, self.axis, self.training, self.inplace, mode=self.mode)
 
     def extra_repr(self) -> str:
         return f"p={self.p}, axis={self.axis}, mode={self.mode}"
@@ -139,19 +145,21 @@ class Pad2D(Layer):
 
 class Upsample(Layer):
     """Resize images (nearest or bilinear), Paddle's ``Upsample(size=None, scale_factor=None,
-    mode='nearest', align_corners=False, align_mode=0, data_format='NCHW', name=None)``."""
+    mode='nearest', align_corners=False, align_mode=0, data_format=None,
+    recompute_scale_factor=None, name=None)``; see ``F.interpolate``."""
 
     def __init__(self, size=None, scale_factor=None, mode: str = "nearest",
-                 align_corners: bool = False, align_mode: int = 0, data_format: str = "NCHW",
-                 name: str | None = None):
+                 align_corners: bool = False, align_mode: int = 0, data_format: str | None = None,
+                 recompute_scale_factor: bool | None = None, name: str | None = None):
         super().__init__(name)
         self.size, self.scale_factor, self.mode = size, scale_factor, mode
         self.align_corners, self.align_mode, self.data_format = align_corners, align_mode, \
             data_format
+        self.recompute_scale_factor = recompute_scale_factor
 
     def forward(self, x: Tensor) -> Tensor:
         return F.interpolate(x, self.size, self.scale_factor, self.mode, self.align_corners,
-                             self.align_mode, self.data_format)
+                             self.align_mode, self.data_format, self.recompute_scale_factor)
 
     def extra_repr(self) -> str:
         return f"size={self.size}, scale_factor={self.scale_factor}, mode={self.mode}"

@@ -70,6 +70,13 @@ def _parameters(layer: Layer, weight_shape, weight_attr, bias_attr, default) -> 
         layer.create_parameter([layer.out_channels], attr=bias_attr, is_bias=True)
 
 
+def _placed(layer: Layer, device, dtype) -> None:
+    """Paddle 3.x's keyword-only ``device=`` / ``dtype=``: the new parameters moved and cast
+    (``Layer.to``; the layer's dtype for later parameters too)."""
+    if device is not None or dtype is not None:
+        layer.to(device=device, dtype=dtype)
+
+
 def _transposed_default(in_channels: int, kernel) -> initializer.Initializer:
     """Paddle's default for transposed convolutions: normal(0, sqrt(2 / (in * prod(k))))."""
     return initializer.Normal(0.0, math.sqrt(2.0 / (in_channels * math.prod(kernel))))
@@ -104,13 +111,20 @@ class Conv2D(_Conv):
     bias to zeros. ``weight_attr`` / ``bias_attr`` are ParamAttr-like objects or dicts;
     ``bias_attr=False`` builds the layer without a bias. ``padding_mode`` 'reflect',
     'replicate' or 'circular' pads the input that way first (``padding`` then ints), as Paddle.
+
+    Paddle 3.x's keyword-only ``bias=False`` is ``bias_attr=False``; ``device`` / ``dtype`` put
+    the parameters on that device in that dtype (``Layer.to``). Paddle 2.x's positional
+    ``padding_mode``, ``weight_attr``, ``bias_attr``, ``data_format`` still work (3.x makes them
+    keyword-only).
     """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
                  dilation=1, groups: int = 1, padding_mode: str = "zeros", weight_attr=None,
-                 bias_attr=None, data_format: str = "NCHW"):
+                 bias_attr=None, data_format: str = "NCHW", *, bias: bool = True, device=None,
+                 dtype=None):
         super().__init__()
         _check_channels("Conv2D", in_channels, out_channels, groups)
+        bias_attr = False if bias is False else bias_attr  # Paddle 3.x's torch-style switch
         _check_format("Conv2D", data_format, 2)
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size = pair(kernel_size, "kernel_size", "Conv2D")
@@ -119,6 +133,7 @@ class Conv2D(_Conv):
         self._mode_pad = _mode_padding("Conv2D", padding_mode, padding, 2)
         _parameters(self, [out_channels, in_channels // groups, *self.kernel_size], weight_attr,
                     bias_attr, initializer.KaimingNormal())
+        _placed(self, device, dtype)
 
     def forward(self, x: Tensor) -> Tensor:
         x, padding = self._padded(x)
@@ -134,14 +149,17 @@ class Conv2D(_Conv):
 class Conv1D(_Conv):
     """1-D convolution of [N, C, L] inputs with ``weight`` [out, in / groups, k], Paddle's
     ``Conv1D(in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
-    padding_mode='zeros', weight_attr=None, bias_attr=None, data_format='NCL')``; the weight
+    padding_mode='zeros', weight_attr=None, bias_attr=None, data_format='NCL')`` (and 3.x's
+    keyword-only ``bias``, ``device``, ``dtype``, as ``Conv2D``'s); the weight
     defaults to Kaiming-normal (Paddle's choice for convolutions), the bias to zeros."""
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
                  dilation=1, groups: int = 1, padding_mode: str = "zeros", weight_attr=None,
-                 bias_attr=None, data_format: str = "NCL"):
+                 bias_attr=None, data_format: str = "NCL", *, bias: bool = True, device=None,
+                 dtype=None):
         super().__init__()
         _check_channels("Conv1D", in_channels, out_channels, groups)
+        bias_attr = False if bias is False else bias_attr  # Paddle 3.x's torch-style switch
         _check_format("Conv1D", data_format, 1)
         kernel = kernel_size[0] if isinstance(kernel_size, (list, tuple)) else kernel_size
         self.in_channels, self.out_channels, self.kernel_size = in_channels, out_channels, kernel
@@ -150,6 +168,7 @@ class Conv1D(_Conv):
         self._mode_pad = _mode_padding("Conv1D", padding_mode, padding, 1)
         _parameters(self, [out_channels, in_channels // groups, kernel], weight_attr, bias_attr,
                     initializer.KaimingNormal())
+        _placed(self, device, dtype)
 
     def forward(self, x: Tensor) -> Tensor:
         x, padding = self._padded(x)
@@ -165,12 +184,13 @@ class Conv1D(_Conv):
 class Conv2DTranspose(_ConvTranspose):
     """Transposed 2-D convolution with ``weight`` [in, out / groups, kh, kw], Paddle's
     ``Conv2DTranspose(in_channels, out_channels, kernel_size, stride=1, padding=0,
-    output_padding=0, groups=1, dilation=1, weight_attr=None, bias_attr=None,
-    data_format='NCHW')``; ``forward(x, output_size=None)``. The weight defaults to Paddle's
-    normal(0, sqrt(2 / (in_channels * kh * kw))), the bias to zeros."""
+    output_padding=0, dilation=1, groups=1, weight_attr=None, bias_attr=None,
+    data_format='NCHW')`` (dilation before groups, as in Paddle; Conv1DTranspose has them the
+    other way round, also as in Paddle); ``forward(x, output_size=None)``. The weight defaults
+    to Paddle's normal(0, sqrt(2 / (in_channels * kh * kw))), the bias to zeros."""
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
-                 output_padding=0, groups: int = 1, dilation=1, weight_attr=None,
+                 output_padding=0, dilation=1, groups: int = 1, weight_attr=None,
                  bias_attr=None, data_format: str = "NCHW"):
         super().__init__()
         _check_channels("Conv2DTranspose", in_channels, out_channels, groups)
@@ -183,8 +203,9 @@ class Conv2DTranspose(_ConvTranspose):
 
     def forward(self, x: Tensor, output_size=None) -> Tensor:
         return T.conv2d_transpose(x, self.weight, self.bias, self.stride, self.padding,
-                                  self.output_padding, self.groups, self.dilation, output_size,
-                                  self.data_format)
+                                  self.output_padding, dilation=self.dilation,
+                                  groups=self.groups, output_size=output_size,
+                                  data_format=self.data_format)
 
 
 class Conv1DTranspose(_ConvTranspose):
@@ -222,7 +243,8 @@ class Conv3D(_Conv):
     """3-D convolution of [N, C, D, H, W] inputs with ``weight`` [out_channels, in_channels /
     groups, kd, kh, kw], Paddle's ``Conv3D(in_channels, out_channels, kernel_size, stride=1,
     padding=0, dilation=1, groups=1, padding_mode='zeros', weight_attr=None, bias_attr=None,
-    data_format='NCDHW')`` (see ``functional.conv3d`` for the formula and the padding forms).
+    data_format='NCDHW')`` and 3.x's keyword-only ``bias``, ``device``, ``dtype`` (as
+    ``Conv2D``'s; see ``functional.conv3d`` for the formula and the padding forms).
 
     ``padding_mode`` 'reflect', 'replicate' or 'circular' pads the input that way first (then
     ``padding`` must be an int, three or six ints), as Paddle does. The weight defaults to
@@ -232,9 +254,11 @@ class Conv3D(_Conv):
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
                  dilation=1, groups: int = 1, padding_mode: str = "zeros", weight_attr=None,
-                 bias_attr=None, data_format: str = "NCDHW"):
+                 bias_attr=None, data_format: str = "NCDHW", *, bias: bool = True, device=None,
+                 dtype=None):
         super().__init__()
         _check_channels("Conv3D", in_channels, out_channels, groups)
+        bias_attr = False if bias is False else bias_attr  # Paddle 3.x's torch-style switch
         _check_format("Conv3D", data_format, 3)
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size = V.triple(kernel_size, "kernel_size", "Conv3D")
@@ -243,6 +267,7 @@ class Conv3D(_Conv):
         self._mode_pad = _mode_padding("Conv3D", padding_mode, padding, 3)
         _parameters(self, [out_channels, in_channels // groups, *self.kernel_size], weight_attr,
                     bias_attr, initializer.KaimingNormal())
+        _placed(self, device, dtype)
 
     def forward(self, x: Tensor) -> Tensor:
         x, padding = self._padded(x)
@@ -258,14 +283,15 @@ class Conv3D(_Conv):
 class Conv3DTranspose(_ConvTranspose):
     """Transposed 3-D convolution with ``weight`` [in, out / groups, kd, kh, kw], Paddle's
     ``Conv3DTranspose(in_channels, out_channels, kernel_size, stride=1, padding=0,
-    output_padding=0, groups=1, dilation=1, weight_attr=None, bias_attr=None,
-    data_format='NCDHW')``; ``forward(x, output_size=None)``. Output size per axis: (in - 1) *
-    stride - pad_before - pad_after + dilation * (k - 1) + 1 + output_padding. The weight
-    defaults to Paddle's normal(0, sqrt(2 / (in_channels * kd * kh * kw))), the bias to
-    zeros."""
+    output_padding=0, dilation=1, groups=1, weight_attr=None, bias_attr=None,
+    data_format='NCDHW')`` (dilation before groups, as in Paddle's layer, although Paddle's
+    functional conv3d_transpose takes groups first); ``forward(x, output_size=None)``. Output
+    size per axis: (in - 1) * stride - pad_before - pad_after + dilation * (k - 1) + 1 +
+    output_padding. The weight defaults to Paddle's normal(0, sqrt(2 / (in_channels * kd * kh *
+    kw))), the bias to zeros."""
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
-                 output_padding=0, groups: int = 1, dilation=1, weight_attr=None,
+                 output_padding=0, dilation=1, groups: int = 1, weight_attr=None,
                  bias_attr=None, data_format: str = "NCDHW"):
         super().__init__()
         _check_channels("Conv3DTranspose", in_channels, out_channels, groups)

@@ -155,12 +155,20 @@ def _given_fans(init, shape) -> tuple[float, float]:
 
 
 class _Kaiming(Initializer):
-    """He initialisation: ``(fan_in=None, negative_slope=0.0, nonlinearity='relu')``, with
-    gain = ``calculate_gain(nonlinearity, negative_slope)`` (sqrt(2) for relu)."""
+    """He initialisation: ``(fan_in=None, negative_slope=0.0, nonlinearity='relu',
+    mode='fan_in')``, with gain = ``calculate_gain(nonlinearity, negative_slope)`` (sqrt(2) for
+    relu). ``mode='fan_out'`` scales by the weight's fan-out instead (then ``fan_in`` must be
+    None), as Paddle 3.x's."""
 
     def __init__(self, fan_in: float | None = None, negative_slope: float = 0.0,
-                 nonlinearity: str = "relu"):
+                 nonlinearity: str = "relu", mode: str = "fan_in"):
         owner = type(self).__name__
+        if mode not in ("fan_in", "fan_out"):
+            raise ValueError(f"{owner}: mode={mode!r} must be 'fan_in' or 'fan_out'.")
+        if mode == "fan_out" and fan_in is not None:
+            raise ValueError(f"{owner}: fan_in={fan_in!r} is given with mode='fan_out', which "
+                             "takes the weight's fan-out; leave fan_in None.")
+        self.mode = mode
         self.fan_in = _optional_fan(owner, "fan_in", fan_in)
         self.negative_slope = _real(owner, "negative_slope", negative_slope)
         self.nonlinearity = nonlinearity
@@ -169,25 +177,29 @@ class _Kaiming(Initializer):
         except ValueError as exc:
             raise ValueError(f"{owner}: {exc}") from None
 
+    def _fan(self, shape) -> float:
+        """The fan the variance is scaled by: fan-in, or fan-out under ``mode='fan_out'``."""
+        fan_in, fan_out = _given_fans(self, shape)
+        return fan_out if self.mode == "fan_out" else fan_in
+
 
 class KaimingUniform(_Kaiming):
     """He uniform: Paddle's ``KaimingUniform(fan_in=None, negative_slope=0.0,
-    nonlinearity='relu')``. U(-a, a) with a = gain * sqrt(3 / fan_in) (sqrt(6 / fan_in) for
-    relu)."""
+    nonlinearity='relu', mode='fan_in')``. U(-a, a) with a = gain * sqrt(3 / fan) (sqrt(6 /
+    fan) for relu)."""
 
     def _values(self, shape, dtype):
-        limit = self.gain * math.sqrt(3.0 / _given_fans(self, shape)[0])
+        limit = self.gain * math.sqrt(3.0 / self._fan(shape))
         return Uniform(-limit, limit)._values(shape, dtype)
 
 
 class KaimingNormal(_Kaiming):
     """He normal: Paddle's ``KaimingNormal(fan_in=None, negative_slope=0.0,
-    nonlinearity='relu')``. N(0, std^2) with std = gain / sqrt(fan_in) (sqrt(2 / fan_in) for
-    relu)."""
+    nonlinearity='relu', mode='fan_in')``. N(0, std^2) with std = gain / sqrt(fan) (sqrt(2 /
+    fan) for relu)."""
 
     def _values(self, shape, dtype):
-        return Normal(0.0, self.gain / math.sqrt(_given_fans(self, shape)[0]))._values(
-            shape, dtype)
+        return Normal(0.0, self.gain / math.sqrt(self._fan(shape)))._values(shape, dtype)
 
 
 # ----- Paddle 2.6 / 3.x initialisers beyond the basic seven -------------------------------------

@@ -76,14 +76,16 @@ class L1Loss(_Reduced):
 
 
 class SmoothL1Loss(_Reduced):
-    """Paddle's smooth L1 / Huber loss (``paddle.nn.SmoothL1Loss``); see ``F.smooth_l1_loss``."""
+    """Paddle's smooth L1 / Huber loss, ``SmoothL1Loss(reduction='mean', delta=1.0,
+    is_huber=True, name=None)``; see ``F.smooth_l1_loss``."""
 
-    def __init__(self, reduction: str = "mean", delta: float = 1.0, name: str | None = None):
+    def __init__(self, reduction: str = "mean", delta: float = 1.0, is_huber: bool = True,
+                 name: str | None = None):
         super().__init__(reduction, name)
-        self.delta = delta
+        self.delta, self.is_huber = delta, is_huber
 
     def forward(self, input: Tensor, label: Tensor) -> Tensor:  # noqa: A002
-        return E.smooth_l1_loss(input, label, self.reduction, self.delta)
+        return E.smooth_l1_loss(input, label, self.reduction, self.delta, self.is_huber)
 
 
 class NLLLoss(_Reduced):
@@ -269,19 +271,19 @@ class MultiMarginLoss(_Reduced):
 
 class CTCLoss(_Reduced):
     """CTC loss over unnormalised, time-major logits (``paddle.nn.CTCLoss(blank=0,
-    reduction='mean')``; ``forward(log_probs, labels, input_lengths, label_lengths,
-    norm_by_times=False)``); see ``F.ctc_loss``."""
+    reduction='mean', zero_infinity=False)``; ``forward(log_probs, labels, input_lengths,
+    label_lengths, norm_by_times=False)``); see ``F.ctc_loss``."""
 
-    def __init__(self, blank: int = 0, reduction: str = "mean"):
+    def __init__(self, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False):
         super().__init__(reduction)
         if isinstance(blank, bool) or not isinstance(blank, int) or blank < 0:
             raise ValueError(f"CTCLoss: blank={blank!r} must be a non-negative int.")
-        self.blank = blank
+        self.blank, self.zero_infinity = blank, zero_infinity
 
     def forward(self, log_probs: Tensor, labels: Tensor, input_lengths: Tensor,
                 label_lengths: Tensor, norm_by_times: bool = False) -> Tensor:
         return C.ctc_loss(log_probs, labels, input_lengths, label_lengths, self.blank,
-                          self.reduction, norm_by_times)
+                          self.reduction, norm_by_times, self.zero_infinity)
 
     def extra_repr(self) -> str:
         return f"blank={self.blank}, reduction={self.reduction}"
@@ -369,7 +371,9 @@ class HSigmoidLoss(Layer):
 
 class AdaptiveLogSoftmaxWithLoss(Layer):
     """Adaptive softmax, Paddle 3's ``AdaptiveLogSoftmaxWithLoss(in_features, n_classes,
-    cutoffs, div_value=4.0, head_bias=False, name=None)``; ``forward(input, label)`` returns
+    cutoffs, weight_attr=None, bias_attr=None, div_value=4.0, head_bias=False, name=None)``
+    (``weight_attr`` for every weight, ``bias_attr`` for the head's bias, as Paddle's);
+    ``forward(input, label)`` returns
     ``(output, loss)`` (see ``F.adaptive_log_softmax_with_loss``), ``log_prob(input)`` the
     [N, n_classes] log-probabilities and ``predict(input)`` the most likely class.
 
@@ -379,8 +383,9 @@ class AdaptiveLogSoftmaxWithLoss(Layer):
     (``tail.0``, ``tail.1``, ...).
     """
 
-    def __init__(self, in_features: int, n_classes: int, cutoffs, div_value: float = 4.0,
-                 head_bias: bool = False, name: str | None = None):
+    def __init__(self, in_features: int, n_classes: int, cutoffs, weight_attr=None,
+                 bias_attr=None, div_value: float = 4.0, head_bias: bool = False,
+                 name: str | None = None):
         super().__init__(name)
         for label, value, low in (("in_features", in_features, 1), ("n_classes", n_classes, 2)):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
@@ -395,8 +400,8 @@ class AdaptiveLogSoftmaxWithLoss(Layer):
         self.cutoffs = cutoffs + [n_classes]
         self.shortlist_size, self.n_clusters = cutoffs[0], len(cutoffs)
         self.head_size = self.shortlist_size + self.n_clusters
-        self.head_weight = self.create_parameter([in_features, self.head_size])
-        self.head_bias = (self.create_parameter([self.head_size], is_bias=True)
+        self.head_weight = self.create_parameter([in_features, self.head_size], attr=weight_attr)
+        self.head_bias = (self.create_parameter([self.head_size], attr=bias_attr, is_bias=True)
                           if head_bias else None)
         weights = []
         for i in range(self.n_clusters):
@@ -405,8 +410,9 @@ class AdaptiveLogSoftmaxWithLoss(Layer):
                 raise ValueError(f"AdaptiveLogSoftmaxWithLoss: cluster {i} would have "
                                  f"in_features // div_value ** {i + 1} = {hidden} hidden units; "
                                  "use a smaller div_value or fewer cutoffs")
-            weights += [self.create_parameter([in_features, hidden]),
-                        self.create_parameter([hidden, self.cutoffs[i + 1] - self.cutoffs[i]])]
+            weights += [self.create_parameter([in_features, hidden], attr=weight_attr),
+                        self.create_parameter([hidden, self.cutoffs[i + 1] - self.cutoffs[i]],
+                                              attr=weight_attr)]
         self.tail = ParameterList(weights)
 
     @property

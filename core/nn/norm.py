@@ -72,10 +72,20 @@ class _BatchNormBase(Layer):
 
 
 class BatchNorm1D(_BatchNormBase):
-    """Batch norm over [N, C] or [N, C, L] inputs (``data_format`` "NCL" or "NLC")."""
+    """Batch norm over [N, C] or [N, C, L] inputs, Paddle's ``BatchNorm1D(num_features,
+    momentum=0.9, epsilon=1e-05, weight_attr=None, bias_attr=None, data_format='NCL',
+    use_global_stats=None, name=None)`` ("NCL", "NLC" or "NC"; a 2-D input is [N, C] under
+    any of them, as in Paddle)."""
 
     _dims = (2, 3)
     _formats = ("NCL", "NLC", "NC")
+
+    def __init__(self, num_features: int, momentum: float = 0.9, epsilon: float = 1e-5,
+                 weight_attr=None, bias_attr=None, data_format: str = "NCL",
+                 use_global_stats: bool | None = None, name: str | None = None):
+        # Paddle's default layout in the signature itself (ported code inspects it too)
+        super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format,
+                         use_global_stats, name)
 
 
 class BatchNorm2D(_BatchNormBase):
@@ -89,6 +99,13 @@ class BatchNorm2D(_BatchNormBase):
     _dims = (4,)
     _formats = ("NCHW", "NHWC")
 
+    def __init__(self, num_features: int, momentum: float = 0.9, epsilon: float = 1e-5,
+                 weight_attr=None, bias_attr=None, data_format: str = "NCHW",
+                 use_global_stats: bool | None = None, name: str | None = None):
+        # Paddle's default layout in the signature itself (ported code inspects it too)
+        super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format,
+                         use_global_stats, name)
+
 
 class BatchNorm3D(_BatchNormBase):
     """Batch norm over [N, C, D, H, W] inputs, Paddle's ``BatchNorm3D(num_features,
@@ -100,12 +117,24 @@ class BatchNorm3D(_BatchNormBase):
     _dims = (5,)
     _formats = ("NCDHW", "NDHWC")
 
+    def __init__(self, num_features: int, momentum: float = 0.9, epsilon: float = 1e-5,
+                 weight_attr=None, bias_attr=None, data_format: str = "NCDHW",
+                 use_global_stats: bool | None = None, name: str | None = None):
+        # Paddle's default layout in the signature itself (ported code inspects it too)
+        super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format,
+                         use_global_stats, name)
+
 
 class _AffineNorm(Layer):
     """A per-sample normalisation with a learnt scale (ones) and shift (zeros); ``False``
     for ``weight_attr`` / ``bias_attr`` leaves either out, as in Paddle."""
 
     _scale_name = "weight"
+
+    def _placed(self, device, dtype) -> None:
+        """Paddle 3.x's keyword-only ``device=`` / ``dtype=``: the parameters moved and cast."""
+        if device is not None or dtype is not None:
+            self.to(device=device, dtype=dtype)
 
     def _affine(self, shape, weight_attr, bias_attr) -> None:
         scale = None if weight_attr is False else self.create_parameter(
@@ -117,16 +146,24 @@ class _AffineNorm(Layer):
 
 class LayerNorm(_AffineNorm):
     """Layer normalisation over the trailing ``normalized_shape`` axes, Paddle's
-    ``LayerNorm(normalized_shape, epsilon=1e-05, weight_attr=None, bias_attr=None, name=None)``.
+    ``LayerNorm(normalized_shape, epsilon=1e-05, weight_attr=None, bias_attr=None, name=None)``
+    with 3.x's keyword-only ``elementwise_affine=True`` (False: neither weight nor bias),
+    ``bias=True`` (False: no bias), ``device`` and ``dtype``.
     """
 
     def __init__(self, normalized_shape, epsilon: float = 1e-05, weight_attr=None,
-                 bias_attr=None, name: str | None = None):
+                 bias_attr=None, name: str | None = None, *, elementwise_affine: bool = True,
+                 bias: bool = True, device=None, dtype=None):
         super().__init__(name)
         shape = [normalized_shape] if isinstance(normalized_shape, int) else \
             list(normalized_shape)
         self.normalized_shape, self.epsilon = shape, epsilon
+        if not elementwise_affine:  # Paddle 3.x's torch-style switches
+            weight_attr = bias_attr = False
+        elif not bias:
+            bias_attr = False
         self._affine(shape, weight_attr, bias_attr)
+        self._placed(device, dtype)
 
     def forward(self, x: Tensor) -> Tensor:
         return layer_norm(x, self.normalized_shape, self.weight, self.bias, self.epsilon)
@@ -137,11 +174,12 @@ class LayerNorm(_AffineNorm):
 
 class GroupNorm(_AffineNorm):
     """Group normalisation, Paddle's ``GroupNorm(num_groups, num_channels, epsilon=1e-05,
-    weight_attr=None, bias_attr=None, data_format='NCHW', name=None)``."""
+    weight_attr=None, bias_attr=None, data_format='NCHW', name=None)`` with 3.x's
+    keyword-only ``affine=True`` (False: neither weight nor bias), ``device`` and ``dtype``."""
 
     def __init__(self, num_groups: int, num_channels: int, epsilon: float = 1e-05,
                  weight_attr=None, bias_attr=None, data_format: str = "NCHW",
-                 name: str | None = None):
+                 name: str | None = None, *, affine: bool = True, device=None, dtype=None):
         super().__init__(name)
         if num_channels % num_groups:
             raise ValueError(f"GroupNorm: num_channels={num_channels} is not divisible by "
@@ -151,7 +189,10 @@ class GroupNorm(_AffineNorm):
             raise ValueError(f"GroupNorm: data_format={data_format!r} is not one of {formats}.")
         self.num_groups, self.num_channels = num_groups, num_channels
         self.epsilon, self.data_format = epsilon, data_format
+        if not affine:  # Paddle 3.x's torch-style switch
+            weight_attr = bias_attr = False
         self._affine([num_channels], weight_attr, bias_attr)
+        self._placed(device, dtype)
 
     def forward(self, x: Tensor) -> Tensor:
         return group_norm(x, self.num_groups, self.epsilon, self.weight, self.bias,

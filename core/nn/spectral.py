@@ -20,14 +20,14 @@ _DTYPES = ("float16", "float32", "float64")
 
 class SpectralNorm(Layer):
     """Spectral normalisation of a weight tensor, Paddle's ``SpectralNorm(weight_shape,
-    dim=0, power_iters=1, epsilon=1e-12, dtype='float32')``; ``forward(weight)`` returns
+    dim=0, power_iters=1, eps=1e-12, dtype='float32')``; ``forward(weight)`` returns
     ``weight / sigma(weight)``.
 
     The weight (of shape ``weight_shape``) is seen as a matrix ``W`` [h, w]: axis ``dim`` moved
     first, the rest flattened. The parameters ``weight_u`` [h] and ``weight_v`` [w] start as
     standard-normal draws and take no gradient. Each forward runs ``power_iters`` rounds of::
 
-        v = W^T u / (||W^T u|| + epsilon),   u = W v / (||W v|| + epsilon)
+        v = W^T u / (||W^T u|| + eps),   u = W v / (||W v|| + eps)
 
     then ``sigma = u^T W v`` and returns ``weight / sigma``. As Paddle's op, the iteration runs
     on copies: ``weight_u`` / ``weight_v`` keep their initial values, so every forward starts
@@ -36,7 +36,7 @@ class SpectralNorm(Layer):
     """
 
     def __init__(self, weight_shape, dim: int = 0, power_iters: int = 1,
-                 epsilon: float = 1e-12, dtype: str = "float32"):
+                 eps: float = 1e-12, dtype: str = "float32"):
         super().__init__(dtype=dtype if dtype in _DTYPES else None)
         if dtype not in _DTYPES:
             raise ValueError(f"SpectralNorm: dtype={dtype!r} must be one of {_DTYPES}.")
@@ -52,11 +52,12 @@ class SpectralNorm(Layer):
         if isinstance(power_iters, bool) or not isinstance(power_iters, int) or power_iters < 0:
             raise ValueError(f"SpectralNorm: power_iters={power_iters!r} must be a "
                              "non-negative integer.")
-        if not isinstance(epsilon, (int, float)) or isinstance(epsilon, bool) or \
-                not epsilon > 0 or not math.isfinite(epsilon):
-            raise ValueError(f"SpectralNorm: epsilon={epsilon!r} must be a finite number > 0.")
+        if not isinstance(eps, (int, float)) or isinstance(eps, bool) or \
+                not eps > 0 or not math.isfinite(eps):
+            raise ValueError(f"SpectralNorm: eps={eps!r} must be a finite number > 0.")
         self.weight_shape, self.dim = shape, dim % len(shape)
-        self.power_iters, self.epsilon = power_iters, float(epsilon)
+        # Paddle names the argument eps; the attribute keeps core's older name.
+        self.power_iters, self.epsilon = power_iters, float(eps)
         h = shape[self.dim]
         w = math.prod(shape) // h
         frozen = {"trainable": False}  # Paddle: stop_gradient = True

@@ -372,9 +372,13 @@ def _leaky_derivative(out: Tensor, slope: float) -> Tensor:
     return positive + (1 - positive) * slope
 
 
-def silu(x: Tensor, name: str | None = None) -> Tensor:
-    """``x * sigmoid(x)`` (Paddle's ``silu``); the sigmoid is the overflow-free tanh form."""
+def silu(x: Tensor, inplace: bool = False, name: str | None = None) -> Tensor:
+    """``x * sigmoid(x)``, Paddle 3.x's ``silu(x, inplace=False, name=None)``; the sigmoid is
+    the overflow-free tanh form. ``inplace`` is accepted as ``F.dropout``'s is: the result is
+    a new tensor either way (an in-place write would corrupt inputs autograd saved)."""
     del name
+    if not isinstance(inplace, bool):
+        raise TypeError(f"silu: inplace={inplace!r} must be True or False.")
     _floating(x, "silu")
 
     def sig(xp, a):

@@ -150,17 +150,26 @@ def _flatten_grad(out, g):  # the tensor-level backward (create_graph): core.ten
     return (g.reshape(out._parents[0].shape),)
 
 
-def one_hot(x, num_classes: int, name: str | None = None) -> Tensor:
-    """float32 one-hot vectors of the integer ids ``x``: shape ``x.shape + [num_classes]``.
+def one_hot(x, num_classes: int = -1, name: str | None = None) -> Tensor:
+    """float32 one-hot vectors of the integer ids ``x``: shape ``x.shape + [num_classes]``,
+    Paddle's ``one_hot(x, num_classes=-1, name=None)``.
 
-    Ids must lie in [0, num_classes); no gradient (the ids are integers), as in Paddle.
+    Ids must lie in [0, num_classes); ``num_classes=-1`` (Paddle 3.x's default) takes
+    ``max(x) + 1``. No gradient (the ids are integers), as in Paddle.
     """
     del name
     ids = x.data if isinstance(x, Tensor) else backend.asarray(x)
     if ids.dtype.kind not in "iu":
         raise TypeError(f"one_hot: x must hold integer ids, got dtype {ids.dtype}")
-    if isinstance(num_classes, bool) or not isinstance(num_classes, int) or num_classes < 1:
-        raise ValueError(f"one_hot: num_classes must be an int >= 1, got {num_classes!r}")
+    if isinstance(num_classes, bool) or not isinstance(num_classes, int) or not (
+            num_classes >= 1 or num_classes == -1):
+        raise ValueError(f"one_hot: num_classes must be an int >= 1 or -1 (max(x) + 1), got "
+                         f"{num_classes!r}")
+    if num_classes == -1:
+        if not ids.size:
+            raise ValueError("one_hot: num_classes=-1 needs at least one id to take max(x) + 1 "
+                             "from; x is empty")
+        num_classes = int(ids.max()) + 1
     if ids.size:
         lo, hi = (int(v) for v in backend.to_numpy(backend.array_module(ids).stack(
             [ids.min(), ids.max()])))
@@ -198,10 +207,12 @@ def dropout3d(x: Tensor, p: float = 0.5, training: bool = True, data_format: str
 _PAD_MODES = ("constant", "reflect", "replicate", "circular")
 
 
-def pad(x: Tensor, pad, mode: str = "constant", value: float = 0.0, data_format: str = "NCHW",
-        pad_from_left_axis: bool = True, name: str | None = None) -> Tensor:
-    """Pad ``x`` (Paddle's ``pad(x, pad, mode='constant', value=0.0, data_format='NCHW',
-    pad_from_left_axis=True, name=None)``).
+def pad(x: Tensor, pad, mode: str = "constant", value: float = 0.0,
+        data_format: str | None = None, pad_from_left_axis: bool = True,
+        name: str | None = None) -> Tensor:
+    """Pad ``x`` (Paddle's ``pad(x, pad, mode='constant', value=0.0, data_format=None,
+    pad_from_left_axis=True, name=None)``; ``data_format=None`` is the channel-first layout of
+    the input's rank, 'NCL', 'NCHW' or 'NCDHW', as Paddle 3.x picks it).
 
     ``pad`` of length 2 * ndim pads every axis, first axis first (pad_from_left_axis); a list of
     2 per spatial axis pads the spatial axes of an NC... or N...C input from the last one
@@ -220,6 +231,8 @@ def pad(x: Tensor, pad, mode: str = "constant", value: float = 0.0, data_format:
         raise ValueError(f"pad: pad amounts must be non-negative, got pad={pad}; crop with "
                          "slicing (x[..., 1:-1]) instead.")
     ndim = x.ndim
+    if data_format is None:
+        data_format = {3: "NCL", 5: "NCDHW"}.get(ndim, "NCHW")
     if len(pad) == 2 * ndim:
         pairs = [tuple(pad[2 * i:2 * i + 2]) for i in range(ndim)]
         if not pad_from_left_axis:
@@ -316,11 +329,14 @@ def _pad_index(xp, size: int, before: int, after: int, mode: str):
 
 
 def interpolate(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
-                align_corners: bool = False, align_mode: int = 0, data_format: str = "NCHW",
-                name: str | None = None) -> Tensor:
+                align_corners: bool = False, align_mode: int = 0, data_format: str | None = None,
+                recompute_scale_factor: bool | None = None, name: str | None = None) -> Tensor:
     """Resize [N, C, H, W] images, Paddle's ``interpolate(x, size=None, scale_factor=None,
-    mode='nearest', align_corners=False, align_mode=0, data_format='NCHW', name=None)`` for
-    ``mode`` 'nearest' and 'bilinear'.
+    mode='nearest', align_corners=False, align_mode=0, data_format=None,
+    recompute_scale_factor=None, name=None)`` for ``mode`` 'nearest' and 'bilinear'.
+    ``data_format=None`` is 'NCHW' (Paddle picks the channel-first layout of the input's rank).
+    ``recompute_scale_factor=True`` turns ``scale_factor`` into output sizes (floor(in * s))
+    and then maps coordinates by in / out, as if those sizes had been given.
 
     Each axis is resampled by a constant [out, in] matrix (one-hot rows for nearest, two
     weights for bilinear) and a matmul, so the gradient is the transposed resampling and no
@@ -333,10 +349,14 @@ def interpolate(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
     if mode not in ("nearest", "bilinear"):
         raise ValueError(f"interpolate: mode={mode!r} is not supported; use 'nearest' or "
                          "'bilinear'.")
+    data_format = "NCHW" if data_format is None else data_format
     if x.ndim != 4 or data_format not in ("NCHW", "NHWC"):
         raise ValueError(f"interpolate: expected a 4-D NCHW or NHWC input, got shape {x.shape}.")
     if (size is None) == (scale_factor is None):
         raise ValueError("interpolate: give exactly one of size and scale_factor.")
+    if recompute_scale_factor and size is not None:
+        raise ValueError(f"interpolate: recompute_scale_factor={recompute_scale_factor!r} needs "
+                         f"scale_factor, not an explicit size={size!r}.")
     import core  # noqa: PLC0415 - core imports this package while it initialises
 
     if data_format == "NHWC":
@@ -346,6 +366,8 @@ def interpolate(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
         list(scale_factor) if isinstance(scale_factor, (list, tuple)) else [scale_factor] * 2)
     sizes = list(size) if size is not None and isinstance(size, (list, tuple)) else \
         [size] * 2 if size is not None else [int(n * s) for n, s in zip(sizes_in, scales)]
+    if recompute_scale_factor:
+        scales = None  # the sizes alone set the ratio, in / out
     mats = [_resample_matrix(x, n_in, n_out, None if scales is None else scales[i], mode,
                              align_corners, align_mode)
             for i, (n_in, n_out) in enumerate(zip(sizes_in, sizes))]

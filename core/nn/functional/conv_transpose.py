@@ -39,11 +39,12 @@ def conv1d(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padd
 
 
 def conv2d_transpose(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
-                     padding=0, output_padding=0, groups: int = 1, dilation=1,
+                     padding=0, output_padding=0, dilation=1, groups: int = 1,
                      output_size=None, data_format: str = "NCHW", name=None) -> Tensor:
     """Transposed 2-D convolution with ``weight`` [in, out/groups, kh, kw], Paddle's
-    ``conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
-    dilation=1, output_size=None, data_format='NCHW', name=None)``.
+    ``conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, dilation=1,
+    groups=1, output_size=None, data_format='NCHW', name=None)`` (dilation before groups, unlike
+    conv1d_transpose and conv3d_transpose: Paddle's own order).
 
     Output size per axis: (in - 1) * stride - pad_before - pad_after + dilation * (k - 1) + 1
     + output_padding. ``padding``: an int, a pair or (top, bottom, left, right);
@@ -158,8 +159,8 @@ def conv1d_transpose(x: Tensor, weight: Tensor, bias: Tensor | None = None, stri
     channels_last = data_format == "NLC"
     x4 = core.unsqueeze(x, 1 if channels_last else 2)
     out = conv2d_transpose(x4, core.unsqueeze(weight, 2), bias, (1, _first(stride)), pad,
-                           (0, extra), groups, (1, _first(dilation)), size,
-                           "NHWC" if channels_last else "NCHW")
+                           (0, extra), dilation=(1, _first(dilation)), groups=groups,
+                           output_size=size, data_format="NHWC" if channels_last else "NCHW")
     return core.squeeze(out, 1 if channels_last else 2)
 
 

@@ -22,9 +22,10 @@ __all__ = ["ctc_loss"]
 
 def ctc_loss(log_probs: Tensor, labels: Tensor, input_lengths: Tensor, label_lengths: Tensor,
              blank: int = 0, reduction: str = "mean", norm_by_times: bool = False,
-             name: str | None = None) -> Tensor:
+             zero_infinity: bool = False, *, name: str | None = None) -> Tensor:
     """CTC loss (``paddle.nn.functional.ctc_loss(log_probs, labels, input_lengths,
-    label_lengths, blank=0, reduction='mean', norm_by_times=False)``).
+    label_lengths, blank=0, reduction='mean', norm_by_times=False, zero_infinity=False)``;
+    core adds a keyword-only ``name=None`` as its other functionals take).
 
     ``log_probs`` [max_logit_length, batch, num_classes + 1] holds unnormalised logits (the
     softmax is applied here, as warp-ctc does); ``labels`` [batch, max_label_length] the padded
@@ -34,9 +35,13 @@ def ctc_loss(log_probs: Tensor, labels: Tensor, input_lengths: Tensor, label_len
     sample ([batch]), ``"sum"`` their sum, ``"mean"`` (Paddle's rule) the mean over the batch of
     each loss divided by its label length. ``norm_by_times`` divides each sample's GRADIENT by
     its input length, leaving the loss as it is (Paddle's warpctc_grad kernel). A sample whose
-    labels cannot fit in its frames gets a loss of 0 and no gradient, as warp-ctc gives it.
+    labels cannot fit in its frames gets a loss of 0 and no gradient, as warp-ctc gives it;
+    that is the only way a sample's loss could be infinite, so ``zero_infinity`` (Paddle 3.x:
+    infinite per-sample losses become 0) gives the same result either way.
     """
     del name
+    if not isinstance(zero_infinity, bool):
+        raise TypeError(f"ctc_loss: zero_infinity must be True or False, got {zero_infinity!r}")
     log_probs, labels, input_lengths, label_lengths = arrays_to_tensors(
         log_probs, labels, input_lengths, label_lengths)  # numpy batches too
     check_reduction(reduction, "ctc_loss")

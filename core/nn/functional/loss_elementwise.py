@@ -142,15 +142,19 @@ def _opposite(d) -> list:
 
 
 def smooth_l1_loss(input: Tensor, label: Tensor, reduction: str = "mean",  # noqa: A002
-                   delta: float = 1.0, name: str | None = None) -> Tensor:
-    """Paddle's smooth L1 (the Huber loss) with threshold ``delta``, per element of z = x - y::
+                   delta: float = 1.0, is_huber: bool = True, name: str | None = None) -> Tensor:
+    """Paddle's ``smooth_l1_loss(input, label, reduction='mean', delta=1.0, is_huber=True,
+    name=None)``: the Huber loss with threshold ``delta``, per element of z = x - y::
 
         0.5 * z ** 2                    where |z| < delta
         delta * (|z| - 0.5 * delta)     elsewhere
 
-    (torch's ``huber_loss(delta=delta)``; torch's ``smooth_l1_loss(beta)`` divides by beta.)
+    (torch's ``huber_loss(delta=delta)``); ``is_huber=False`` divides it by ``delta``, which is
+    torch's ``smooth_l1_loss(beta=delta)``.
     """
     del name
+    if not isinstance(is_huber, bool):
+        raise TypeError(f"smooth_l1_loss: is_huber must be True or False, got {is_huber!r}")
     input, label = arrays_to_tensors(input, label)  # numpy batches too
     check_reduction(reduction, "smooth_l1_loss")
     _same_shape(input, label, "smooth_l1_loss")
@@ -159,15 +163,16 @@ def smooth_l1_loss(input: Tensor, label: Tensor, reduction: str = "mean",  # noq
     xp = backend.array_module(input.data)
     z = input.data - label.data
     inside = abs(z) < delta
-    losses = xp.where(inside, 0.5 * z * z, delta * (abs(z) - 0.5 * delta))
-    dz = xp.where(inside, z, delta * xp.sign(z))
+    scale = 1.0 if is_huber else 1.0 / delta
+    losses = xp.where(inside, 0.5 * z * z, delta * (abs(z) - 0.5 * delta)) * scale
+    dz = xp.where(inside, z, delta * xp.sign(z)) * scale
     return _finish(losses, [(input, dz), (label, -dz)], reduction, "smooth_l1_loss",
-                   functools.partial(_smooth_l1_grad, delta=delta))
+                   functools.partial(_smooth_l1_grad, delta=delta, scale=scale))
 
 
-def _smooth_l1_grad(out, g, delta: float):  # z clipped to [-delta, delta]
+def _smooth_l1_grad(out, g, delta: float, scale: float = 1.0):  # z clipped to [-delta, delta]
     x, y = out._parents
-    return _reduced_grad(out, g, _opposite((x - y).clip(-delta, delta)))
+    return _reduced_grad(out, g, _opposite((x - y).clip(-delta, delta) * scale))
 
 
 def binary_cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = None,  # noqa: A002

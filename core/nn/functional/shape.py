@@ -237,11 +237,12 @@ def _fold_grad(out, g):  # create_graph: linear, so its Jacobian is fold itself
 
 
 def upsample(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
-             align_corners: bool = False, align_mode: int = 0, data_format: str = "NCHW",
+             align_corners: bool = False, align_mode: int = 0, data_format: str | None = None,
              name: str | None = None) -> Tensor:
     """Paddle's ``upsample(x, size=None, scale_factor=None, mode='nearest', align_corners=False,
-    align_mode=0, data_format='NCHW', name=None)``, an alias of ``interpolate`` (the same
-    arguments and result): resize 4-D images, nearest or bilinear."""
+    align_mode=0, data_format=None, name=None)``, ``interpolate`` without
+    recompute_scale_factor (the same arguments and result): resize 4-D images, nearest or
+    bilinear; ``data_format=None`` is 'NCHW'."""
     del name
     return interpolate(x, size, scale_factor, mode, align_corners, align_mode, data_format)
 

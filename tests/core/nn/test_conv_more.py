@@ -17,7 +17,7 @@ def test_conv2d_transpose_matches_torch_and_gradients(s, p, op, g, d):
     torch = pytest.importorskip("torch")
     x, w, b = RNG.random((2, 4, 4, 3)), RNG.random((4, 3, 3, 2)), RNG.random(3 * g)
     got = F.conv2d_transpose(core.to_tensor(x), core.to_tensor(w), core.to_tensor(b), s, p, op,
-                             g, d).numpy()
+                             d, g).numpy()  # Paddle's order: dilation, then groups
     if isinstance(p, list):  # torch has no asymmetric padding: crop a symmetric result
         want = torch.nn.functional.conv_transpose2d(torch.tensor(x), torch.tensor(w),
                                                     torch.tensor(b), s, 0, op, g, d).numpy()
@@ -26,7 +26,7 @@ def test_conv2d_transpose_matches_torch_and_gradients(s, p, op, g, d):
         want = torch.nn.functional.conv_transpose2d(torch.tensor(x), torch.tensor(w),
                                                     torch.tensor(b), s, p, op, g, d).numpy()
     np.testing.assert_allclose(got, want, rtol=1e-10)
-    check_grad(lambda a, ww, bb: F.conv2d_transpose(a, ww, bb, s, p, op, g, d),
+    check_grad(lambda a, ww, bb: F.conv2d_transpose(a, ww, bb, s, p, op, d, g),
                RNG.random((1, 4, 3, 4)), w, b)
 
 

@@ -82,8 +82,8 @@ def test_bad_arguments_name_themselves():
         nn.SpectralNorm([3, 4], dim=2)
     with pytest.raises(ValueError, match="power_iters=-1"):
         nn.SpectralNorm([3, 4], power_iters=-1)
-    with pytest.raises(ValueError, match="epsilon=0"):
-        nn.SpectralNorm([3, 4], epsilon=0)
+    with pytest.raises(ValueError, match="eps=0"):
+        nn.SpectralNorm([3, 4], eps=0)  # Paddle's name (core's was epsilon until s17)
     with pytest.raises(ValueError, match="dtype='int32'"):
         nn.SpectralNorm([3, 4], dtype="int32")
     layer = nn.SpectralNorm([3, 4])
