@@ -45,6 +45,7 @@ import re
 import sys
 
 import numpy as np
+import tomllib
 
 from core import backend
 from core import data as cdata
@@ -311,7 +312,10 @@ def _split(split: str, description: dict, options: dict):
     except UserError as exc:  # ConfigError too: a missing folder, a file that moved
         raise UserError(f"input={split}: {own_keys(str(exc))}") from None
     if split == "valid" and sets.valid is None:
-        raise UserError("input=valid: the run's data has no validation split (valid_size 0).")
+        why = ("no valid_files" if isinstance(cfg, schema.FilesConfig)
+               else f"valid_size {getattr(cfg, 'valid_size', 0):g}")
+        raise UserError(f"input=valid: the run's data has no validation split ({why}): use "
+                        "input=test or input=train.")
     return _whole({"train": sets.train, "valid": sets.valid, "test": sets.test}[split])
 
 
@@ -385,7 +389,7 @@ def check_values(options: dict) -> dict:
 def main(argv: list[str] | None = None) -> dict:
     """Run the command; returns the arrays written (for tests)."""
     options = check_values(parse(sys.argv[1:] if argv is None else argv))
-    model, description = bundle.load_model(options["run"], options.get("uri") or None)
+    model, description = _load_model(options)
     samples, labels = load_input(options, description)
     wanted = names(options.get("outputs", "")) or [OUTPUT]
     items = _Items(model, wanted)
@@ -418,6 +422,21 @@ def main(argv: list[str] | None = None) -> dict:
     summary.append(f"wrote {out}")
     print("\n".join(summary))
     return arrays
+
+
+def _load_model(options: dict):
+    """``bundle.load_model`` of ``run=``; a model folder with a file missing or damaged (an
+    artifact deleted by hand, a copy cut short) is a UserError naming the run, not a traceback."""
+    run = options["run"]
+    try:
+        return bundle.load_model(run, options.get("uri") or None)
+    except (OSError, tomllib.TOMLDecodeError, KeyError) as exc:
+        detail = f"{type(exc).__name__}: {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise UserError(f"run={run}: its model cannot be loaded: the bundle's "
+                        f"{bundle.MODEL_FILE} or {bundle.WEIGHTS_FILE} (model/data/{bundle.FOLDER}"
+                        f" in the 'model' artifact) is missing or damaged ({detail}). Use another "
+                        "run, or one of its checkpoints (run=<output folder>/checkpoints).") \
+            from None
 
 
 def _counts_line(counts: np.ndarray, classes: list[str]) -> str:

@@ -21,6 +21,7 @@ from runner.config.hydra_setup import register_hydra_plugins, register_plugin_op
 from runner.config.paths import config_dirs
 from runner.config.validation import validate
 from runner.errors import UserError
+from runner.train.taps import find_layer
 
 PROG = "tomlrun"
 
@@ -38,6 +39,11 @@ def describe(overrides: list[str]) -> str:
     data = build.build_data(run_config.data, build.SPLIT_SEED)
     model = build.build_model(run_config.model, data.input_shape, data.num_classes,
                               data.vocab_size, data.variable_length)
+    for name in run_config.inspect.layer_outputs:  # as python -m runner checks them
+        try:
+            find_layer(model, name, "inspect.layer_outputs: layer")
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
     rows = summary.summarize(model, data.input_shape, data.vocab_size, data.variable_length)
     shape = "x".join(map(str, data.input_shape))
     return (f"model {run_config.model.name} on data={run_config.data.name} (samples {shape}, "

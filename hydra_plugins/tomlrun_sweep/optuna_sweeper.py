@@ -36,6 +36,7 @@ from hydra.core.override_parser.types import (
     Transformer,
 )
 from hydra.core.plugins import Plugins
+from hydra.errors import CompactHydraException
 from hydra.plugins.sweeper import Sweeper
 
 log = logging.getLogger(__name__)
@@ -60,12 +61,26 @@ ConfigStore.instance().store(group="hydra/sweeper", name="optuna", node=OptunaSw
                              provider="tomlrun")
 
 
-class SearchSpaceError(ValueError):
-    """A ``hydra.sweeper.params`` entry that Optuna cannot sample."""
+class SearchSpaceError(CompactHydraException, ValueError):
+    """A ``hydra.sweeper.params`` entry that Optuna cannot sample, or a bad sweeper setting.
+
+    A Hydra error, so that tomlrun prints it as one ``tomlrun: error:`` paragraph with exit
+    status 2 (runner.config.hydra_errors) even when it is raised inside ``sweep``."""
 
 
 def distribution(override: Override):
     """The Optuna distribution of one sweep override (choice, range, interval with tags)."""
+    try:
+        return _distribution(override)
+    except SearchSpaceError:
+        raise
+    except ValueError as exc:  # Optuna's own checks: low > high, log with low <= 0, ...
+        raise SearchSpaceError(f"hydra.sweeper.params: '{override.input_line}' cannot be "
+                               f"searched: {exc} Write interval(low, high) with low <= high "
+                               "(and low > 0 under tag(log, ...)).") from None
+
+
+def _distribution(override: Override):
     import optuna.distributions as dist  # noqa: PLC0415 - only when sweeping
 
     value = override.value()
@@ -144,7 +159,8 @@ class OptunaSweeper(Sweeper):
                                    f"of {', '.join(SAMPLERS)}.")
         if n_trials < 1 or n_jobs < 1:
             raise SearchSpaceError("hydra.sweeper.n_trials and n_jobs must be integers >= 1.")
-        self.direction, self.storage, self.study_name = direction, storage, study_name
+        # storage = "" (an empty TOML string) is no storage, as null is: an in-memory study.
+        self.direction, self.storage, self.study_name = direction, storage or None, study_name
         self.n_trials, self.n_jobs, self.seed, self.sampler = n_trials, n_jobs, seed, sampler
         self.params = dict(params or {})
         self.launcher = None

@@ -32,6 +32,16 @@ def _split_off(count_of: int, cfg, seed: int, have_valid: bool, have_test: bool)
     if count_of - n_test - n_valid < 1:
         raise ValueError(f"data.test_size={cfg.test_size} and data.valid_size={cfg.valid_size} "
                          f"leave no training sample of the {count_of}: use smaller sizes.")
+    # A fraction of a few samples rounds to none: an empty test set, or a validation set that
+    # silently disappears (and then a valid/ objective blamed on data.valid_size = 0).
+    for key, size, count, of in (("test_size", cfg.test_size, n_test, f"{count_of}"),
+                                 ("valid_size", cfg.valid_size, n_valid,
+                                  f"the {rest} left after data.test_size")):
+        if size > 0 and count == 0 and not (have_test if key == "test_size" else have_valid):
+            raise ValueError(f"data.{key}={size:g} of {of} samples holds out none (it rounds "
+                             f"to 0): use a whole count (data.{key}=1 or more) or a larger "
+                             "fraction" + (", or data.valid_size=0 for no validation set."
+                                           if key == "valid_size" else "."))
     test = None if have_test else order[:n_test]
     valid = None if have_valid or n_valid == 0 else order[n_test:n_test + n_valid]
     return order[n_test + n_valid:], valid, test
@@ -65,7 +75,10 @@ def _load_npz(path: str, what: str, x_key: str, y_key: str):
     except DatasetError:
         raise
     except Exception as exc:  # noqa: BLE001
-        raise DatasetError(f"{what}: {path} cannot be read as an .npz file: {exc}.") from None
+        # np.load takes a file that is not a zip archive for a pickle, and says so: misleading.
+        why = ("it is not a zip archive of .npy arrays (numpy.savez writes one)"
+               if "pickle" in str(exc) else str(exc).rstrip("."))
+        raise DatasetError(f"{what}: {path} cannot be read as an .npz file: {why}.") from None
 
 
 def _arrays_split(cfg: schema.ArraysConfig, split: str):
@@ -118,7 +131,26 @@ def _check_arrays(x: np.ndarray, y: np.ndarray, where: str, cfg) -> tuple[np.nda
         raise DatasetError(f"{where}: y[{int(np.argmin(y))}] = {int(y.min())} is negative: "
                            "expected class ids 0, 1, ...")
     x = x.reshape(len(x), 1) if x.ndim == 1 else x
-    return np.ascontiguousarray(x, dtype=np.float32), y
+    with np.errstate(over="ignore"):  # a value beyond float32 becomes inf: reported below
+        x = np.ascontiguousarray(x, dtype=np.float32)
+    _check_finite(x, where)
+    return x, y
+
+
+def _check_finite(x: np.ndarray, where: str) -> None:
+    """A NaN or Inf feature (a missing value, a float32 overflow) would reach the loss on the
+    first batch holding it and stop the run under trainer.nan_check with a report about the
+    learning rate; name the sample and the feature instead, before anything is trained."""
+    finite = np.isfinite(x)
+    if finite.all():
+        return
+    flat = np.flatnonzero(~finite.reshape(len(x), -1).all(axis=1))
+    sample = int(flat[0])
+    feature = np.unravel_index(int(np.argmax(~finite[sample])), x.shape[1:])
+    at = "".join(f"[{int(i)}]" for i in feature)
+    raise DatasetError(f"{where}: x[{sample}]{at} = {x[sample][feature]} is not a finite number "
+                       f"({len(flat)} of the {len(x)} samples have NaN or Inf features): fill in "
+                       "those values or drop those samples and their labels before training.")
 
 
 def _finish(sets: dict, num_classes: int, where: dict, preprocessing=None) -> dict:

@@ -35,14 +35,51 @@ def _file_set(cfg: schema.FilesConfig, patterns: list[str], reader, label: str):
     return cdata.FileDataset(files, reader, name=cfg.reader)
 
 
+class SameShapes:
+    """``reader`` whose samples must all have the feature shapes of the first one it read.
+
+    A batch stacks its samples, so a row with a field missing would otherwise stop training
+    mid-pass in the collate with a traceback naming no file; raised here, the error becomes a
+    ``core.data.ReaderError`` naming the file and the sample. The first shapes are kept from
+    the training files' first read, in the main process, before workers fork."""
+
+    def __init__(self, reader):
+        self.reader = reader
+        self.first = None  # (feature shapes, path) of the first sample read
+
+    def __call__(self, path: str):
+        for sample in self.reader(path):
+            if isinstance(sample, (tuple, list)):
+                shapes = tuple(tuple(getattr(part, "shape", ())) for part in sample[:-1])
+                if self.first is None:
+                    self.first = (shapes, path)
+                elif shapes != self.first[0]:
+                    raise ValueError(
+                        f"its features have shape {_shapes(shapes)} but the first sample (of "
+                        f"{self.first[1]}) has {_shapes(self.first[0])}: every sample must have "
+                        "the same shapes to be batched (a row with a missing or extra field?)")
+            yield sample
+
+
+def _shapes(shapes: tuple) -> str:
+    return ", ".join(str(list(shape)) for shape in shapes)
+
+
 def files(cfg: schema.FilesConfig, seed: int) -> dict:
     del seed  # the files are the split
-    reader = _reader(cfg.reader)
+    reader = SameShapes(_reader(cfg.reader))
     sets = {"train": _file_set(cfg, cfg.files, reader, "files"),
             "test": _file_set(cfg, cfg.test_files, reader, "test_files")}
     if cfg.valid_files:
         sets["valid"] = _file_set(cfg, cfg.valid_files, reader, "valid_files")
-    classes = cfg.num_classes or 1 + max(int(label) for _, label in _samples(sets["train"]))
+    for split, key, what in (("train", "files", "training"), ("valid", "valid_files",
+                              "validation"), ("test", "test_files", "test")):
+        if split in sets and len(sets[split]) == 0:  # len() reads and keeps the file counts
+            raise datasets.DatasetError(
+                f"data.{key}: the reader '{cfg.reader}' gave no sample from "
+                f"{', '.join(sets[split].files)}: expected at least one {what} sample (an "
+                "empty file, or a reader that skips every line?).")
+    classes = cfg.num_classes or 1 + max(int(sample[-1]) for sample in _samples(sets["train"]))
     for dataset in sets.values():
         dataset.num_classes = classes
     return sets

@@ -44,11 +44,23 @@ class Table:
         """The index of column ``name``; an unknown name lists the header and close spellings."""
         if name in self.header:
             return self.header.index(name)
-        close = difflib.get_close_matches(name, self.header, n=3)
+        close = [] if self._delimiter_hint() else difflib.get_close_matches(name, self.header,
+                                                                           n=3)
         hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
         lead = (f"{what} = '{name}' is not a column of {self.path}{hint}" if
                 what.startswith("data.") else f"{self.path} has no column '{name}' ({what}){hint}")
-        raise DatasetError(f"{lead}: its header has the columns {', '.join(self.header)}.")
+        raise DatasetError(f"{lead}: its header has the columns {', '.join(self.header)}"
+                           f"{self._delimiter_hint()}.")
+
+    def _delimiter_hint(self) -> str:
+        """A header read as one column that holds another separator: data.delimiter is wrong."""
+        if len(self.header) != 1:
+            return ""
+        for sign, shown in ((";", ";"), ("\t", "\\t"), ("|", "|"), (",", ",")):
+            if sign in self.header[0]:
+                return (f" (one column: the file seems separated by '{shown}', not by "
+                        f"data.delimiter; set data.delimiter='{shown}')")
+        return ""
 
     def __len__(self) -> int:
         return len(self.rows)

@@ -50,6 +50,12 @@ def install(prog: str) -> None:
                     raise
                 print(f"{prog}: error: {message(exc)}", file=sys.stderr)
                 sys.exit(EXIT_USAGE)  # SystemExit passes Hydra's `except Exception` untouched
+            except KeyboardInterrupt as exc:  # outside a job (between a sweep's jobs): no
+                if os.environ.get("HYDRA_FULL_ERROR") == "1":  # traceback through Hydra; a
+                    raise  # sweep's parent run is closed KILLED with its summary at exit
+                sigterm = type(exc).__name__ == "Terminated"
+                print(f"{prog}: stopped by {'SIGTERM' if sigterm else 'Ctrl-C'}.", file=sys.stderr)
+                sys.exit(143 if sigterm else 130)
 
         return original(translated)
 
@@ -118,6 +124,8 @@ def message(exc: CompactHydraException) -> str:
         return _bad_interpolation(exc.__cause__, sys.argv[1:])
     if not text.strip() and exc.__cause__ is not None:  # Hydra wraps OmegaConf's without a word
         return " ".join(str(exc.__cause__).split())
+    if isinstance(exc.__cause__, CompactHydraException):  # a plugin's own error (the Optuna
+        return " ".join(str(exc.__cause__).split())  # sweeper's), not "Error in call to target"
     return " ".join(text.split())
 
 

@@ -161,6 +161,9 @@ class SweepCallback(Callback):
         return rows
 
     def _report(self, rows: list[summary.Row]) -> None:
+        if not rows:  # stopped before its first job (a bad search space, Ctrl-C): no table
+            print(f"sweep: no job ran, in {time.time() - self.begin:.1f} s", flush=True)
+            return
         failed = [row for row in rows if not row.ok]
         earlier = sum(row.command_id != self.command_id for row in rows)
         lines = [f"sweep: {len(rows)} jobs" + (f" ({earlier} of them from earlier commands)"

@@ -39,11 +39,24 @@ def summary(loader, train_seconds: float) -> str | None:
         return None
     share = stats.total_wait_sec / train_seconds
     if share > BOTTLENECK:
-        verdict = ("data loading was the bottleneck: try data.prefetch=2, data.workers=N, "
-                   "data.cache=memory or a smaller data.pool_size (docs/data.md)")
+        verdict = f"data loading was the bottleneck: {_advice(getattr(loader, 'pipeline', None))}"
     else:
         verdict = "data loading was not the bottleneck"
     return f"waited for data {share:.0%} of training time ({stats.total_wait_sec:.1f} s): {verdict}"
+
+
+def _advice(options) -> str:
+    """What to try, leaving out the knobs this loader already uses (its PipelineOptions)."""
+    tries = []
+    if not getattr(options, "prefetch", 0):
+        tries.append("data.prefetch=2")
+    workers = getattr(options, "workers", 0)
+    tries.append(f"more workers than data.workers={workers}" if workers else "data.workers=N")
+    if getattr(options, "cache", "none") != "memory":
+        tries.append("data.cache=memory")
+    if getattr(options, "pool_size", -1) != 0:  # 0: no pool to shrink
+        tries.append("a smaller data.pool_size")
+    return f"try {', '.join(tries)}, or a faster reader (docs/data.md)"
 
 
 def save_text_artifacts(model, dataset, tracker, folder: str) -> None:

@@ -229,6 +229,10 @@ class HealthMonitor:
         elif self.locate and finding.kind != "parameter" and batch is not None:
             lines.append("Replaying the batch gave finite values throughout (a random layer "
                          "such as dropout may have drawn differently).")
+        elif not self.locate and finding.kind != "parameter":
+            lines.append("To name the first layer whose output or gradient is non-finite, run "
+                         "again with trainer.nan_check_locate=true (it replays the failing "
+                         "batch layer by layer).")
         loss = "none (the first step failed)" if self.last_loss is None else \
             f"{self.last_loss[0]:.6g} at step {self.last_loss[1]}"
         lines.append(f"Last finite loss: {loss}.")

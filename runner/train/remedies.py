@@ -81,7 +81,11 @@ def _gradient_clipping(monitor) -> str:
     name = _CLIP_NAMES.get(type(clip), type(clip).__name__)
     threshold = getattr(clip, "threshold", None)
     now = "" if threshold is None else f" (clip={name} clip.threshold={threshold:g} now)"
-    return f"Lower the gradient clipping threshold{now}{seen}, or use clip=global_norm."
+    if name == "global_norm":  # the suggestion is a global norm: it fits this clip as it is
+        return f"Lower the gradient clipping threshold{now}: try clip.threshold={suggestion}{seen}."
+    # A value or per-parameter norm threshold does not bound the whole update; a global one does.
+    return (f"Lower the gradient clipping threshold{now}, or bound the whole update: "
+            f"clip=global_norm clip.threshold={suggestion}{seen}.")
 
 
 def _error_clipping(monitor, culprit) -> str:

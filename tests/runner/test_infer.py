@@ -185,6 +185,25 @@ def test_a_split_of_the_users_own_arrays_is_rebuilt_from_their_files(tmp_path, c
     again = infer.main([f"run={model}", "input=test", f"root={moved}",
                         f"out={tmp_path / 'q.npz'}"])
     np.testing.assert_array_equal(again["predicted"], arrays["predicted"])
+    with pytest.raises(UserError, match=r"input=valid: the run's data has no validation split "
+                                        r"\(valid_size 0\): use input=test or input=train"):
+        infer.main([f"run={model}", "input=valid", f"root={moved}"])
+
+
+def test_a_files_run_without_valid_files_says_so(tmp_path, capsys):
+    """data=files has no valid_size: the message named one (valid_size 0) all the same."""
+    rng = np.random.default_rng(1)
+    for name, count in (("train.csv", 120), ("test.csv", 40)):
+        x = rng.standard_normal((count, 3))
+        rows = np.column_stack([x, (x[:, 0] > 0).astype(int)])
+        np.savetxt(tmp_path / name, rows, delimiter=",", fmt="%.5f")
+    data = schema.FilesConfig(root=str(tmp_path), files=["train.csv"], test_files=["test.csv"])
+    test_acc = _train_in(tmp_path, data, load_option("model", "mlp", "hidden=[8]"), "files")
+    capsys.readouterr()
+    infer.main([f"run={tmp_path / 'model'}", "input=test", f"out={tmp_path / 'p.npz'}"])
+    assert f"accuracy {test_acc:.4f} on 40 labelled samples" in capsys.readouterr().out
+    with pytest.raises(UserError, match=r"no validation split \(no valid_files\): use "):
+        infer.main([f"run={tmp_path / 'model'}", "input=valid"])
 
 
 def _train_in(folder, data, model, experiment):
@@ -407,3 +426,27 @@ def test_spaces_around_a_name_or_its_index_are_dropped(pooled, tmp_path, outputs
     np.testing.assert_array_equal(arrays["p[1]"], indices.numpy())
     assert set(np.load(tmp_path / "o.npz").files) <= {"p[1]", "o", "predicted"}
     assert infer.names(" [ fc ,  'p [0]' ] ") == ["fc", "p[0]"]
+
+
+@pytest.mark.parametrize("damage, message", [
+    ("weights", "load: no file at"),
+    ("config", "Expected '=' after a key"),
+])
+def test_a_damaged_bundle_is_one_clear_error(trained, tmp_path, capsys, damage, message):
+    """A run folder whose model.pdparams was deleted ended in a FileNotFoundError traceback
+    (status 1); a garbled model.toml gave a TOML parser message naming no run."""
+    import shutil  # noqa: PLC0415
+
+    folder, _, _ = trained
+    copy = tmp_path / "run"
+    shutil.copytree(folder / "model", copy / "model")
+    inside = copy / "model" / "data" / bundle.FOLDER
+    if damage == "weights":
+        (inside / bundle.WEIGHTS_FILE).unlink()
+    else:
+        (inside / bundle.MODEL_FILE).write_text("garbage\n")
+    assert infer.cli([f"run={copy}", "input=test"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"tomlrun infer: error: run={copy}: its model cannot be loaded: the "
+                          "bundle's model.toml or model.pdparams"), err
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1

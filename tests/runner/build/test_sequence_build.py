@@ -152,3 +152,34 @@ def test_fixed_length_sequence_arrays_train_a_recurrent_model(name):
     model = build.build_model(schema.RNNConfig(name=name, hidden_size=8), (5, 3), 4, 0, False)
     x = core.to_tensor(np.random.default_rng(0).standard_normal((6, 5, 3)).astype("float32"))
     assert model(x).shape == [6, 4]
+
+
+def test_files_of_other_shapes_or_without_samples_name_the_file(tmp_path):
+    """A row with a field missing stopped the pass in the collate with a traceback; an empty
+    test file ended an otherwise finished run in evaluate() with one. Both now stop the build."""
+    from core.data.files import ReaderError  # noqa: PLC0415
+    from runner.errors import UserError  # noqa: PLC0415
+
+    (tmp_path / "a.csv").write_text("1,2,3,0\n4,5,6,1\n")
+    (tmp_path / "short.csv").write_text("7,8,9,1\n1,2,0\n")
+    (tmp_path / "t.csv").write_text("1,2,3,0\n")
+    (tmp_path / "empty.csv").write_text("# only a comment\n")
+
+    def files(train, test, **options):
+        return schema.FilesConfig(root=str(tmp_path), files=train, test_files=test, **options)
+
+    for options in ({}, {"num_classes": 2}):  # labels read at build, or first read in training
+        cfg = files(["a.csv", "short.csv"], ["t.csv"], **options)
+        with pytest.raises(ReaderError, match=(
+                r"failed at sample 1 of file .*short\.csv: ValueError: its features have shape "
+                r"\[2\] but the first sample \(of .*a\.csv\) has \[3\]")):
+            data = build.build_data(cfg, 0)
+            loader, _, _ = build.build_loaders(data, cfg, schema.TrainerConfig(batch_size=4))
+            list(loader)
+    with pytest.raises(UserError, match=r"data.test_files: the reader 'csv' gave no sample from "
+                                        r".*empty\.csv: expected at least one test sample"):
+        build.build_data(files(["a.csv"], ["empty.csv"]), 0)
+    with pytest.raises(UserError, match="data.files: .* at least one training sample"):
+        build.build_data(files(["empty.csv"], ["t.csv"], num_classes=2), 0)
+    reader = sequence_data.SameShapes(lambda path: iter([np.zeros(3)]))  # not a tuple: as is
+    assert [s.shape for s in reader("x")] == [(3,)]

@@ -364,3 +364,50 @@ def test_headers_need_unique_names_and_a_feature(tmp_path):
     with pytest.raises(DatasetError, match="no column but the label 'label'"):
         tabular.TabularTransform.fit(tabular.read_table(str(tmp_path / "only.csv")), "label",
                                      [], [], True)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, 1e39])  # 1e39 overflows float32 to inf
+def test_non_finite_arrays_name_the_sample_and_position(tmp_path, bad):
+    x = np.ones((20, 2, 3))
+    x[7, 1, 2] = bad
+    np.savez(tmp_path / "train.npz", x=x, y=np.arange(20) % 2)
+    with pytest.raises(UserError, match=(r"train\.npz: x\[7\]\[1\]\[2\] = (nan|inf) is not a "
+                                         r"finite number \(1 of the 20 samples have NaN or Inf")):
+        build.build_data(schema.ArraysConfig(root=str(tmp_path)), 0)
+
+
+def test_a_fraction_that_rounds_to_no_sample_is_refused(tmp_path):
+    """test_size=0.99 left 2 samples whose 0.1 was no validation set, and the run then blamed
+    "data.valid_size is 0"; a test fraction of a few samples gave an empty test set."""
+    np.savez(tmp_path / "train.npz", x=np.ones((200, 2)), y=np.arange(200) % 2)
+    with pytest.raises(ConfigError, match=r"data.valid_size=0.1 of the 2 left after "
+                                          r"data.test_size samples holds out none"):
+        build.build_data(schema.ArraysConfig(root=str(tmp_path), test_size=0.99), 0)
+    with pytest.raises(ConfigError, match=r"data.test_size=0.001 of 200 samples holds out none "
+                                          r"\(it rounds to 0\): use a whole count"):
+        build.build_data(schema.ArraysConfig(root=str(tmp_path), test_size=0.001), 0)
+    data = build.build_data(schema.ArraysConfig(root=str(tmp_path), valid_size=0), 0)
+    assert data.valid is None and len(data.test) == 40  # valid_size = 0 is still no valid set
+
+
+@pytest.mark.parametrize("separator, shown", [(";", ";"), ("\t", "\\t")])
+def test_a_file_with_another_separator_says_which(tmp_path, separator, shown):
+    rows = [separator.join([str(i), str(2 * i), str(i % 2)]) for i in range(30)]
+    (tmp_path / "t.csv").write_text("\n".join([separator.join(["a", "b", "label"]), *rows]))
+    with pytest.raises(UserError) as info:
+        build.build_data(schema.CSVConfig(root=str(tmp_path), train="t.csv"), 0)
+    assert f"the file seems separated by '{shown}', not by data.delimiter; set " \
+           f"data.delimiter='{shown}')" in str(info.value)
+    assert "did you mean" not in str(info.value)
+    data = build.build_data(schema.CSVConfig(root=str(tmp_path), train="t.csv",
+                                             delimiter=separator), 0)
+    assert data.input_shape == (2,)
+
+
+def test_a_file_that_is_not_an_npz_says_so(tmp_path):
+    """numpy's "contains pickled (object) data ... allow_pickle" was passed on as the reason."""
+    (tmp_path / "train.npz").write_text("x,y\n1,0\n")
+    with pytest.raises(UserError, match=r"train\.npz cannot be read as an \.npz file: it is not "
+                                        r"a zip archive of \.npy arrays \(numpy\.savez writes "
+                                        r"one\)\.$"):
+        build.build_data(schema.ArraysConfig(root=str(tmp_path)), 0)

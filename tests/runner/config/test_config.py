@@ -277,3 +277,25 @@ def test_flatten_gives_readable_dotted_string_params(make):
                                   for section in (f.name for f in dataclasses.fields(run_config)
                                                   if f.name not in ("device", "plugins",
                                                                     "model")))
+
+
+@pytest.mark.parametrize("signal_name, code", [("Ctrl-C", 130), ("SIGTERM", 143)])
+def test_an_interrupt_outside_a_job_is_one_line_not_a_traceback(signal_name, code, capsys,
+                                                                 monkeypatch):
+    """Ctrl-C between two jobs of a sweep landed in Hydra's own code and printed a traceback."""
+    from hydra._internal import utils as hydra_utils  # noqa: PLC0415
+
+    from runner.config import hydra_errors  # noqa: PLC0415
+    from runner.process import Terminated  # noqa: PLC0415
+
+    monkeypatch.delenv("HYDRA_FULL_ERROR", raising=False)
+    monkeypatch.setattr(hydra_utils, "run_and_report", lambda func: func())  # Hydra's own
+    hydra_errors.install("tomlrun")
+
+    def interrupted():
+        raise Terminated() if signal_name == "SIGTERM" else KeyboardInterrupt()
+
+    with pytest.raises(SystemExit) as info:
+        hydra_utils.run_and_report(interrupted)
+    assert info.value.code == code
+    assert capsys.readouterr().err == f"tomlrun: stopped by {signal_name}.\n"

@@ -55,6 +55,45 @@ def test_bad_settings_name_the_key():
         optuna_sweeper.OptunaSweeper("maximize", None, None, 4, 1, None, "cma", {})
 
 
+@pytest.mark.parametrize("override, message", [
+    ("optim.lr=interval(0.1, 0.001)", "`low <= high` must hold"),
+    ("optim.lr=tag(log, interval(0, 1))", "`low > 0` must hold for `log=True`"),
+    ("trainer.batch_size=tag(int, interval(64, 16))", "`low <= high` must hold"),
+])
+def test_an_interval_optuna_refuses_names_the_param(override, message):
+    """Optuna's ValueError ended the sweep in a traceback with exit status 1."""
+    with pytest.raises(optuna_sweeper.SearchSpaceError) as info:
+        optuna_sweeper.search_space([override])
+    assert str(info.value).startswith(f"hydra.sweeper.params: '{override}' cannot be searched: ")
+    assert message in str(info.value)
+
+
+def test_an_empty_storage_is_an_in_memory_study():
+    """storage = "" (TOML has no null) was handed to SQLAlchemy as a URL and failed."""
+    assert optuna_sweeper.OptunaSweeper("maximize", "", None, 4, 1, None, "tpe", {}).storage \
+        is None
+
+
+def test_a_bad_search_space_on_the_command_line_is_one_paragraph(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "runner", "-m", "hydra/sweeper=optuna",
+                           "optim.lr=interval(0.1, 0.001)", "hydra.sweeper.direction=up"],
+                          cwd=tmp_path, env=runner_env(), capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip() == ("tomlrun: error: hydra.sweeper.direction = 'up' is not "
+                                   "valid: use maximize or minimize.")
+    done = subprocess.run([sys.executable, "-m", "runner", "-m", "hydra/sweeper=optuna",
+                           "optim.lr=interval(0.1, 0.001)", "tracking.enabled=false"],
+                          cwd=tmp_path, env=runner_env(), capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 2, done.stderr[-2000:]
+    errors = [line for line in done.stderr.splitlines() if line.startswith("tomlrun: error:")]
+    assert "Traceback" not in done.stderr and len(errors) == 1
+    assert "hydra.sweeper.params: 'optim.lr=interval(0.1, 0.001)' cannot be searched" in errors[0]
+    assert "sweep: no job ran" in done.stdout and "status" not in done.stdout  # no empty table
+
+
 def test_resume_counts_finished_trials_and_requeues_the_interrupted_one():
     study = optuna.create_study(direction="maximize")
     for value in (0.5, 0.7):

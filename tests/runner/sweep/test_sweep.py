@@ -194,6 +194,23 @@ def test_differing_keys_ignore_option_specific_and_tracking_keys():
     assert text.splitlines()[2].split()[:3] == ["a", "adam", "1.0000"]
 
 
+def test_the_table_shortens_sampled_floats_but_keeps_them_apart(tmp_path):
+    """Optuna's samples filled the table with 17-digit floats; the CSV keeps every digit."""
+    def column(values):
+        rows = [_row(f"r{i}", 1.0 - i / 10, **{"optim.lr": v, "trainer.batch_size": str(i)})
+                for i, v in enumerate(values)]
+        body = [line.split() for line in summary.table(rows, "valid/acc").splitlines()[2:]]
+        assert [cells[2] for cells in body] == [str(i) for i in range(len(values))]  # ints kept
+        return [cells[1] for cells in body]
+
+    values = ["0.021600820741402058", "0.004430375245218269", "0.001", "1000000.0", "32"]
+    assert column(values) == ["0.0216", "0.00443", "0.001", "1e+06", "32"]
+    assert column(["0.021600820741402058", "0.0216"]) == ["0.021601", "0.0216"]  # still apart
+    rows = [_row(f"r{i}", 0.5, **{"optim.lr": v}) for i, v in enumerate(values)]
+    summary.write_csv(rows, "valid/acc", tmp_path / "s.csv")
+    assert "0.021600820741402058" in (tmp_path / "s.csv").read_text()
+
+
 # ----- python -m runner.compare -----------------------------------------------------------------
 def test_compare_prints_the_sweep_sorted_and_draws_the_best_curves(sweeps, tmp_path, capsys):
     from runner import compare

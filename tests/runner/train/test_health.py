@@ -381,3 +381,20 @@ def test_a_sparse_table_written_outside_its_update_is_caught_by_the_full_check(m
     assert trainer.train_step(0, 1, batch) is not None  # row 40 is not one the update changed
     with pytest.raises(NonFiniteError, match="the parameter 'emb.weight' \\(NaN in its sum\\)"):
         trainer.health.check_parameters(trainer.state.step)  # epoch end, before a checkpoint
+
+
+def test_the_report_says_how_to_locate_and_suggests_a_global_norm_threshold(digits):
+    """Without nan_check_locate the report named no layer and did not say how to get one; with
+    clip=global_norm already on it advised 'or use clip=global_norm' and no threshold."""
+    trainer, loader = _trainer(digits, clip=nn.ClipGradByGlobalNorm(1e30))
+    poison_forward(trainer.model.out, after=1)
+    report = _stop(trainer, loader)
+    assert "run again with trainer.nan_check_locate=true" in report
+    assert ("Lower the gradient clipping threshold (clip=global_norm clip.threshold=1e+30 now): "
+            "try clip.threshold=") in report
+    assert "or use clip=global_norm" not in report
+    trainer, loader = _trainer(digits, nan_check_locate=True)
+    poison_forward(trainer.model.out, after=1)
+    report = _stop(trainer, loader)
+    assert "Located by replaying the batch" in report and "nan_check_locate=true" not in report
+    assert "Turn on gradient clipping: clip=global_norm clip.threshold=" in report
