@@ -10,6 +10,7 @@ import sys
 import threading
 
 from core import device as core_device
+from core.threads import default_threads
 
 log = logging.getLogger(__name__)
 
@@ -38,15 +39,16 @@ def before_run():
 @contextlib.contextmanager
 def cpu_threads(threads: int):
     """Run core's CPU work on ``threads`` threads within the block (PaddlePaddle's
-    trainer_count; core.threads); 0 means every core this process may use (one per rank under
-    mpirun's default core binding). The previous count comes back after."""
+    trainer_count; core.threads); 0 means what ``import core`` starts with: OMP_NUM_THREADS (or
+    OPENBLAS_/MKL_NUM_THREADS) where set, else every core this process may use (one per rank
+    under mpirun's default core binding). The previous count comes back after."""
     previous = core_device.get_num_threads()
     cores = core_device.available_cores()
     if threads > cores:
         log.warning(
             "runtime.threads = %d is more than the %d core(s) this process may use: the threads "
             "will take turns on them (runtime.threads=0 uses each core once)", threads, cores)
-    core_device.set_num_threads(threads if threads > 0 else cores)
+    core_device.set_num_threads(threads if threads > 0 else default_threads())
     try:
         yield
     finally:
