@@ -14,6 +14,7 @@ from core.distribution.distribution import (
     value_of,
 )
 from core.nn.functional import log_sigmoid, sigmoid
+from core.search import where
 from core.tensor import Tensor
 
 __all__ = ["Bernoulli"]
@@ -68,6 +69,13 @@ class Bernoulli(Distribution):
         logits, as Paddle)."""
         value = value_of(value, self.probs, f"{self.name}.log_prob")
         return value * log_sigmoid(self.logits) + (1 - value) * log_sigmoid(-self.logits)
+
+    def cdf(self, value) -> Tensor:
+        """``P(X <= value)``: 0 below 0, ``1 - probs`` on [0, 1), 1 from 1 on (Paddle's
+        step function; ``value`` and ``probs`` broadcast)."""
+        value = value_of(value, self.probs, f"{self.name}.cdf")
+        step = where(value < 1, 1 - self.probs, (1 - self.probs) * 0 + 1)
+        return where(value < 0, step * 0, step)
 
     def entropy(self) -> Tensor:
         return -(self.probs * log_sigmoid(self.logits)

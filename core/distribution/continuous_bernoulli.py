@@ -101,8 +101,8 @@ class ContinuousBernoulli(Distribution):
 
     def cdf(self, value) -> Tensor:
         """``(p^x (1 - p)^(1 - x) + p - 1) / (2p - 1)`` (``x`` near p = 1/2), 0 below the
-        support and 1 above it."""
-        value = self._unit(value, "cdf")
+        support and 1 above it (as Paddle: no range check, unlike ``icdf``)."""
+        value = value_of(value, self.probs, "ContinuousBernoulli.cdf")
         cut = self._cut_probs()
         exact = ((value * cut.log() + (1 - value) * (-cut).log1p()).exp() + cut - 1) / (
             2 * cut - 1)

@@ -59,6 +59,16 @@ class Exponential(Distribution):
         value = value_of(value, self.rate, "Exponential.log_prob")
         return self.rate.log() - self.rate * value
 
+    def cdf(self, value) -> Tensor:
+        """``1 - exp(-rate value)`` (the formula, also below 0, as Paddle)."""
+        value = value_of(value, self.rate, "Exponential.cdf")
+        return -(-self.rate * value).expm1()
+
+    def icdf(self, value) -> Tensor:
+        """``-log(1 - value) / rate``, the inverse of ``cdf`` for ``value`` in [0, 1)."""
+        value = value_of(value, self.rate, "Exponential.icdf")
+        return -(-value).log1p() / self.rate
+
     def entropy(self) -> Tensor:
         return 1 - self.rate.log()
 
@@ -67,7 +77,8 @@ class Gamma(Distribution):
     """Paddle's ``Gamma(concentration, rate)``: density
     ``rate^a x^(a-1) exp(-rate x) / Gamma(a)`` (both positive, checked as Paddle does).
     ``rsample`` raises NotImplementedError: its gradient needs implicit reparameterisation,
-    which core does not have (Paddle has no Gamma.rsample either)."""
+    which core does not have (Paddle 3.3.1's is ``standard_gamma(concentration) / rate``; see
+    docs/paddle.md)."""
 
     def __init__(self, concentration, rate):
         self.concentration, self.rate = params("Gamma", concentration=concentration, rate=rate)

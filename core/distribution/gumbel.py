@@ -52,6 +52,11 @@ class Gumbel(Distribution):
         z = (value_of(value, self.loc, "Gumbel.log_prob") - self.loc) / self.scale
         return -(z + (-z).exp()) - self.scale.log()
 
+    def cdf(self, value) -> Tensor:
+        """``exp(-exp(-(value - loc) / scale))``."""
+        z = (value_of(value, self.loc, "Gumbel.cdf") - self.loc) / self.scale
+        return (-(-z).exp()).exp()
+
     def entropy(self) -> Tensor:
         """``log(scale) + 1 + euler_gamma``."""
         return self.scale.log() + (1 + _EULER_GAMMA)

@@ -49,6 +49,17 @@ class Laplace(Distribution):
         value = value_of(value, self.loc, "Laplace.log_prob")
         return -(value - self.loc).abs() / self.scale - (2 * self.scale).log()
 
+    def cdf(self, value) -> Tensor:
+        """``1/2 - sign(value - loc) expm1(-|value - loc| / scale) / 2``."""
+        diff = value_of(value, self.loc, "Laplace.cdf") - self.loc
+        return 0.5 - 0.5 * diff.sign() * (-diff.abs() / self.scale).expm1()
+
+    def icdf(self, value) -> Tensor:
+        """``loc - scale sign(value - 1/2) log(1 - 2 |value - 1/2|)``, for ``value`` in
+        (0, 1)."""
+        term = value_of(value, self.loc, "Laplace.icdf") - 0.5
+        return self.loc - self.scale * term.sign() * (-2 * term.abs()).log1p()
+
     def entropy(self) -> Tensor:
         """``1 + log(2 scale)``."""
         return (2 * self.scale).log() + 1

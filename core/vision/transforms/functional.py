@@ -353,28 +353,39 @@ def _check_rgb(img: np.ndarray, owner: str) -> None:
 
 
 def _gray(img: np.ndarray, owner: str) -> np.ndarray:
-    """The gray levels ``[H, W]`` (float64) of a gray or RGB image."""
+    """The gray levels ``[H, W]`` (float64) of a gray or RGB image: for uint8, Pillow's
+    ``convert('L')`` (16-bit fixed point, (19595 R + 38470 G + 7471 B + 2^15) >> 16), which
+    the colour adjustments of Paddle's PIL backend blend with; else ``to_grayscale``."""
     if _channels(img) == 1:
         return img.reshape(img.shape[:2]).astype(np.float64)
     _check_rgb(img, owner)
+    if img.dtype == np.uint8:
+        rgb = img.astype(np.int64)
+        levels = (rgb[..., 0] * 19595 + rgb[..., 1] * 38470 + rgb[..., 2] * 7471 + 0x8000) >> 16
+        return levels.astype(np.float64)
     return to_grayscale(img)[:, :, 0].astype(np.float64)
 
 
 def _blend(img: np.ndarray, degenerate, factor: float) -> np.ndarray:
     """PIL's ``Image.blend(degenerate, img, factor)``: ``degenerate + factor * (img -
-    degenerate)``, back to the image's dtype (integers clipped, then truncated)."""
+    degenerate)``, back to the image's dtype (integers clipped, then truncated). For integer
+    images in float32, as Pillow's C ImagingBlend (its alpha is a C float), so results that
+    land next to an integer truncate to Pillow's level."""
+    if np.issubdtype(img.dtype, np.integer):
+        low = np.asarray(degenerate, dtype=np.float32)
+        blended = low + np.float32(factor) * (img.astype(np.float32) - low)
+        return _truncate_like(blended, img.dtype)
     return _truncate_like(degenerate + factor * (img.astype(np.float64) - degenerate),
                           img.dtype)
 
 
 def _truncate_like(values: np.ndarray, dtype) -> np.ndarray:
     """Float results back to ``dtype`` as PIL does: integers clipped to their range, then
-    truncated (OpenCV's saturate_cast, ``_cast_like``, rounds instead); floats cast. A value
-    within 1e-6 below an integer counts as that integer: float noise (an identity warp's
-    weights of 0.9999999...) must not drop a level."""
+    truncated (OpenCV's saturate_cast, ``_cast_like``, rounds instead); floats cast. No
+    nudge: a value just below an integer drops a level in Pillow too."""
     if np.issubdtype(dtype, np.integer):
         info = np.iinfo(dtype)
-        return np.trunc(np.clip(values + 1e-6, info.min, info.max)).astype(dtype)
+        return np.trunc(np.clip(values, info.min, info.max)).astype(dtype)
     return values.astype(dtype, copy=False)
 
 
@@ -420,13 +431,21 @@ def rotate(img, angle, interpolation: str = "nearest", expand: bool = False, cen
     angle = _check_number("rotate", "angle", angle)
     check_interpolation("rotate", interpolation)
     h, w = img.shape[:2]
+    turns = angle % 360.0
+    if center is None and (turns in (0.0, 180.0) or (turns in (90.0, 270.0)
+                                                     and (expand or h == w))):
+        # Pillow's Image.rotate transposes these exactly, whatever the interpolation; with
+        # expand, the bounding-box rule below would add a row and a column to an odd side.
+        return np.rot90(img, int(turns // 90)).copy()
     cx, cy = (w / 2.0, h / 2.0) if center is None else _check_point("rotate", "center", center)
     rad = -math.radians(angle % 360.0)
     # Rounded as PIL does, so multiples of 90 degrees map pixel centres exactly.
     a, b = round(math.cos(rad), 15), round(math.sin(rad), 15)
     matrix = [a, b, 0.0, -b, a, 0.0]
-    matrix[2] = cx - a * cx - b * cy
-    matrix[5] = cy + b * cx - a * cy
+    # Pillow's order of operations, so border pixels fall on the same side as in Pillow
+    matrix[2], matrix[5] = _apply_affine(matrix, -cx, -cy)
+    matrix[2] += cx
+    matrix[5] += cy
     if expand:
         corners = [_apply_affine(matrix, x, y) for x, y in ((0, 0), (w, 0), (w, h), (0, h))]
         xs, ys = [c[0] for c in corners], [c[1] for c in corners]
@@ -434,8 +453,7 @@ def rotate(img, angle, interpolation: str = "nearest", expand: bool = False, cen
         new_h = math.ceil(max(ys)) - math.floor(min(ys))
         matrix[2], matrix[5] = _apply_affine(matrix, -(new_w - w) / 2.0, -(new_h - h) / 2.0)
         h, w = new_h, new_w
-    xs, ys = _output_grid(h, w)
-    return _sample(img, *_apply_affine(matrix, xs, ys), interpolation, fill, "rotate")
+    return _warp_affine(img, matrix, h, w, interpolation, fill, "rotate")
 
 
 def affine(img, angle, translate, scale, shear, interpolation: str = "nearest", fill=0,
@@ -461,8 +479,7 @@ def affine(img, angle, translate, scale, shear, interpolation: str = "nearest", 
     h, w = img.shape[:2]
     point = (w * 0.5, h * 0.5) if center is None else _check_point("affine", "center", center)
     matrix = _inverse_affine_matrix(point, angle, (tx, ty), scale, shear)
-    xs, ys = _output_grid(h, w)
-    return _sample(img, *_apply_affine(matrix, xs, ys), interpolation, fill, "affine")
+    return _warp_affine(img, matrix, h, w, interpolation, fill, "affine")
 
 
 def perspective(img, startpoints, endpoints, interpolation: str = "nearest",
@@ -516,6 +533,59 @@ def _apply_affine(matrix, x, y):
     return a * x + b * y + c, d * x + e * y + f
 
 
+def _warp_affine(img: np.ndarray, matrix, h: int, w: int, interpolation: str, fill,
+                 owner: str) -> np.ndarray:
+    """``img`` resampled on an ``h x w`` output through the inverse affine ``matrix``."""
+    if interpolation == "nearest":
+        cols, rows = _nearest_affine_pixels(matrix, h, w)
+        return _take(img, cols, rows, fill, owner)
+    xs, ys = _output_grid(h, w)
+    return _sample(img, *_apply_affine(matrix, xs, ys), interpolation, fill, owner)
+
+
+def _nearest_affine_pixels(matrix, h: int, w: int):
+    """The input (column, row) of each output pixel for a 'nearest' affine warp, computed as
+    Pillow's ImagingTransformAffine does (libImaging/Geometry.c), so that centres landing on a
+    pixel border (e.g. 1.9999999999999996 against 2.0) pick Pillow's pixel: a pure scale
+    accumulates float steps (ImagingScaleAffine); otherwise 16.16 fixed point (affine_fixed)
+    while the corners fit in it, else float steps again. A negative column or row is outside."""
+    a, b, c, d, e, f = matrix
+    if b == 0 and d == 0:
+        cols = _pil_coord(np.cumsum(np.r_[c + a * 0.5, np.full(w - 1, a)]))
+        rows = _pil_coord(np.cumsum(np.r_[f + e * 0.5, np.full(h - 1, e)]))
+        return np.broadcast_to(cols, (h, w)), np.broadcast_to(rows[:, None], (h, w))
+    corners = ((0, 0), (w, h), (0, h), (w, 0))
+    if all(abs(x * a + y * b + c) < 32768.0 and abs(x * d + y * e + f) < 32768.0
+           for x, y in corners):
+        def fix(v: float) -> int:  # Pillow's FIX: v in 16.16, rounded half up
+            return math.floor(v * 65536.0 + 0.5)
+        ys, xs = np.meshgrid(np.arange(h, dtype=np.int64), np.arange(w, dtype=np.int64),
+                             indexing="ij")
+        col_fixed = fix(c + a * 0.5 + b * 0.5) + ys * fix(b) + xs * fix(a)
+        row_fixed = fix(f + d * 0.5 + e * 0.5) + ys * fix(e) + xs * fix(d)
+        return col_fixed >> 16, row_fixed >> 16  # arithmetic shift: floor, as C's >> here
+    # Pillow's float fallback: steps accumulated along each row, and from row to row
+    starts_x = np.cumsum(np.r_[c + b * 0.5 + a * 0.5, np.full(h - 1, b)])
+    starts_y = np.cumsum(np.r_[f + e * 0.5 + d * 0.5, np.full(h - 1, e)])
+    steps = np.cumsum(np.r_[0.0, np.full(w - 1, 1.0)])
+    return _pil_coord(starts_x[:, None] + steps * a), _pil_coord(starts_y[:, None] + steps * d)
+
+
+def _pil_coord(v: np.ndarray) -> np.ndarray:
+    """Pillow's COORD: truncation, and -1 (outside) for any negative coordinate."""
+    return np.where(v < 0, -1, np.trunc(np.where(v < 0, 0, v))).astype(np.int64)
+
+
+def _take(img: np.ndarray, cols, rows, fill, owner: str) -> np.ndarray:
+    """``img[rows, cols]``, and ``fill`` where the pixel is outside the image."""
+    h, w = img.shape[:2]
+    fill_value = _fill_value(img, fill, owner)
+    inside = (cols >= 0) & (cols < w) & (rows >= 0) & (rows < h)
+    values = img[np.clip(rows, 0, h - 1), np.clip(cols, 0, w - 1)]
+    mask = inside if img.ndim == 2 else inside[..., None]
+    return np.where(mask, values, fill_value).astype(img.dtype, copy=False)
+
+
 def _output_grid(h: int, w: int):
     """The centres (x, y) of an ``h x w`` output's pixels, each ``[h, w]``."""
     ys, xs = np.meshgrid(np.arange(h, dtype=np.float64) + 0.5,
@@ -553,9 +623,10 @@ def _bilinear(x: np.ndarray, xs, ys) -> np.ndarray:
     c0i, r0i = c0.astype(np.int64), r0.astype(np.int64)
     c1, c0i = np.clip(c0i + 1, 0, w - 1), np.clip(c0i, 0, w - 1)
     r1, r0i = np.clip(r0i + 1, 0, h - 1), np.clip(r0i, 0, h - 1)
-    top = x[r0i, c0i] * (1 - fc) + x[r0i, c1] * fc
-    bottom = x[r1, c0i] * (1 - fc) + x[r1, c1] * fc
-    return top * (1 - fr) + bottom * fr
+    # Pillow's BILINEAR: a + (b - a) * d, whose rounding decides truncated integer results
+    top = x[r0i, c0i] + (x[r0i, c1] - x[r0i, c0i]) * fc
+    bottom = x[r1, c0i] + (x[r1, c1] - x[r1, c0i]) * fc
+    return top + (bottom - top) * fr
 
 
 def _fill_value(img: np.ndarray, fill, owner: str) -> np.ndarray:

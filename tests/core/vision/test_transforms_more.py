@@ -206,9 +206,13 @@ def test_affine_matches_pillow_with_paddles_matrix(interpolation, angle, transla
 
 def test_perspective_identity_points_give_the_identity():
     corners = [[0, 0], [8, 0], [8, 6], [0, 6]]
-    for interpolation in ("nearest", "bilinear"):
-        np.testing.assert_array_equal(F.perspective(IMAGE, corners, corners, interpolation),
-                                      IMAGE)
+    np.testing.assert_array_equal(F.perspective(IMAGE, corners, corners, "nearest"), IMAGE)
+    # 'bilinear' truncates as Pillow: the least-squares coefficients are 1 + 4e-16 and 1e-16
+    # off, so weights of 0.99999... drop some levels by one; real Paddle 3.3.1 (PIL backend)
+    # gives these same 70 lower values (it used to be asserted as the identity here)
+    out = F.perspective(IMAGE, corners, corners, "bilinear")
+    assert np.abs(out.astype(int) - IMAGE).max() == 1
+    assert (out != IMAGE).sum() == 70
     # moving every corner right by 1 shifts the image right by one pixel
     moved = [[x + 1, y] for x, y in corners]
     out = F.perspective(SQUARE, [[0, 0], [3, 0], [3, 3], [0, 3]],
