@@ -5,6 +5,8 @@ numpy broadcasting by summing gradients back to each input's shape (``unbroadcas
 """
 from __future__ import annotations
 
+import numpy as np
+
 from core import autocast, backend, threads
 from core.higher_order import captured, needs, sum_to
 from core.tensor import Tensor, apply, as_tensor, is_grad_enabled, unbroadcast
@@ -121,7 +123,16 @@ def _scale_grad(out, g):
 
 
 def neg(x: Tensor) -> Tensor:
-    return apply(-x.data, (x,), lambda g: (-g,), "neg", _neg_grad)
+    return apply(_negated(x.data), (x,), lambda g: (-g,), "neg", _neg_grad)
+
+
+def _negated(a):
+    try:
+        return -a
+    except TypeError:  # numpy and cupy refuse -bool; Paddle 3.3.1 gives the mask unchanged
+        if a.dtype.kind != "b":
+            raise
+        return a.copy()
 
 
 def _neg_grad(out, g):
@@ -262,7 +273,9 @@ def _select(x, y, fn: str, x_wins) -> Tensor:
         return (sum_to(g * mask, a.shape) if needs(x) else None,
                 sum_to(g * (1 - mask), b.shape) if needs(y) else None)
 
-    return apply(xp.where(take_x, a, b), (x, y), backward, fn, grad_fn)
+    # NaN wins whichever side holds it (Paddle 3.3.1, numpy and torch); fmax/fmin skip it
+    value = xp.where(take_x | (a != a), a, b)
+    return apply(value, (x, y), backward, fn, grad_fn)
 
 
 def maximum(x, y, name: str | None = None) -> Tensor:
@@ -431,12 +444,25 @@ def _pair(x, y) -> tuple[Tensor, Tensor]:
             return _promote(x, y)
         if isinstance(y, float) and x.dtype.kind in "iub":
             x = _as_float32(x)
+        elif type(y) is int and x.data.dtype is _BOOL:  # not a bool: type(True) is bool
+            x = _as_int64(x)
         return x, _scalar(y, x)
     if not isinstance(y, Tensor):  # two arrays: no Tensor says which device or graph
         raise backend.NotATensorError(f"{backend.called_op()}: {backend.NOT_A_TENSOR}")
     if isinstance(x, float) and y.dtype.kind in "iub":
         y = _as_float32(y)
+    elif type(x) is int and y.data.dtype is _BOOL:
+        y = _as_int64(y)
     return _scalar(x, y), y
+
+
+_BOOL = np.dtype("bool")  # one object in numpy and cupy alike: `is` is the cheapest test
+
+
+def _as_int64(x: Tensor) -> Tensor:
+    """A bool tensor meeting a Python int computes in int64, as Paddle 3.3.1 promotes it
+    (``mask + 1`` is int64; cast to bool, ``mask / -2`` would divide by True)."""
+    return Tensor(x.data.astype("int64"))
 
 
 def _scalar(value, like: Tensor) -> Tensor:
@@ -483,9 +509,9 @@ Tensor.__truediv__ = divide
 Tensor.__rtruediv__ = lambda self, other: divide(other, self)
 Tensor.__neg__ = neg
 Tensor.__floordiv__ = floor_divide
-Tensor.__rfloordiv__ = lambda self, other: floor_divide(as_tensor(other, like=self), self)
+Tensor.__rfloordiv__ = lambda self, other: floor_divide(*_pair(other, self))  # 2.5 // i: float
 Tensor.__mod__ = remainder
-Tensor.__rmod__ = lambda self, other: remainder(as_tensor(other, like=self), self)
+Tensor.__rmod__ = lambda self, other: remainder(*_pair(other, self))
 Tensor.__pow__ = pow
 Tensor.__rpow__ = lambda self, other: _pow_tensor(*_pair(other, self))  # 2.5 ** i: float32
 Tensor.__matmul__ = matmul

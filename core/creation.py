@@ -73,7 +73,10 @@ def full(shape, fill_value, dtype=None, name: str | None = None) -> Tensor:
     """A tensor of ``shape`` filled with ``fill_value`` (float32 unless ``dtype`` says);
     Paddle's ``full(shape, fill_value, dtype=None, name=None)``."""
     del name
-    return _filled(shape, _scalar(fill_value), dtype, "full")
+    value = _scalar(fill_value)
+    if dtype is None and isinstance(value, bool):  # Paddle 3.3.1: full(shape, True) is bool
+        dtype = "bool"
+    return _filled(shape, value, dtype, "full")
 
 
 def _like(x, fn: str) -> Tensor:

@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from core import backend
-from core.arithmetic import add, multiply, remainder, subtract
+from core.arithmetic import _negated, add, multiply, remainder, subtract
 from core.higher_order import captured, needs, sum_to
 from core.ops import _stepwise, _unary, _xp, _xp_of, as_input
 from core.tensor import Tensor, apply, unbroadcast
@@ -241,7 +241,7 @@ def logit(x, eps: float | None = None, name: str | None = None) -> Tensor:
     low = 0.0 if eps is None else float(eps)
     xp = _xp(x)
     p = a if eps is None else xp.clip(a, low, 1 - low)
-    out = xp.log(p / (1 - p))
+    out = _ints_to_float32(xp.log(p / (1 - p)), a)
     inside = (a >= low) & (a <= 1 - low)
 
     def backward(g):
@@ -334,7 +334,7 @@ def neg(x, name: str | None = None) -> Tensor:
     """Paddle's ``neg(x)`` (alias ``negative``): -x, element-wise; d/dx = -1."""
     del name
     x = as_input(x, "neg")
-    return apply(-x.data, (x,), lambda g: (-g,), "neg")
+    return apply(_negated(x.data), (x,), lambda g: (-g,), "neg")
 
 
 def negative(x, name: str | None = None) -> Tensor:
@@ -486,7 +486,8 @@ def hypot(x, y, name: str | None = None) -> Tensor:
         safe = _xp_of(out).where(out == 0, 1, out)
         return g * a / safe, g * b / safe
 
-    return _binary_op(x, y, "hypot", lambda xp, a, b: xp.hypot(a, b), grads)
+    return _binary_op(x, y, "hypot", lambda xp, a, b: _ints_to_float32(xp.hypot(a, b), a, b),
+                      grads)
 
 
 def logaddexp(x, y, name: str | None = None) -> Tensor:
@@ -498,7 +499,16 @@ def logaddexp(x, y, name: str | None = None) -> Tensor:
         xp = _xp_of(a)
         return g * xp.exp(a - out), g * xp.exp(b - out)
 
-    return _binary_op(x, y, "logaddexp", lambda xp, a, b: xp.logaddexp(a, b), grads)
+    return _binary_op(x, y, "logaddexp",
+                      lambda xp, a, b: _ints_to_float32(xp.logaddexp(a, b), a, b), grads)
+
+
+def _ints_to_float32(out, *inputs):
+    """Integer inputs give float32, Paddle's default float dtype (paddlepaddle 3.3.1), where
+    numpy's float kernels would give float64."""
+    if out.dtype == "float64" and all(v.dtype.kind in "iub" for v in inputs):
+        return out.astype("float32")
+    return out
 
 
 def copysign(x, y, name: str | None = None) -> Tensor:
@@ -510,7 +520,19 @@ def copysign(x, y, name: str | None = None) -> Tensor:
         xp = _xp_of(a)
         return g * xp.where(a == 0, 0, xp.sign(a) * xp.copysign(1, out)), xp.zeros_like(b)
 
-    return _binary_op(x, y, "copysign", lambda xp, a, b: xp.copysign(a, b), grads)
+    return _binary_op(x, y, "copysign", _copysign_values, grads)
+
+
+def _copysign_values(xp, a, b):
+    """Integer (and bool) inputs keep their dtype, as Paddle 3.3.1 (numpy's copysign gives
+    float64, float16 for bool); the magnitude is taken in the integer dtype, exactly."""
+    if a.dtype.kind not in "iub" or b.dtype.kind not in "iub":
+        return xp.copysign(a, b)
+    dtype = np.result_type(a.dtype, b.dtype)
+    if dtype.kind == "b":  # nothing is negative: x itself, broadcast
+        return xp.logical_or(a, xp.zeros_like(b))
+    magnitude = xp.abs(a).astype(dtype)
+    return xp.where(b < 0, -magnitude, magnitude)
 
 
 def fmax(x, y, name: str | None = None) -> Tensor:
@@ -685,9 +707,15 @@ def _special_unary(x, fn: str, name: str, derivative, grad_fn=None) -> Tensor:
 def lgamma(x, name: str | None = None) -> Tensor:
     """Paddle's ``lgamma(x)`` (alias ``gammaln``): log|Gamma(x)|; d/dx = digamma(x)."""
     del name
-    return _special_unary(x, "lgamma", "gammaln",
-                          lambda a, out: _special("digamma", a)(a).astype(a.dtype),
-                          _lgamma_grad)
+    return _unary(x, "lgamma", _lgamma_values,
+                  lambda a, out: _special("digamma", a)(a).astype(a.dtype), grad_fn=_lgamma_grad)
+
+
+def _lgamma_values(xp, a):
+    # scipy's gammaln(-inf) is -inf; |Gamma| grows without bound there, so Paddle 3.3.1 and
+    # torch give +inf
+    out = _special("gammaln", a)(a).astype(a.dtype, copy=False)
+    return xp.where(xp.isneginf(a), xp.asarray(xp.inf, dtype=out.dtype), out)
 
 
 def _lgamma_grad(out, g):  # the tensor-level backwards (create_graph): core.tensor.apply

@@ -385,9 +385,12 @@ def gather_nd(x, index, name: str | None = None) -> Tensor:
     index.shape[:-1] + x.shape[k:]. Repeated points add up in the gradient."""
     del name
     x = as_input(x, "gather_nd")
-    where, _ = _nd_index(x, index, "gather_nd")
+    where, want = _nd_index(x, index, "gather_nd")
     xp = backend.array_module(x.data)
     shape = x.data.shape
+    if not where:  # k = 0: each point picks all of x, as Paddle 3.3.1 (shape [..., *x.shape])
+        return apply(xp.broadcast_to(x.data, want).copy(), (x,),
+                     lambda g: (g.reshape((-1, *shape)).sum(axis=0),), "gather_nd")
 
     def backward(g):
         full = xp.zeros(shape, dtype=g.dtype)

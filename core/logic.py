@@ -324,6 +324,18 @@ def _logical_right(xp, a, amounts, outside):
 for _fn in (bitwise_left_shift, bitwise_right_shift):
     setattr(Tensor, _fn.__name__, _fn)  # see the note on Tensor methods at the end of core/ops.py
 del _fn
+# Paddle 3.3.1's operators: x << y and x >> y (arithmetic), an int on either side
+Tensor.__lshift__ = bitwise_left_shift
+Tensor.__rshift__ = bitwise_right_shift
+Tensor.__rlshift__ = lambda self, other: bitwise_left_shift(_int_like(other, self), self)
+Tensor.__rrshift__ = lambda self, other: bitwise_right_shift(_int_like(other, self), self)
+
+
+def _int_like(value, like: Tensor) -> Tensor:
+    """``1 << y``: the int as a tensor of y's dtype (a non-int is left for _shift to refuse)."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return Tensor(backend.array_module(like.data).asarray(value, dtype=like.data.dtype))
+    return value
 
 __all__ += ["bitwise_left_shift", "bitwise_right_shift"]
 

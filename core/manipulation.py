@@ -221,11 +221,14 @@ def split(x, num_or_sections, axis: int = 0, name=None) -> list[Tensor]:
 
 def gather(x, index, axis=None, name=None) -> Tensor:
     """Paddle's ``gather(x, index, axis=None, name=None)``: rows of ``x`` along ``axis``
-    (default 0) picked by a 1-D (or [M, 1]) integer index."""
+    (default 0) picked by a 1-D (or [M, 1]) integer index; a 0-D index picks one row and drops
+    ``axis``, as paddlepaddle 3.3.1."""
     x = as_input(x, "gather")
     axis = normalize_axis(0 if axis is None else axis, x.ndim, "gather")
     xp = backend.array_module(x.data)
     idx = index.data if isinstance(index, Tensor) else backend.asarray(index)
+    if idx.ndim == 0 and idx.dtype.kind in "iu":
+        return squeeze(gather(x, Tensor(idx.reshape(1)), axis), axis)
     if idx.ndim == 2 and idx.shape[1] == 1:
         idx = idx.reshape(-1)
     if idx.ndim != 1 or idx.dtype.kind not in "iu":
@@ -521,9 +524,11 @@ def diagonal(x, offset: int = 0, axis1: int = 0, axis2: int = 1,
 
 
 def trace(x, offset: int = 0, axis1: int = 0, axis2: int = 1, name: str | None = None) -> Tensor:
-    """The sum of the ``offset`` diagonal of the planes spanned by ``axis1`` and ``axis2``."""
+    """The sum of the ``offset`` diagonal of the planes spanned by ``axis1`` and ``axis2``, in
+    x's dtype (paddlepaddle 3.3.1: an int32 trace stays int32, where sum gives int64)."""
     del name
-    return _sum(diagonal(x, offset, axis1, axis2), axis=-1)
+    d = diagonal(x, offset, axis1, axis2)
+    return _sum(d, axis=-1, dtype=d.dtype if d.dtype.kind in "iu" else None)
 
 
 def t(input, name: str | None = None) -> Tensor:  # noqa: A002 - Paddle's argument name
@@ -609,10 +614,10 @@ def unstack(x, axis: int = 0, num: int | None = None) -> list[Tensor]:
 
 
 def shape(input) -> Tensor:  # noqa: A002 - Paddle's argument name
-    """Paddle's ``shape(input)``: the shape as a 1-D int32 Tensor (``Tensor.shape`` is the
-    list)."""
+    """Paddle's ``shape(input)``: the shape as a 1-D int64 Tensor, as Paddle 3.3.1 returns
+    (``Tensor.shape`` is the list)."""
     x = as_input(input, "shape", "input")
-    return Tensor(backend.array_module(x.data).asarray(x.data.shape, dtype="int32"))
+    return Tensor(backend.array_module(x.data).asarray(x.data.shape, dtype="int64"))
 
 
 def rank(input) -> Tensor:  # noqa: A002 - Paddle's argument name

@@ -249,13 +249,13 @@ def ceil(x, name=None) -> Tensor:
 
 def round(x, decimals: int = 0, name=None) -> Tensor:  # noqa: A001 - Paddle's name
     """Paddle's ``round(x, decimals=0, name=None)``: x rounded to ``decimals`` decimal places
-    (0: the nearest integer), halves away from zero as Paddle; zero gradient. The fraction
-    ``x - trunc(x)`` is exact in floating point, so no rounding creeps in (adding 0.5 first would
-    round 0.49999997 up, and 8388609 in float32 to 8388610)."""
+    (0: the nearest integer), halves to even as Paddle 3.3.1's CPU kernel (``std::nearbyint``:
+    round(2.5) = 2, round(-0.5) = -0); zero gradient. ``rint`` is exact, so no rounding creeps
+    in (adding 0.5 first would round 0.49999997 up, and 8388609 in float32 to 8388610)."""
     if isinstance(decimals, bool) or not isinstance(decimals, int):
         raise TypeError(f"round: decimals must be an int, got {decimals!r}")
     if decimals == 0:
-        return _stepwise(x, "round", _round_half_away)
+        return _stepwise(x, "round", _round_half_even)
     return _stepwise(x, "round", lambda xp, a: _round_at(xp, a, decimals))
 
 
@@ -264,14 +264,13 @@ def _round_at(xp, a, decimals: int):
     if a.dtype.kind in "iub":  # whole numbers: Paddle leaves them as they are
         return a.copy()
     scale = a.dtype.type(10.0 ** decimals)
-    return _round_half_away(xp, a * scale) / scale
+    return _round_half_even(xp, a * scale) / scale
 
 
-def _round_half_away(xp, a):
+def _round_half_even(xp, a):
     if a.dtype.kind in "iub":  # whole numbers already, in their own dtype
         return a.copy()
-    whole = xp.trunc(a)
-    return whole + xp.where(xp.abs(a - whole) >= 0.5, xp.sign(a), 0).astype(a.dtype)
+    return xp.rint(a)
 
 
 def sign(x, name=None) -> Tensor:
@@ -298,6 +297,8 @@ def clip(x, min=None, max=None, name=None) -> Tensor:  # noqa: A002 - Paddle's a
     """Limit values to [min, max] (either may be None). Gradient flows where min < x < max,
     strictly, as in Paddle's clip_grad kernel."""
     a = as_input(x, "clip").data
+    if a.dtype.kind in "iu" and any(_is_float_bound(v) for v in (min, max)):
+        a = a.astype("float32")  # an integer x with a float bound: float32, as Paddle 3.3.1
     low, high = (None if v is None else float(v.item() if isinstance(v, Tensor) else v)
                  for v in (min, max))
     if low is not None and high is not None and low > high:
@@ -310,6 +311,10 @@ def clip(x, min=None, max=None, name=None) -> Tensor:  # noqa: A002 - Paddle's a
         out, inside = xp.minimum(out, xp.asarray(high, dtype=a.dtype)), inside & (a < high)
     return apply(out, (x,), lambda g: (g * inside,), "clip",
                  lambda _out, g: (g * Tensor(inside.astype(g.dtype)),))
+
+
+def _is_float_bound(value) -> bool:
+    return isinstance(value, float) or isinstance(value, Tensor) and value.dtype.kind == "f"
 
 
 # ----- reductions ----------------------------------------------------------------------------

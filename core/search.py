@@ -23,7 +23,12 @@ def _order(a, axis: int, descending: bool):
     if not descending:
         return xp.argsort(a, axis=axis, kind="stable")
     key = a.astype("int64") if a.dtype.kind in "ub" else a
-    return xp.argsort(-key, axis=axis, kind="stable")
+    order = xp.argsort(-key, axis=axis, kind="stable")
+    if a.dtype.kind in "fc" and a.ndim:  # NaN is the largest, as Paddle 3.3.1: first here
+        nan_first = xp.argsort(~xp.isnan(xp.take_along_axis(a, order, axis=axis)), axis=axis,
+                               kind="stable")
+        order = xp.take_along_axis(order, nan_first, axis=axis)
+    return order
 
 
 def _taken(x: Tensor, idx, axis: int, op: str) -> Tensor:
@@ -138,14 +143,14 @@ def masked_select(x, mask, name: str | None = None) -> Tensor:
 
 
 def nonzero(x, as_tuple: bool = False):
-    """Indices of the non-zero elements: int64 [N, ndim], or with ``as_tuple`` one [N, 1]
-    tensor per dimension (Paddle's shapes)."""
+    """Indices of the non-zero elements: int64 [N, ndim], or with ``as_tuple`` one [N] tensor
+    per dimension (paddlepaddle 3.3.1's shapes; its docstring still prints [N, 1])."""
     a = as_input(x, "nonzero").data
     xp = backend.array_module(a)
     found = xp.stack(xp.nonzero(a if a.ndim else a.reshape(1)), axis=1).astype("int64")
     if not as_tuple:
         return Tensor(found)
-    return tuple(Tensor(found[:, i:i + 1]) for i in range(found.shape[1]))
+    return tuple(Tensor(found[:, i]) for i in range(found.shape[1]))
 
 
 def unique(x, return_index: bool = False, return_inverse: bool = False,
@@ -173,7 +178,7 @@ def where(condition, x=None, y=None, name: str | None = None):
     """Elements of ``x`` where ``condition`` holds, else of ``y`` (all three broadcast).
 
     With only ``condition``, the indices where it holds: ``core.nonzero(condition,
-    as_tuple=True)``, one int64 [N, 1] tensor per dimension, as Paddle.
+    as_tuple=True)``, one int64 [N] tensor per dimension, as paddlepaddle 3.3.1.
     """
     del name
     if x is None and y is None:

@@ -186,7 +186,7 @@ def quantile(x, q, axis=None, keepdim: bool = False, interpolation: str = "linea
     """The ``q``-th quantile(s) along ``axis`` (an int or a list; None: all elements). The
     sorted values v_0..v_{n-1} are read at position ``q (n - 1)``: ``linear`` interpolates
     v_lo + (pos - lo)(v_hi - v_lo), ``lower`` / ``higher`` take v_lo / v_hi, ``midpoint``
-    their mean, ``nearest`` the nearer (halves away from zero, as paddle.round). A list of q
+    their mean, ``nearest`` the nearer (halves to even, as paddle.round). A list of q
     adds a leading axis, one entry per q. float32 result (float64 for float64 input)."""
     del name
     x = as_input(x, "quantile")
@@ -222,7 +222,8 @@ def _quantile_picks(q: float, count: int, method: str) -> list:
     if method == "midpoint":
         return [(lo, 0.5), (hi, 0.5)]
     if method == "nearest":
-        return [(hi if frac_ >= 0.5 else lo, 1.0)]
+        # halves to even, as Paddle 3.3.1 rounds the position (std::nearbyint)
+        return [(hi if frac_ > 0.5 or (frac_ == 0.5 and lo % 2) else lo, 1.0)]
     return [(lo, 1.0 - frac_), (hi, frac_)]
 
 
@@ -538,9 +539,13 @@ def _nan_order_stats(x: Tensor, axes: tuple, keepdim: bool, qs: list, method: st
         hi = xp.minimum(lo + 1, xp.maximum(valid - 1, 0))
         frac_ = pos - lo
         w_hi = {"linear": frac_, "lower": 0 * frac_, "higher": (frac_ > 0) * 1.0,
-                "midpoint": (frac_ > 0) * 0.5, "nearest": (frac_ >= 0.5) * 1.0}[method]
+                "midpoint": (frac_ > 0) * 0.5,
+                "nearest": ((frac_ > 0.5) | ((frac_ == 0.5) & (lo % 2 == 1))) * 1.0}[method]
         w_lo = 1.0 - w_hi
-        value = (w_lo * ranked[r, lo] + w_hi * ranked[r, hi]).astype(dtype)
+        # an unweighted neighbour is skipped, not multiplied by 0: 0 * inf would give NaN
+        mixed = w_lo * ranked[r, lo] + w_hi * ranked[r, hi]
+        value = xp.where(w_hi == 0, ranked[r, lo], xp.where(w_lo == 0, ranked[r, hi], mixed))
+        value = value.astype(dtype)
         outs.append(xp.where(valid > 0, value, xp.nan).astype(dtype))
         picks.append((lo, hi, w_lo * (valid > 0), w_hi * (valid > 0)))
     shape = tuple(1 if i in axes else n for i, n in enumerate(a.shape)) if keepdim else kept

@@ -171,8 +171,10 @@ class Tensor:
         values = backend.to_numpy(self.data)
         return values.copy() if values is self.data else values  # a GPU's to_numpy copies
 
-    def item(self):
-        return backend.to_numpy(self.data).item()
+    def item(self, *args):
+        """Paddle's ``Tensor.item(*args)``: the Python number of a one-element tensor, or with
+        ``args`` the element at that flat index (one int) or position (one int per axis)."""
+        return backend.to_numpy(self.data).item(*args)
 
     def tolist(self):
         return backend.to_numpy(self.data).tolist()

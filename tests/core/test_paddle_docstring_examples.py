@@ -2532,17 +2532,14 @@ SEARCH = [
     [[0, 0],
      [1, 1],
      [2, 2]])
+    >>> # changed: paddlepaddle 3.3.1 prints 1-D tuples here (the docstring says [N, 1])
     >>> out_z1_tuple = paddle.nonzero(x1, as_tuple=True)
     >>> for out in out_z1_tuple:
     ...     print(out)
-    Tensor(shape=[3, 1], dtype=int64, place=Place(cpu), stop_gradient=True,
-    [[0],
-     [1],
-     [2]])
-    Tensor(shape=[3, 1], dtype=int64, place=Place(cpu), stop_gradient=True,
-    [[0],
-     [1],
-     [2]])
+    Tensor(shape=[3], dtype=int64, place=Place(cpu), stop_gradient=True,
+    [0, 1, 2])
+    Tensor(shape=[3], dtype=int64, place=Place(cpu), stop_gradient=True,
+    [0, 1, 2])
     >>> out_z2 = paddle.nonzero(x2)
     >>> print(out_z2)
     Tensor(shape=[2, 1], dtype=int64, place=Place(cpu), stop_gradient=True,
@@ -2551,9 +2548,8 @@ SEARCH = [
     >>> out_z2_tuple = paddle.nonzero(x2, as_tuple=True)
     >>> for out in out_z2_tuple:
     ...     print(out)
-    Tensor(shape=[2, 1], dtype=int64, place=Place(cpu), stop_gradient=True,
-    [[1],
-     [3]])
+    Tensor(shape=[2], dtype=int64, place=Place(cpu), stop_gradient=True,
+    [1, 3])
     """),
     Example("sort", r"""
     >>> import paddle
@@ -2608,11 +2604,11 @@ SEARCH = [
     >>> print(out)
     Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
     [1.        , 1.        , 3.20000005, 1.20000005])
+    >>> # changed: paddlepaddle 3.3.1 prints shape [2] here (the docstring says [2, 1])
     >>> out = paddle.where(x>1)
     >>> print(out)
-    (Tensor(shape=[2, 1], dtype=int64, place=Place(cpu), stop_gradient=True,
-    [[2],
-     [3]]),)
+    (Tensor(shape=[2], dtype=int64, place=Place(cpu), stop_gradient=True,
+    [2, 3]),)
     """),
     Example("index_sample", r"""
     >>> import paddle
