@@ -623,6 +623,12 @@ from core.statistics import histogramdd  # noqa: E402
 
 __all__ += ["disable_signal_handler", "from_dlpack", "histogramdd", "to_dlpack", "vecdot"]
 
+# Paddle 3.3.1's top-level sigmoid (nn.functional.sigmoid, also Tensor.sigmoid) and true_divide.
+from core.arithmetic import true_divide  # noqa: E402
+from core.nn.functional.activation import sigmoid  # noqa: E402
+
+__all__ += ["sigmoid", "true_divide"]
+
 # paddle.sparse: core.sparse's API loads on first use of one of its names; this small module
 # gives the dense Tensor its to_sparse_coo / to_sparse_csr / is_sparse* methods.
 from core.sparse import methods as _sparse_methods  # noqa: E402, F401

@@ -84,6 +84,12 @@ def divide(x, y, name=None) -> Tensor:
     return apply(a / b, (x, y), backward, "divide", _divide_grad)
 
 
+def true_divide(input, other) -> Tensor:  # noqa: A002 - Paddle's names
+    """Paddle 3's ``true_divide(input, other)``: ``divide`` under its numpy/torch name (integer
+    operands divide in float32 too)."""
+    return divide(input, other)
+
+
 def _divide_grad(out, g):
     x, y = out._parents
     return (sum_to(g / y, x.shape) if needs(x) else None,

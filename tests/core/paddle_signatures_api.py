@@ -540,6 +540,8 @@ SIGNATURES = {
     "paddle.divide_": "(x, y, name=None, *, rounding_mode=None)",
     "paddle.erfinv": "(x, name=None)",
     "paddle.floor_divide": "(x, y, name=None, *, out=None)",
+    "paddle.true_divide": "(input, other, *, out=None)",
+    "paddle.sigmoid": "(x, name=None, *, out=None)",
     "paddle.floor_divide_": "(x, y, name=None)",
     "paddle.floor_mod": "(x, y, name=None, *, out=None)",
     "paddle.floor_mod_": "(x, y, name=None)",

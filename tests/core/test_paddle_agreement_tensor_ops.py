@@ -236,3 +236,16 @@ def test_negating_a_bool_tensor_gives_the_mask():
         assert out.dtype == core.bool
         np.testing.assert_array_equal(out.numpy(), [True, False])
     np.testing.assert_array_equal((-t([1, -2], "int32")).numpy(), [-1, 2])
+
+
+def test_top_level_sigmoid_and_true_divide_as_paddle_331():
+    """paddle.sigmoid and paddle.true_divide are top-level names in 3.3.1 (values from it)."""
+    ints = core.to_tensor([3, 4], dtype="int32")
+    quotient = core.true_divide(ints, core.to_tensor([2, 3], dtype="int32"))
+    assert quotient.dtype == np.float32
+    np.testing.assert_allclose(quotient.numpy(), [1.5, 1.33333337], rtol=1e-7)
+    x = core.to_tensor([0.5, 1.0], stop_gradient=False)
+    out = core.sigmoid(x)
+    np.testing.assert_allclose(out.numpy(), [0.62245935, 0.73105860], rtol=1e-7)
+    out.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), out.numpy() * (1 - out.numpy()), rtol=1e-6)
