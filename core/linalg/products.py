@@ -37,7 +37,10 @@ def dot(x, y, name: str | None = None) -> Tensor:
         raise ValueError(f"dot: x and y must be 1-D or 2-D tensors of the same shape, got "
                          f"{x.shape} and {y.shape}")
     xp = backend.array_module(a)
-    out = xp.asarray((a * b).sum(axis=-1))
+    products = a * b
+    # numpy's sum widens small ints to int64; Paddle keeps the operands' dtype (int32 stays)
+    keep = products.dtype if products.dtype.kind in "iu" else None
+    out = xp.asarray(products.sum(axis=-1, dtype=keep))
 
     def backward(g):
         g = g[..., None]

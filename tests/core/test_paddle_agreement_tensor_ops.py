@@ -249,3 +249,10 @@ def test_top_level_sigmoid_and_true_divide_as_paddle_331():
     np.testing.assert_allclose(out.numpy(), [0.62245935, 0.73105860], rtol=1e-7)
     out.sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), out.numpy() * (1 - out.numpy()), rtol=1e-6)
+
+
+def test_dot_of_int32_stays_int32_as_paddle_331():
+    a = core.to_tensor([[3, 4], [1, -2]], dtype="int32")
+    out = core.dot(a, a)
+    assert out.dtype == np.int32
+    np.testing.assert_array_equal(out.numpy(), [25, 5])
