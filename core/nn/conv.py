@@ -2,8 +2,6 @@
 ``Conv3D``, ``Conv3DTranspose`` (Paddle names and defaults)."""
 from __future__ import annotations
 
-import math
-
 from core.nn import initializer
 from core.nn.functional import conv as F
 from core.nn.functional import conv_transpose as T
@@ -78,8 +76,12 @@ def _placed(layer: Layer, device, dtype) -> None:
 
 
 def _transposed_default(in_channels: int, kernel) -> initializer.Initializer:
-    """Paddle's default for transposed convolutions: normal(0, sqrt(2 / (in * prod(k))))."""
-    return initializer.Normal(0.0, math.sqrt(2.0 / (in_channels * math.prod(kernel))))
+    """Paddle's default for transposed convolutions: its layers pass no initializer, so the
+    weight [in, out / groups, *k] gets Paddle's Xavier uniform, U(-a, a) with a = sqrt(6 /
+    ((in + out / groups) * prod(k))) (Paddle 3.3.1 measured; not the forward convolutions'
+    normal(0, sqrt(2 / (in * prod(k)))))."""
+    del in_channels, kernel  # the bound follows from the weight's shape
+    return initializer.XavierUniform()
 
 
 class _Conv(Layer):
@@ -187,7 +189,7 @@ class Conv2DTranspose(_ConvTranspose):
     output_padding=0, dilation=1, groups=1, weight_attr=None, bias_attr=None,
     data_format='NCHW')`` (dilation before groups, as in Paddle; Conv1DTranspose has them the
     other way round, also as in Paddle); ``forward(x, output_size=None)``. The weight defaults
-    to Paddle's normal(0, sqrt(2 / (in_channels * kh * kw))), the bias to zeros."""
+    to Paddle's Xavier uniform over its shape [in, out / groups, kh, kw], the bias to zeros."""
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
                  output_padding=0, dilation=1, groups: int = 1, weight_attr=None,
@@ -214,7 +216,7 @@ class Conv1DTranspose(_ConvTranspose):
     output_padding=0, groups=1, dilation=1, weight_attr=None, bias_attr=None,
     data_format='NCL')``; ``forward(x, output_size=None)``. Output length: (L - 1) * stride -
     2 * padding + dilation * (k - 1) + 1 + output_padding. The weight defaults to Paddle's
-    normal(0, sqrt(2 / (in_channels * k))), the bias to zeros."""
+    Xavier uniform over its shape [in, out / groups, k], the bias to zeros."""
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
                  output_padding=0, groups: int = 1, dilation=1, weight_attr=None,
@@ -287,8 +289,8 @@ class Conv3DTranspose(_ConvTranspose):
     data_format='NCDHW')`` (dilation before groups, as in Paddle's layer, although Paddle's
     functional conv3d_transpose takes groups first); ``forward(x, output_size=None)``. Output
     size per axis: (in - 1) * stride - pad_before - pad_after + dilation * (k - 1) + 1 +
-    output_padding. The weight defaults to Paddle's normal(0, sqrt(2 / (in_channels * kd * kh *
-    kw))), the bias to zeros."""
+    output_padding. The weight defaults to Paddle's Xavier uniform over its shape [in, out /
+    groups, kd, kh, kw], the bias to zeros."""
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
                  output_padding=0, dilation=1, groups: int = 1, weight_attr=None,

@@ -244,14 +244,41 @@ class Layer:
 
     # ----- state -------------------------------------------------------------------------
     def state_dict(self) -> OrderedDict:
-        """Parameters and persistable buffers by dotted name (Tensors, sharing memory)."""
-        state = OrderedDict(self.named_parameters())
+        """Parameters and persistable buffers by dotted name (Tensors, sharing memory), in
+        Paddle's order: each layer's parameters, then its buffers, then its sublayers' (depth
+        first), so a BatchNorm's running statistics follow its weight and bias. A parameter
+        shared by two layers is listed once; a layer's ``_state_aliases`` (Paddle's RNN cell
+        names) follow its own entries."""
+        state, seen = OrderedDict(), set()
         for base, layer in self.named_sublayers(include_self=True):
+            dot = f"{base}." if base else ""
+            for name, param in layer._parameters.items():
+                if param is not None and id(param) not in seen:
+                    seen.add(id(param))
+                    state[dot + name] = param
             skip = layer.__dict__.get("_non_persistable", set())
             for name, buf in layer._buffers.items():
                 if name not in skip:
-                    state[f"{base}.{name}" if base else name] = buf
+                    state[dot + name] = buf
+            for alias, name in layer._state_aliases():
+                state[dot + alias] = layer._parameters[name]
         return state
+
+    def _state_aliases(self) -> list[tuple[str, str]]:
+        """(second name, parameter name) pairs: entries ``state_dict`` adds after this layer's
+        own for parameters Paddle lists twice (its RNN layers: ``0.cell.weight_ih`` is
+        ``weight_ih_l0``). ``set_state_dict`` reads either name. None by default."""
+        return []
+
+    def _alias_keys(self, own) -> dict[str, str]:
+        """{dotted alias: dotted parameter name} for the aliases in ``own`` (a state_dict)."""
+        keys = {}
+        for base, layer in self.named_sublayers(include_self=True):
+            dot = f"{base}." if base else ""
+            for alias, name in layer._state_aliases():
+                if dot + alias in own and dot + name in own:
+                    keys[dot + alias] = dot + name
+        return keys
 
     def set_state_dict(self, state_dict, use_structured_name: bool = True, *,
                        strict: bool = False):
@@ -268,6 +295,13 @@ class Layer:
         checkpoint of the same model wants.
         """
         own = self.state_dict()
+        aliases = self._alias_keys(own) if use_structured_name else {}
+        if aliases:
+            # an alias loads its parameter (after the plain name, as in Paddle, so it wins);
+            # a state with only the plain names (core's before, torch-style) misses nothing
+            given = [a for a in aliases if a in state_dict]
+            state_dict = {**state_dict, **{aliases[a]: state_dict[a] for a in given}}
+            own = OrderedDict((k, t) for k, t in own.items() if k not in aliases)
         key_of = {k: (k if use_structured_name else (t.name or k)) for k, t in own.items()}
         absent = [k for k in own if key_of[k] not in state_dict]
         saved = {k: tuple(np.shape(_raw(state_dict[key_of[k]]))) for k in own if k not in absent}
@@ -276,8 +310,9 @@ class Layer:
         loaded = [k for k, shape in saved.items() if shape == tuple(own[k].data.shape)]
         used = {key_of[k] for k in loaded}
         missing = [k for k in own if k not in saved or saved[k] != tuple(own[k].data.shape)]
+        used |= {a for a in aliases if aliases[a] in used}
         unexpected = [k for k in state_dict if k not in used]
-        known = set(key_of.values())
+        known = set(key_of.values()) | set(aliases)
         extra = [k for k in state_dict if k not in known]
         if strict and (absent or wrong or extra):
             raise ValueError(

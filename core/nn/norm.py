@@ -6,6 +6,8 @@ Parameters are ``weight`` (ones) and ``bias`` (zeros); the running statistics ar
 """
 from __future__ import annotations
 
+import math
+
 import core
 from core import backend
 from core.nn import initializer
@@ -162,7 +164,9 @@ class LayerNorm(_AffineNorm):
             weight_attr = bias_attr = False
         elif not bias:
             bias_attr = False
-        self._affine(shape, weight_attr, bias_attr)
+        # one flat vector of prod(normalized_shape), as Paddle's weight and bias [20] for [4, 5]:
+        # checkpoints load both ways (layer_norm reshapes it to normalized_shape)
+        self._affine([math.prod(shape)], weight_attr, bias_attr)
         self._placed(device, dtype)
 
     def forward(self, x: Tensor) -> Tensor:

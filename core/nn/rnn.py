@@ -163,6 +163,17 @@ class _RNN(Layer):
         return self.create_parameter(shape, attr={"trainable": False,
                                                   "initializer": initializer.Constant(1.0)})
 
+    def _state_aliases(self) -> list[tuple[str, str]]:
+        """Paddle's second names for every weight and bias, its cells' (``0.cell.weight_ih``,
+        bidirectional ``0.cell_fw.*`` / ``0.cell_bw.*``; LSTM's projection
+        ``0.cell.weight_ho``), which its state_dict lists after the flat ones."""
+        cells = ("cell",) if self.num_directions == 1 else ("cell_fw", "cell_bw")
+        return [(f"{k}.{cell}.{label}", f"{label}_l{k}{suffix}")
+                for k in range(self.num_layers)
+                for cell, suffix in zip(cells, ("", "_reverse"))
+                for label in (*_LABELS, "weight_ho")
+                if self._parameters.get(f"{label}_l{k}{suffix}") is not None]
+
     def _layer(self, k: int, reverse: bool):
         suffix = "_reverse" if reverse else ""
         return [getattr(self, f"{label}_l{k}{suffix}") for label in _LABELS]

@@ -288,6 +288,11 @@ def _torch_fn(spec):
         target = 0.9 * tf.one_hot(torch.tensor(ROW_LABELS), 4).double() + 0.1 / 4
         return -(target * x.log()).sum(1).mean()
 
+    def smoothed_weighted(x):  # Paddle 3.3.1's rule: rows scaled by the target's class weight
+        target = 0.8 * tf.one_hot(torch.tensor(ROW_LABELS), 4).double() + 0.2 / 4
+        row_weight = target @ torch.tensor(POS[0])
+        return (-(target * tf.log_softmax(x, 1)).sum(1) * row_weight).sum() / row_weight.sum()
+
     def sampled(mode="bilinear", padding_mode="zeros", align_corners=True):
         return lambda x, g: tf.grid_sample(x, g, mode, padding_mode, align_corners)
 
@@ -316,8 +321,7 @@ def _torch_fn(spec):
         "grid_sample_reflection": sampled(padding_mode="reflection"),
         "grid_sample_reflection_edges": sampled(padding_mode="reflection", align_corners=False),
         "grid_sample_nearest": lambda x, g: sampled("nearest")(x, g) * x.mean(),
-        "cross_entropy_smoothed": lambda x: tf.cross_entropy(
-            x, torch.tensor(ROW_LABELS), torch.tensor(POS[0]), label_smoothing=0.2),
+        "cross_entropy_smoothed": smoothed_weighted,
         "cross_entropy_smoothed_axis_ignored": lambda x: tf.cross_entropy(
             x, torch.tensor(SPATIAL_LABELS), reduction="none", label_smoothing=0.1),
         "cross_entropy_probs": lambda x: tf.nll_loss(x.log(), torch.tensor(ROW_LABELS)),

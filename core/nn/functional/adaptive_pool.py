@@ -84,10 +84,17 @@ def _mask(picks, sizes, shape, xp):
 
 def adaptive_avg_pool2d(x: Tensor, output_size, data_format: str = "NCHW", name=None) -> Tensor:
     """Average over Paddle's adaptive bins to an ``output_size`` grid, Paddle's
-    ``adaptive_avg_pool2d(x, output_size, data_format='NCHW', name=None)`` (NCHW only)."""
+    ``adaptive_avg_pool2d(x, output_size, data_format='NCHW', name=None)``; an NHWC input is
+    pooled as its NCHW transpose (and the result transposed back)."""
     del name
-    if data_format != "NCHW":
-        raise ValueError(f"adaptive_avg_pool2d: data_format={data_format!r}; only 'NCHW'.")
+    if data_format not in ("NCHW", "NHWC"):
+        raise ValueError(f"adaptive_avg_pool2d: data_format={data_format!r}; use 'NCHW' or "
+                         "'NHWC'.")
+    if data_format == "NHWC":
+        check_tensor(x, "x", "adaptive_avg_pool2d", ndim=4)
+        out = _adaptive(core.transpose(x, [0, 3, 1, 2]), output_size, "adaptive_avg_pool2d",
+                        False)
+        return core.transpose(out, [0, 2, 3, 1])
     return _adaptive(x, output_size, "adaptive_avg_pool2d", False)
 
 

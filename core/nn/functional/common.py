@@ -331,27 +331,36 @@ def _pad_index(xp, size: int, before: int, after: int, mode: str):
 def interpolate(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
                 align_corners: bool = False, align_mode: int = 0, data_format: str | None = None,
                 recompute_scale_factor: bool | None = None, name: str | None = None) -> Tensor:
-    """Resize [N, C, H, W] images, Paddle's ``interpolate(x, size=None, scale_factor=None,
+    """Resize [N, C, *spatial] inputs, Paddle's ``interpolate(x, size=None, scale_factor=None,
     mode='nearest', align_corners=False, align_mode=0, data_format=None,
-    recompute_scale_factor=None, name=None)`` for ``mode`` 'nearest' and 'bilinear'.
-    ``data_format=None`` is 'NCHW' (Paddle picks the channel-first layout of the input's rank).
-    ``recompute_scale_factor=True`` turns ``scale_factor`` into output sizes (floor(in * s))
-    and then maps coordinates by in / out, as if those sizes had been given.
+    recompute_scale_factor=None, name=None)``: ``mode`` 'nearest' (3-D, 4-D or 5-D inputs),
+    'linear' (3-D), 'bilinear' and 'bicubic' (4-D), 'trilinear' (5-D) or 'area' (3-D to 5-D:
+    adaptive average pooling to the output size). ``data_format=None`` is the channel-first
+    layout of the input's rank (NCW, NCHW, NCDHW), as Paddle; the channel-last ones (NWC,
+    NHWC, NDHWC) work too. ``recompute_scale_factor=True`` turns ``scale_factor`` into output
+    sizes (floor(in * s)) and then maps coordinates by in / out, as if those sizes had been
+    given.
 
     Each axis is resampled by a constant [out, in] matrix (one-hot rows for nearest, two
-    weights for bilinear) and a matmul, so the gradient is the transposed resampling and no
-    separate backward is needed. Source coordinates follow Paddle: nearest floor(dst * ratio)
-    (round with align_corners); bilinear (dst + 0.5) * ratio - 0.5 clipped at 0 (align_mode 0),
-    dst * ratio (align_mode 1) or dst * (in - 1) / (out - 1) (align_corners); ratio is in / out,
-    or 1 / scale_factor when that is given.
+    weights for (bi/tri)linear, four for bicubic, a window's mean for area) and a matmul, so
+    the gradient is the transposed resampling and no separate backward is needed. Source
+    coordinates follow Paddle: nearest floor(dst * ratio) (round with align_corners); linear
+    modes (dst + 0.5) * ratio - 0.5 clipped at 0 (align_mode 0), dst * ratio (align_mode 1) or
+    dst * (in - 1) / (out - 1) (align_corners); bicubic (dst + 0.5) * ratio - 0.5 unclipped
+    (or the align_corners map) with Keys' kernel, a = -0.75, and edge indices clamped; ratio
+    is in / out, or 1 / scale_factor when that is given.
     """
     del name
-    if mode not in ("nearest", "bilinear"):
-        raise ValueError(f"interpolate: mode={mode!r} is not supported; use 'nearest' or "
-                         "'bilinear'.")
-    data_format = "NCHW" if data_format is None else data_format
-    if x.ndim != 4 or data_format not in ("NCHW", "NHWC"):
-        raise ValueError(f"interpolate: expected a 4-D NCHW or NHWC input, got shape {x.shape}.")
+    ranks = _INTERPOLATE_RANKS.get(mode)
+    if ranks is None:
+        raise ValueError(f"interpolate: mode={mode!r} is not supported; use one of "
+                         f"{sorted(_INTERPOLATE_RANKS)}.")
+    formats = _INTERPOLATE_FORMATS.get(x.ndim, ())
+    data_format = formats[0] if data_format is None and formats else data_format
+    if x.ndim not in ranks or data_format not in formats:
+        wanted = " or ".join(f"{n}-D ({', '.join(_INTERPOLATE_FORMATS[n])})" for n in ranks)
+        raise ValueError(f"interpolate: mode={mode!r} expects a {wanted} input, got shape "
+                         f"{x.shape} with data_format={data_format!r}.")
     if (size is None) == (scale_factor is None):
         raise ValueError("interpolate: give exactly one of size and scale_factor.")
     if recompute_scale_factor and size is not None:
@@ -359,20 +368,49 @@ def interpolate(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
                          f"scale_factor, not an explicit size={size!r}.")
     import core  # noqa: PLC0415 - core imports this package while it initialises
 
-    if data_format == "NHWC":
-        x = core.transpose(x, [0, 3, 1, 2])
+    last = data_format != formats[0]  # channels last
+    k = x.ndim - 2
+    if last:
+        x = core.transpose(x, [0, x.ndim - 1, *range(1, x.ndim - 1)])
     sizes_in = x.shape[2:]
     scales = None if scale_factor is None else (
-        list(scale_factor) if isinstance(scale_factor, (list, tuple)) else [scale_factor] * 2)
+        list(scale_factor) if isinstance(scale_factor, (list, tuple)) else [scale_factor] * k)
     sizes = list(size) if size is not None and isinstance(size, (list, tuple)) else \
-        [size] * 2 if size is not None else [int(n * s) for n, s in zip(sizes_in, scales)]
-    if recompute_scale_factor:
-        scales = None  # the sizes alone set the ratio, in / out
+        [size] * k if size is not None else [int(n * s) for n, s in zip(sizes_in, scales)]
+    if recompute_scale_factor or mode == "area":
+        scales = None  # the sizes alone set the ratio, in / out (area: adaptive pooling)
     mats = [_resample_matrix(x, n_in, n_out, None if scales is None else scales[i], mode,
                              align_corners, align_mode)
             for i, (n_in, n_out) in enumerate(zip(sizes_in, sizes))]
-    out = core.matmul(core.matmul(mats[0], x), mats[1], transpose_y=True)
-    return core.transpose(out, [0, 2, 3, 1]) if data_format == "NHWC" else out
+    if k == 2:  # images, the common case: both axes by two batched matmuls
+        out = core.matmul(core.matmul(mats[0], x), mats[1], transpose_y=True)
+    else:
+        out = x
+        for i, mat in enumerate(mats):  # axis 2 + i to the end, resampled, and back
+            perm = [a for a in range(x.ndim) if a != 2 + i] + [2 + i]
+            moved = core.matmul(core.transpose(out, perm), mat, transpose_y=True)
+            out = core.transpose(moved, [perm.index(a) for a in range(x.ndim)])
+    return core.transpose(out, [0, *range(2, x.ndim), 1]) if last else out
+
+
+# mode -> the input ranks it takes; rank -> (channels-first, channels-last) layouts
+_INTERPOLATE_RANKS = {"nearest": (3, 4, 5), "linear": (3,), "bilinear": (4,),
+                      "bicubic": (4,), "trilinear": (5,), "area": (3, 4, 5)}
+_INTERPOLATE_FORMATS = {3: ("NCW", "NWC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}
+_CUBIC_A = -0.75  # Keys' kernel parameter in Paddle's (and OpenCV's, torch's) bicubic
+
+
+def _cubic_weights(t):
+    """The four weights of Keys' cubic kernel at offsets -1, 0, 1, 2 from floor(src)."""
+    a = _CUBIC_A
+
+    def near(d):  # |d| <= 1
+        return ((a + 2) * d - (a + 3)) * d * d + 1
+
+    def far(d):  # 1 < |d| < 2
+        return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a
+
+    return [far(t + 1), near(t), near(1 - t), far(2 - t)]
 
 
 def _resample_matrix(x: Tensor, n_in: int, n_out: int, scale, mode: str, align_corners: bool,
@@ -385,9 +423,20 @@ def _resample_matrix(x: Tensor, n_in: int, n_out: int, scale, mode: str, align_c
     else:
         ratio = 1.0 / scale if scale else n_in / n_out
     matrix = np.zeros((n_out, n_in))
+    rows = np.arange(n_out)
     if mode == "nearest":
         src = np.floor(dst * ratio + 0.5) if align_corners else np.floor(dst * ratio)
-        matrix[np.arange(n_out), np.minimum(src.astype(int), n_in - 1)] = 1.0
+        matrix[rows, np.minimum(src.astype(int), n_in - 1)] = 1.0
+    elif mode == "area":  # adaptive average pooling: window [floor(i in/out), ceil((i+1) in/out))
+        start = (rows * n_in) // n_out
+        stop = -((-(rows + 1) * n_in) // n_out)
+        for i in range(n_out):
+            matrix[i, start[i]:stop[i]] = 1.0 / (stop[i] - start[i])
+    elif mode == "bicubic":
+        src = dst * ratio if align_corners else (dst + 0.5) * ratio - 0.5
+        low = np.floor(src).astype(int)
+        for offset, weight in zip(range(-1, 3), _cubic_weights(src - low)):
+            np.add.at(matrix, (rows, np.clip(low + offset, 0, n_in - 1)), weight)
     else:
         if align_corners or align_mode == 1:
             src = dst * ratio

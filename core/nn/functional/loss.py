@@ -36,8 +36,9 @@ def cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = None,  #
 
     ``label_smoothing`` (eps, in [0, 1)) trains against the target ``(1 - eps) * one_hot +
     eps / C`` (soft labels: ``(1 - eps) * label + eps / C``). With class ``weight`` a hard
-    row's loss is ``-sum_c weight[c] * target[c] * log p[c]`` and ``"mean"`` divides by the
-    summed ``weight[label]`` of the counted rows, as torch does.
+    row's loss is ``-(sum_c target[c] * log p[c]) * sum_c target[c] * weight[c]`` and
+    ``"mean"`` divides by the summed ``sum_c target[c] * weight[c]`` of the counted rows, as
+    Paddle 3.3.1 (which smooths into a soft label); torch weights inside the sum instead.
 
     Two deliberate differences from Paddle 3.3.1 (docs/paddle.md): with ignored rows and no
     ``weight``, ``"mean"`` divides by the counted rows (torch's rule: the mean over the samples
@@ -138,11 +139,15 @@ def _smoothed_cross_entropy(input: Tensor, rows, safe, valid, weight, eps: float
     n, num_classes = rows.shape
     target = xp.full(rows.shape, eps / num_classes, dtype=rows.dtype)
     target[xp.arange(n), safe] += 1.0 - eps
-    class_weight = None if weight is None else weight.data.astype(rows.dtype, copy=False)
-    if class_weight is not None:
-        target *= class_weight
-    if valid is not None:
-        target *= valid[:, None]
+    # Paddle smooths into a soft label: with class weights a row's loss -sum_c target[c] *
+    # log p[c] is scaled by the target's expected weight sum_c target[c] * weight[c], and
+    # "mean" divides by the sum of those (Paddle's soft-label rule; torch weights inside the sum)
+    row_weight = None if valid is None else valid.astype(rows.dtype)
+    if weight is not None:
+        expected = target @ weight.data.astype(rows.dtype, copy=False)
+        row_weight = expected if row_weight is None else expected * row_weight
+    if row_weight is not None:
+        target *= row_weight[:, None]
     if use_softmax:
         shifted = rows - rows.max(axis=1, keepdims=True)
         logp = shifted - xp.log(xp.exp(shifted).sum(axis=1, keepdims=True))
@@ -150,10 +155,6 @@ def _smoothed_cross_entropy(input: Tensor, rows, safe, valid, weight, eps: float
         probs = xp.where(target != 0, rows, 1)
         logp = xp.log(probs)
     losses = -(target * logp).sum(axis=1)
-    # "mean" divides by the weight of the labelled class, not the target's total (torch's rule)
-    row_weight = None if valid is None else valid.astype(rows.dtype)
-    if class_weight is not None:
-        row_weight = class_weight[safe] if row_weight is None else class_weight[safe] * row_weight
     denom = _mean_denominator(row_weight, n)
     out = _reduce(losses, reduction, denom, out_shape)
 

@@ -279,10 +279,10 @@ def multi_margin_loss(input: Tensor, label: Tensor, p: int = 1, margin: float = 
 
         sum over j != label of max(0, w * (margin - input[label] + input[j])) ** p  /  C
 
-    where ``w = weight[label]`` (one weight per class, [C]; 1 without). This is Paddle's
-    documented formula: the weight sits inside the power, which for ``p=2`` differs from
-    torch's ``w * max(0, ...) ** 2`` (the same for ``p=1`` and positive weights). ``p`` is a
-    positive integer (Paddle's ``int``; torch takes 1 or 2).
+    times ``w = weight[label]`` (one weight per class, [C]; 1 without), outside the power: what
+    Paddle 3.3.1 computes and torch too (Paddle's docstring puts it inside, ``max(0, w * (...))
+    ** p``, which differs for ``p=2``). ``p`` is a positive integer (Paddle's ``int``; torch
+    takes 1 or 2).
     """
     del name
     input, label = arrays_to_tensors(input, label)  # numpy batches too
@@ -310,10 +310,12 @@ def multi_margin_loss(input: Tensor, label: Tensor, p: int = 1, margin: float = 
             raise ValueError(f"{fn}: weight of shape {weight.shape} must be [{classes}], one "
                              "weight per class.")
         w = weight.data.astype(x.dtype, copy=False)[lab][:, None]
-        z = z * w
     hinge = xp.maximum(z, 0)
     hinge[index, lab] = 0
-    losses = (hinge ** p if p > 1 else hinge).sum(axis=1) / x.dtype.type(classes)
+    powered = hinge ** p if p > 1 else hinge
+    if weight is not None:  # outside the power, as Paddle 3.3.1 computes (and torch)
+        powered = powered * w
+    losses = powered.sum(axis=1) / x.dtype.type(classes)
     slope = (z > 0).astype(x.dtype) if p == 1 else p * hinge ** (p - 1)
     slope[index, lab] = 0
     if weight is not None:

@@ -274,6 +274,9 @@ class _Pool:
                 raise ValueError(f"{op}: padding ({axis.before}, {axis.after}) must be at most "
                                  f"half the kernel size {axis.kernel}, so that no window is "
                                  "all padding")
+        # the padding the caller asked for: ceil_mode's extra padding after it is not part of
+        # the inclusive (exclusive=False) divisor, as in Paddle
+        self.asked_after = (self.rows.after, self.cols.after)
         if ceil_mode:
             self.rows, self.cols = _ceil(self.rows), _ceil(self.cols)
         self.h_end = (self.rows.out - 1) * self.rows.stride + 1
@@ -355,14 +358,21 @@ class _Pool:
             return float(override)
         rows, cols = self.rows, self.cols
         if not exclusive:
-            return float(rows.kernel * cols.kernel)
-        counts = [self._count(axis) for axis in (rows, cols)]
+            if self.asked_after == (rows.after, cols.after):
+                return float(rows.kernel * cols.kernel)
+            # ceil_mode's last windows: their padding counts, the extra beyond it does not
+            counts = [self._count(axis, axis.before, axis.size + after)
+                      for axis, after in zip((rows, cols), self.asked_after)]
+        else:
+            counts = [self._count(axis, 0, axis.size) for axis in (rows, cols)]
         return (counts[0][:, None] * counts[1][None, :])[:, :, None].astype(self.xh.dtype)
 
-    def _count(self, axis):
-        """How many real (non-padding) elements each window covers along ``axis``."""
+    def _count(self, axis, before: int, end: int):
+        """How many elements each window covers along ``axis`` between ``-before`` and ``end``
+        (input positions): the real ones for (0, size), those and the asked padding too for
+        (pad before, size + pad after)."""
         start = self.xp.arange(axis.out) * axis.stride - axis.before
-        return self.xp.minimum(start + axis.kernel, axis.size) - self.xp.maximum(start, 0)
+        return self.xp.minimum(start + axis.kernel, end) - self.xp.maximum(start, -before)
 
 
 # ----- 1-D pooling --------------------------------------------------------------

@@ -177,12 +177,13 @@ def test_against_torch_with_paddles_defaults():
 
 
 def test_paddles_rules_where_torch_differs():
-    # multi_margin_loss: Paddle's formula puts the class weight inside the power
+    # multi_margin_loss: Paddle 3.3.1 computes the class weight outside the power (its
+    # docstring says inside; real Paddle's numbers: test_paddle_agreement_loss.py)
     scores, classes = RNG.normal(size=(5, 4)), np.array([2, 0, 1, 3, 2])
     w = RNG.uniform(0.5, 2, 4)
     z = 0.9 - scores[np.arange(5), classes][:, None] + scores
     z[np.arange(5), classes] = -1  # the label's own column does not count
-    want = (np.maximum(0, w[classes][:, None] * z) ** 2).sum(1) / 4
+    want = (w[classes][:, None] * np.maximum(0, z) ** 2).sum(1) / 4
     got = F.multi_margin_loss(t(scores), t(classes), 2, 0.9, t(w), "none").numpy()
     np.testing.assert_allclose(got, want, rtol=1e-12)
     # hinge_embedding_loss: a label other than 1 and -1 contributes 0 (torch: both terms)

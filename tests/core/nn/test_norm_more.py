@@ -50,7 +50,8 @@ def _with_torch(layer, ref, x, params) -> list[tuple[str, np.ndarray, np.ndarray
     parameter's gradient, both layers run from the same weights on ``x``."""
     torch = pytest.importorskip("torch")
     for mine, theirs in params:
-        theirs.data = torch.tensor(getattr(layer, mine).numpy())
+        # reshaped: LayerNorm's weight is flat [prod(normalized_shape)], as Paddle's
+        theirs.data = torch.tensor(getattr(layer, mine).numpy()).reshape(theirs.shape)
     xt = core.to_tensor(x, stop_gradient=False)
     out = layer(xt)
     g = RNG.standard_normal(out.shape).astype(np.float32)
@@ -60,7 +61,8 @@ def _with_torch(layer, ref, x, params) -> list[tuple[str, np.ndarray, np.ndarray
     want.backward(torch.tensor(g))
     pairs = [("output", out.numpy(), want.detach().numpy(), 1e-4),
              ("input gradient", xt.gradient(), t.grad.numpy(), 1e-3)]
-    pairs += [(f"{mine} gradient", getattr(layer, mine).gradient(), theirs.grad.numpy(), 1e-3)
+    pairs += [(f"{mine} gradient", getattr(layer, mine).gradient(),
+               theirs.grad.numpy().reshape(getattr(layer, mine).shape), 1e-3)
               for mine, theirs in params]
     return pairs
 
@@ -69,7 +71,7 @@ def test_layers_match_torch_with_paddle_defaults():
     torch = pytest.importorskip("torch")
     x = RNG.standard_normal((3, 4, 5, 6)).astype(np.float32)
     ln, tln = nn.LayerNorm([5, 6]), torch.nn.LayerNorm([5, 6], eps=1e-5)
-    ln.weight.set_value(RNG.standard_normal((5, 6)).astype(np.float32))
+    ln.weight.set_value(RNG.standard_normal(30).astype(np.float32))  # Paddle's flat [5 * 6]
     gn, tgn = nn.GroupNorm(2, 4), torch.nn.GroupNorm(2, 4, eps=1e-5)
     gn.bias.set_value(RNG.standard_normal(4).astype(np.float32))
     inn, tin = nn.InstanceNorm2D(4), torch.nn.InstanceNorm2d(4, eps=1e-5, affine=True)
