@@ -280,6 +280,20 @@ class Layer:
                     keys[dot + alias] = dot + name
         return keys
 
+    def _legacy_shapes(self) -> dict[str, tuple]:
+        """{parameter name: an older saved shape it still loads from, reshaped} for this
+        layer's parameters whose shape changed (LayerNorm's weight and bias were
+        normalized_shape before they became Paddle's flat vector). None by default."""
+        return {}
+
+    def _legacy_keys(self) -> dict[str, tuple]:
+        """{dotted parameter name: older shape} over this layer and its sublayers."""
+        keys = {}
+        for base, layer in self.named_sublayers(include_self=True):
+            dot = f"{base}." if base else ""
+            keys.update({dot + name: shape for name, shape in layer._legacy_shapes().items()})
+        return keys
+
     def set_state_dict(self, state_dict, use_structured_name: bool = True, *,
                        strict: bool = False):
         """Paddle's ``set_state_dict(state_dict, use_structured_name=True)``: copy the values in
@@ -305,11 +319,16 @@ class Layer:
         key_of = {k: (k if use_structured_name else (t.name or k)) for k, t in own.items()}
         absent = [k for k in own if key_of[k] not in state_dict]
         saved = {k: tuple(np.shape(_raw(state_dict[key_of[k]]))) for k in own if k not in absent}
+        legacy = self._legacy_keys()
+
+        def fits(key, shape) -> bool:
+            return shape == tuple(own[key].data.shape) or shape == legacy.get(key)
+
         wrong = [f"{k}: saved {list(shape)} vs model {own[k].shape}"
-                 for k, shape in saved.items() if shape != tuple(own[k].data.shape)]
-        loaded = [k for k, shape in saved.items() if shape == tuple(own[k].data.shape)]
+                 for k, shape in saved.items() if not fits(k, shape)]
+        loaded = [k for k, shape in saved.items() if fits(k, shape)]
         used = {key_of[k] for k in loaded}
-        missing = [k for k in own if k not in saved or saved[k] != tuple(own[k].data.shape)]
+        missing = [k for k in own if k not in saved or not fits(k, saved[k])]
         used |= {a for a in aliases if aliases[a] in used}
         unexpected = [k for k in state_dict if k not in used]
         known = set(key_of.values()) | set(aliases)
@@ -330,7 +349,8 @@ class Layer:
                 stacklevel=2)
         for key in loaded:
             target = own[key]
-            target.data[...] = _on_module_of(target.data, _raw(state_dict[key_of[key]]))
+            value = _on_module_of(target.data, _raw(state_dict[key_of[key]]))
+            target.data[...] = value.reshape(target.data.shape)
         return missing, unexpected
 
     load_dict = set_state_dict

@@ -164,10 +164,17 @@ class LayerNorm(_AffineNorm):
             weight_attr = bias_attr = False
         elif not bias:
             bias_attr = False
-        # one flat vector of prod(normalized_shape), as Paddle's weight and bias [20] for [4, 5]:
-        # checkpoints load both ways (layer_norm reshapes it to normalized_shape)
+        # one flat vector of prod(normalized_shape), as Paddle's weight and bias [20] for [4, 5]
+        # (layer_norm reshapes it to normalized_shape); core's earlier checkpoints, which kept
+        # normalized_shape, still load (``_legacy_shapes``: Layer.set_state_dict reshapes them)
         self._affine([math.prod(shape)], weight_attr, bias_attr)
         self._placed(device, dtype)
+
+    def _legacy_shapes(self) -> dict[str, tuple]:
+        if len(self.normalized_shape) < 2:
+            return {}
+        return {name: tuple(self.normalized_shape) for name in ("weight", "bias")
+                if getattr(self, name) is not None}
 
     def forward(self, x: Tensor) -> Tensor:
         return layer_norm(x, self.normalized_shape, self.weight, self.bias, self.epsilon)

@@ -127,3 +127,21 @@ def test_layer_norm_of_an_empty_batch():
     out = F.layer_norm(x, [3, 4])
     out.sum().backward()
     assert out.shape == [0, 3, 4] and x.grad.shape == [0, 3, 4]
+
+
+def test_layer_norm_loads_the_earlier_unflattened_weights():
+    """LayerNorm([4, 5])'s weight and bias are Paddle's flat [20]; a state saved by core before
+    (weight [4, 5]) still loads, reshaped, also with strict=True; other shapes are refused."""
+    ln = nn.LayerNorm([4, 5])
+    weight = RNG.standard_normal((4, 5)).astype(np.float32)
+    assert ln.set_state_dict({"weight": weight, "bias": np.ones((4, 5), np.float32)},
+                             strict=True) == ([], [])
+    np.testing.assert_array_equal(ln.weight.numpy(), weight.reshape(20))
+    np.testing.assert_array_equal(ln.bias.numpy(), np.ones(20))
+    with pytest.raises(ValueError, match=r"weight: saved \[5, 4\] vs model \[20\]"):
+        ln.set_state_dict({"weight": weight.reshape(5, 4), "bias": np.ones(20, np.float32)},
+                          strict=True)
+    net = nn.Sequential(nn.Linear(5, 5), nn.LayerNorm([5]))  # 1-D: nothing to reshape
+    with pytest.raises(ValueError, match="Shape mismatches"):
+        net.set_state_dict({**net.state_dict(), "1.weight": np.ones((1, 5), np.float32)},
+                           strict=True)
