@@ -110,6 +110,23 @@ class BatchNorm(_BatchNormBase):
                f"epsilon={self.epsilon}, data_layout={self.data_format}{act}"
 
 
+def batch_norm_sharing(layer, cls, data_format: str):
+    """A ``cls`` batch norm with ``layer``'s settings that shares its weight, bias and running
+    statistics (the same Tensors) and its training mode: what the ``convert_sync_batchnorm``
+    conversions (dense here, sparse in core.sparse.nn.norm) put in ``layer``'s place."""
+    out = cls(layer.num_features, layer.momentum, layer.epsilon,
+              False if layer.weight is None else None,
+              False if layer.bias is None else None, data_format)
+    with no_grad():
+        if layer.weight is not None:
+            out.weight = layer.weight
+        if layer.bias is not None:
+            out.bias = layer.bias
+    out._mean, out._variance = layer._mean, layer._variance
+    out.training = layer.training
+    return out
+
+
 class SyncBatchNorm(_BatchNormBase):
     """Batch normalisation whose statistics Paddle synchronises across data-parallel devices,
     ``paddle.nn.SyncBatchNorm(num_features, momentum=0.9, epsilon=1e-05, weight_attr=None,
@@ -159,17 +176,7 @@ class SyncBatchNorm(_BatchNormBase):
         out = layer
         if isinstance(layer, _BatchNormBase) and not isinstance(layer, BatchNorm):
             fmt = layer.data_format
-            out = cls(layer.num_features, layer.momentum, layer.epsilon,
-                      False if layer.weight is None else None,
-                      False if layer.bias is None else None,
-                      fmt if fmt in cls._formats else "NCHW")
-            with no_grad():
-                if layer.weight is not None:
-                    out.weight = layer.weight
-                if layer.bias is not None:
-                    out.bias = layer.bias
-            out._mean, out._variance = layer._mean, layer._variance
-            out.training = layer.training
+            out = batch_norm_sharing(layer, cls, fmt if fmt in cls._formats else "NCHW")
         for name, sub in list(layer.named_children()):
             out.add_sublayer(name, cls.convert_sync_batchnorm(sub))
         return out

@@ -13,8 +13,8 @@ from core.nn.functional.norm import batch_norm
 from core.nn.layer import Layer
 from core.nn.norm import BatchNorm1D, _BatchNormBase
 from core.nn.norm_legacy import SyncBatchNorm as DenseSyncBatchNorm
+from core.nn.norm_legacy import batch_norm_sharing
 from core.sparse.tensor import SparseTensor, coalesced, values_of, with_values
-from core.tensor import no_grad
 
 __all__ = ["BatchNorm", "SyncBatchNorm"]
 
@@ -91,16 +91,7 @@ class SyncBatchNorm(DenseSyncBatchNorm):
                 DenseSyncBatchNorm.convert_sync_batchnorm(layer)
         out = layer
         if isinstance(layer, BatchNorm):
-            out = cls(layer.num_features, layer.momentum, layer.epsilon,
-                      False if layer.weight is None else None,
-                      False if layer.bias is None else None, layer.data_format)
-            with no_grad():
-                if layer.weight is not None:
-                    out.weight = layer.weight
-                if layer.bias is not None:
-                    out.bias = layer.bias
-            out._mean, out._variance = layer._mean, layer._variance
-            out.training = layer.training
+            out = batch_norm_sharing(layer, cls, layer.data_format)
         for name, sub in list(layer.named_children()):
             out.add_sublayer(name, cls.convert_sync_batchnorm(sub))
         return out
