@@ -17,7 +17,7 @@ import numpy as np
 
 from core.datasets import DatasetError
 from core.datasets.download import ARCHIVE_ERRORS, error_text, locate_file
-from core.io import Dataset
+from core.text.datasets._translation import TranslationPairs
 
 MODES = ("train", "test", "gen")
 START, END, UNK = "<s>", "<e>", "<unk>"
@@ -43,7 +43,7 @@ def _read_dict(handle, size: int) -> dict:
     return words
 
 
-class WMT14(Dataset):
+class WMT14(TranslationPairs):
     """Paddle's ``paddle.text.datasets.WMT14(data_file=None, mode='train', dict_size=-1,
     download=True)``: French-English sentence pairs as word ids.
 
@@ -106,14 +106,6 @@ class WMT14(Dataset):
                 self.src_ids.append(src)
                 self.trg_ids.append([start, *trg])
                 self.trg_ids_next.append([*trg, end])
-
-    def __getitem__(self, idx):
-        return (np.array(self.src_ids[idx], dtype=np.int64),
-                np.array(self.trg_ids[idx], dtype=np.int64),
-                np.array(self.trg_ids_next[idx], dtype=np.int64))
-
-    def __len__(self) -> int:
-        return len(self.src_ids)
 
     def get_dict(self, reverse: bool = False):
         """Paddle's ``get_dict(reverse=False)``: ``(src_dict, trg_dict)``, word -> id, or

@@ -18,7 +18,7 @@ import numpy as np
 
 from core.datasets import DatasetError
 from core.datasets.download import ARCHIVE_ERRORS, error_text, locate_file
-from core.io import Dataset
+from core.text.datasets._translation import TranslationPairs
 
 MODES = ("train", "test", "val")
 LANGS = ("en", "de")
@@ -47,7 +47,7 @@ def _check_size(name: str, value) -> int:
     return int(value)
 
 
-class WMT16(Dataset):
+class WMT16(TranslationPairs):
     """Paddle's ``paddle.text.datasets.WMT16(data_file=None, mode='train', src_dict_size=-1,
     trg_dict_size=-1, lang='en', download=True)``: 29,000 'train', 1,000 'test' and 1,014
     'val' sentence pairs as word ids.
@@ -112,14 +112,6 @@ class WMT16(Dataset):
             self.src_ids.append([start, *src, end])
             self.trg_ids.append([start, *trg])
             self.trg_ids_next.append([*trg, end])
-
-    def __getitem__(self, idx):
-        return (np.array(self.src_ids[idx], dtype=np.int64),
-                np.array(self.trg_ids[idx], dtype=np.int64),
-                np.array(self.trg_ids_next[idx], dtype=np.int64))
-
-    def __len__(self) -> int:
-        return len(self.src_ids)
 
     def get_dict(self, lang: str, reverse: bool = False) -> dict:
         """Paddle's ``get_dict(lang, reverse=False)``: the dictionary of ``lang`` ('en' or
