@@ -343,7 +343,7 @@ def getitem(x: Tensor, index) -> Tensor:
     def backward(g):
         full = xp.zeros(shape, dtype=dtype)
         if _is_advanced(index):
-            xp.add.at(full, index, g)  # repeated indices must add up, not overwrite
+            backend.add_at(full, index, g)  # repeated indices must add up, not overwrite
         else:
             full[index] = g
         return (full,)
@@ -362,7 +362,7 @@ def _scattered(g: Tensor, index, shape: tuple) -> Tensor:
     xp = backend.array_module(g.data)
     full = xp.zeros(shape, dtype=g.dtype)
     if _is_advanced(index):
-        xp.add.at(full, index, g.data)
+        backend.add_at(full, index, g.data)
     else:
         full[index] = g.data
     return apply(full, (g,), lambda gg: (gg[index],), "getitem_grad",

@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from core import channel_kernels, recurrent_kernels, threads
+from core import backend, channel_kernels, recurrent_kernels, threads
 from core.layout import memory_order
 
 # Arrays of fewer elements skip the layout and thread machinery below: no split would pay for
@@ -335,7 +335,7 @@ class DeviceKernels:
 
     def sum_by_index(self, values, index, count: int):
         out = self.xp.zeros((count,) + values.shape[1:], dtype=values.dtype)
-        self.xp.add.at(out, index, values)  # atomic adds: a GPU scatters them in parallel
+        backend.add_at(out, index, values)  # atomic adds: a GPU scatters them in parallel
         return out
 
     def adam(self, param, grad, m, v, beta1: float, beta2: float, eps: float, step: float):

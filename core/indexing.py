@@ -117,7 +117,7 @@ def take_along_axis(arr, indices, axis: int, broadcast: bool = True) -> Tensor:
 
     def backward(g):
         full = xp.zeros(shape, dtype=g.dtype)
-        xp.add.at(full, where, g)  # repeated indices add up
+        backend.add_at(full, where, g)  # repeated indices add up
         return (full,)
 
     return apply(arr.data[where], (arr,), backward, "take_along_axis", _take_along_axis_grad)
@@ -203,10 +203,10 @@ def _put(arr: Tensor, vals: Tensor, v, where, reduce: str, include_self: bool, f
     elif reduce in ("add", "mean"):
         if not include_self:
             out[targeted] = 0
-        xp.add.at(out, where, v)
+        backend.add_at(out, where, v)
         if reduce == "mean":
             count = xp.zeros(a.shape, dtype=a.dtype)
-            xp.add.at(count, where, 1)
+            backend.add_at(count, where, 1)
             count = count + (1 if include_self else 0)
             count = xp.where(targeted, count, 1)
             out = out / count if a.dtype.kind == "f" else out // count
@@ -306,7 +306,7 @@ def _multiply_grads(a, out, flat, v, g, targeted, include_self):
     prod_nz = xp.ones(a.size, dtype=a.dtype)
     _multiply_at(prod_nz, ids, nonzero)
     zeros = xp.zeros(a.size, dtype="int64")
-    xp.add.at(zeros, ids, (vv == 0).astype("int64"))
+    backend.add_at(zeros, ids, (vv == 0).astype("int64"))
     prod_all = xp.where(zeros == 0, prod_nz, 0).reshape(a.shape)
     gflat = g.reshape(-1)
     ga = xp.where(targeted, g * prod_all, g) if include_self else xp.where(targeted, 0 * g, g)
@@ -325,7 +325,7 @@ def _extreme_grads(a, out, where, v, g, targeted, include_self):
     own = (a == out) & targeted if include_self else xp.zeros(a.shape, dtype=bool)
     hit_v = v == out[where]
     ties = own.astype(g.dtype)
-    xp.add.at(ties, where, hit_v.astype(g.dtype))
+    backend.add_at(ties, where, hit_v.astype(g.dtype))
     share = g / xp.where(ties > 0, ties, 1)
     ga = xp.where(targeted, xp.where(own, share, 0 * g), g)
     gv = xp.where(hit_v, share[where], 0)
@@ -394,7 +394,7 @@ def gather_nd(x, index, name: str | None = None) -> Tensor:
 
     def backward(g):
         full = xp.zeros(shape, dtype=g.dtype)
-        xp.add.at(full, where, g)
+        backend.add_at(full, where, g)
         return (full,)
 
     return apply(x.data[where], (x,), backward, "gather_nd")
@@ -411,9 +411,8 @@ def scatter_nd_add(x, index, updates, name: str | None = None) -> Tensor:
     if tuple(updates.data.shape) != tuple(want):
         raise ValueError(f"scatter_nd_add: updates must have shape {list(want)} "
                          f"(index.shape[:-1] + x.shape[k:]), got {updates.shape}")
-    xp = backend.array_module(x.data)
     out = x.data.copy()
-    xp.add.at(out, where, updates.data.astype(x.dtype, copy=False))
+    backend.add_at(out, where, updates.data.astype(x.dtype, copy=False))
     return apply(out, (x, updates), lambda g: (g, g[where].astype(updates.dtype)),
                  "scatter_nd_add")
 
@@ -451,7 +450,7 @@ def repeat_interleave(x, repeats, axis=None, name: str | None = None) -> Tensor:
 
     def backward(g):
         full = xp.zeros(a.shape, dtype=g.dtype)
-        xp.add.at(full, lead + (source,), g)
+        backend.add_at(full, lead + (source,), g)
         return (full.reshape(shape),)
 
     return apply(xp.take(a, source, axis=axis), (x,), backward, "repeat_interleave",
@@ -602,10 +601,9 @@ def index_add(x, index, axis: int, value, alpha=1, name: str | None = None) -> T
     if tuple(value.data.shape) != want:
         raise ValueError(f"index_add: value must have shape {list(want)} (x's shape with "
                          f"len(index) along axis {axis}), got {value.shape}")
-    xp = backend.array_module(x.data)
     where = (slice(None),) * axis + (idx,)
     out = x.data.copy()
-    xp.add.at(out, where, value.data.astype(x.dtype, copy=False))
+    backend.add_at(out, where, value.data.astype(x.dtype, copy=False))
     return apply(out, (x, value), lambda g: (g, g[where].astype(value.dtype, copy=False)),
                  "index_add")
 
@@ -633,7 +631,7 @@ def index_put(x, indices, value, accumulate: bool = False, name: str | None = No
         raise ValueError(f"index_put: value of shape {value.shape} does not broadcast to the "
                          f"indexed region {list(region)}") from None
     out = x.data.copy()
-    xp.add.at(out, where, v)
+    backend.add_at(out, where, v)
     vshape = value.data.shape
     return apply(out, (x, value), lambda g: (g, unbroadcast(g[where], vshape).reshape(vshape)
                                              .astype(value.dtype, copy=False)), "index_put")
@@ -705,7 +703,7 @@ def take(x, index, mode: str = "raise", name: str | None = None) -> Tensor:
 
     def backward(g):
         full = xp.zeros(n, dtype=g.dtype)
-        xp.add.at(full, idx.reshape(-1), g.reshape(-1))
+        backend.add_at(full, idx.reshape(-1), g.reshape(-1))
         return (full.reshape(shape),)
 
     return apply(x.data.reshape(-1)[idx], (x,), backward, "take")

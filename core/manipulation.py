@@ -242,7 +242,7 @@ def gather(x, index, axis=None, name=None) -> Tensor:
 
     def backward(g):
         full = xp.zeros(shape, dtype=g.dtype)
-        xp.add.at(full, lead + (idx,), g)  # repeated indices add up
+        backend.add_at(full, lead + (idx,), g)  # repeated indices add up
         return (full,)
 
     return apply(xp.take(x.data, idx, axis=axis), (x,), backward, "gather", _taken_grad)
@@ -870,7 +870,7 @@ def _flat_take(x: Tensor, flat_idx, op: str) -> Tensor:
 
     def backward(g):
         full = xp.zeros(math.prod(shape), dtype=g.dtype)
-        xp.add.at(full, flat_idx.reshape(-1), g.reshape(-1))
+        backend.add_at(full, flat_idx.reshape(-1), g.reshape(-1))
         return (full.reshape(shape),)
 
     return apply(x.data.reshape(-1)[flat_idx], (x,), backward, op)

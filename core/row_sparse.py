@@ -95,7 +95,7 @@ class RowSparseGrad:
             return RowSparseGrad(xp.concatenate([self.rows, other.rows]),
                                  xp.concatenate([self.values, other.values]), self.shape)
         dense = backend.array_module(self.values).array(other, copy=True)
-        backend.array_module(dense).add.at(dense, self.rows, self.values)
+        backend.add_at(dense, self.rows, self.values)
         return dense
 
     __radd__ = __add__

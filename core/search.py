@@ -112,7 +112,7 @@ def index_select(x, index, axis: int = 0, name: str | None = None) -> Tensor:
 
     def backward(g):
         full = xp.zeros(shape, dtype=g.dtype)
-        xp.add.at(full, lead + (idx,), g)
+        backend.add_at(full, lead + (idx,), g)
         return (full,)
 
     return apply(xp.take(x.data, idx, axis=axis), (x,), backward, "index_select", _taken_grad)
@@ -261,7 +261,7 @@ def index_sample(x, index) -> Tensor:
 
     def backward(g):
         full = xp.zeros(shape, dtype=g.dtype)
-        xp.add.at(full, (rows, idx), g)
+        backend.add_at(full, (rows, idx), g)
         return (full,)
 
     return apply(x.data[rows, idx], (x,), backward, "index_sample")

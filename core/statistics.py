@@ -417,7 +417,7 @@ def _cum_extreme(x, axis, dtype, fn: str, wins):
         g = g.reshape(-1) if axis is None else xp.moveaxis(g.reshape(shape or (1,)), out_axis, -1)
         full = xp.zeros(flat_shape, dtype=g.dtype)
         rows = xp.indices(flat_shape)
-        xp.add.at(full, tuple(rows[:-1]) + (index,), g.reshape(flat_shape))
+        backend.add_at(full, tuple(rows[:-1]) + (index,), g.reshape(flat_shape))
         return (full.reshape(shape) if axis is None else _unscan(full, axis, shape),)
 
     out = apply(_unscan(values, axis, shape), (x,), backward, fn, _cum_extreme_grad)
@@ -556,8 +556,8 @@ def _nan_order_stats(x: Tensor, axes: tuple, keepdim: bool, qs: list, method: st
         g = g.reshape((len(qs), rows.shape[0]))  # not -1: there may be no rows
         grad_sorted = xp.zeros(rows.shape, dtype=g.dtype)
         for k, (lo, hi, w_lo, w_hi) in enumerate(picks):
-            xp.add.at(grad_sorted, (r, lo), (w_lo * g[k]).astype(g.dtype))
-            xp.add.at(grad_sorted, (r, hi), (w_hi * g[k]).astype(g.dtype))
+            backend.add_at(grad_sorted, (r, lo), (w_lo * g[k]).astype(g.dtype))
+            backend.add_at(grad_sorted, (r, hi), (w_hi * g[k]).astype(g.dtype))
         grad = xp.zeros(rows.shape, dtype=g.dtype)
         grad[r[:, None], order] = grad_sorted
         return (_from_last(grad.reshape(flat.shape), source, axes, kept, ends)

@@ -103,7 +103,7 @@ def reduce_rows(values: Tensor, ids, rows: int, reduce_op: str, fn: str) -> Tens
     count = xp.bincount(ids, minlength=rows)
     if reduce_op in ("sum", "mean"):
         out = xp.zeros((rows, flat.shape[1]), dtype=v.dtype)
-        xp.add.at(out, ids, flat)  # repeated buckets add up
+        backend.add_at(out, ids, flat)  # repeated buckets add up
         if reduce_op == "mean":
             out = _divide(out, count, xp)
     else:

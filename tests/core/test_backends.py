@@ -247,3 +247,22 @@ def test_set_device_and_get_device_at_the_top_level_as_in_paddle():
         assert core.get_device() == "cpu"
     finally:
         core.set_device(before)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128", "bool", "int8", "uint8", "int16",
+                                   "float32", "int64"])
+def test_add_at_adds_repeated_indices_for_every_dtype(device, dtype):
+    """backend.add_at is numpy's add.at on every backend and dtype: cupy's atomics take only
+    some dtypes, so complex, bool and narrow integers go another way there (a sparse tensor of
+    booleans, or a complex signal's padded gradient, reach it)."""
+    index = np.array([0, 2, 2, 1, 2, 0])
+    values = (RNG.integers(-90, 90, size=6) + (1j * RNG.integers(-5, 5, size=6)
+                                              if dtype.startswith("complex") else 0))
+    values = values.astype(dtype) if dtype != "bool" else np.array([1, 0, 1, 0, 0, 0], bool)
+    want = np.zeros(4, dtype=dtype) + np.ones(4, dtype=dtype)
+    np.add.at(want, index, values)
+    target = core.to_tensor(np.ones(4, dtype=dtype)).data
+    backend.add_at(target, core.to_tensor(index).data, core.to_tensor(values).data)
+    np.testing.assert_array_equal(backend.to_numpy(target), want)
+    assert backend.place_of(target) == backend.place_of(core.zeros([1]).data)
+

@@ -275,7 +275,7 @@ def pad(x: Tensor, pad, mode: str = "constant", value: float = 0.0,
             shape = list(g.shape)
             shape[axis] = data.shape[axis]
             acc = xp.zeros(shape, dtype=g.dtype)
-            xp.add.at(acc, (slice(None),) * axis + (maps[axis],), g)
+            backend.add_at(acc, (slice(None),) * axis + (maps[axis],), g)
             g = acc
         return (g,)
 

@@ -196,7 +196,7 @@ def _fractional(x, output_size, kernel_size, random_u, return_mask, dims: int):
         lanes = xp.arange(n * c)[:, None]
         # Overlapping windows (a kernel_size) may share a maximum: the gradients add up.
         # (Explicit sizes, not -1: an empty batch has nothing to infer -1 from.)
-        xp.add.at(dx, (lanes, plane.reshape(n * c, cells_out)), g.reshape(n * c, cells_out))
+        backend.add_at(dx, (lanes, plane.reshape(n * c, cells_out)), g.reshape(n * c, cells_out))
         return (dx.reshape(data.shape),)
 
     pooled = apply(out, (x,), backward, op)

@@ -195,7 +195,7 @@ def grid_sample(x: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: s
                 part = g * valid[..., None]
                 if weight is not None:
                     part = part * weight[..., None]
-                xp.add.at(acc, index.reshape(-1), part.reshape(-1, c))  # repeats add up
+                backend.add_at(acc, index.reshape(-1), part.reshape(-1, c))  # repeats add up
             gx = acc.reshape(n, h * w, c).transpose(0, 2, 1).reshape(data.shape)
         if not grid.stop_gradient:
             if mode == "nearest":  # piecewise constant in the grid
@@ -283,6 +283,6 @@ def _scatter(part: Tensor, index, rows: int) -> Tensor:
     flat = index.reshape(-1)
     xp = backend.array_module(part.data)
     acc = xp.zeros((rows, part.shape[-1]), dtype=part.data.dtype)
-    xp.add.at(acc, flat, part.data.reshape(-1, part.shape[-1]))
+    backend.add_at(acc, flat, part.data.reshape(-1, part.shape[-1]))
     return apply(acc, (part,), lambda k: (k[flat].reshape(part.data.shape),), "grid_sample_grad",
                  lambda _out, k: (k[flat].reshape(part.shape),))

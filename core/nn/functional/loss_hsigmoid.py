@@ -145,12 +145,13 @@ def _forward(parents, nodes, bits, on_path) -> Tensor:
         gz = (g.reshape(-1, 1) * (1 / (1 + xp.exp(-z)) - bit) * mask).astype(dtype)
         gx = xp.einsum("nl,nld->nd", gz, rows)
         gw = xp.zeros_like(w)
-        xp.add.at(gw, idx.reshape(-1), (gz[:, :, None] * x[:, None, :]).reshape(-1, w.shape[1]))
+        backend.add_at(gw, idx.reshape(-1),
+                       (gz[:, :, None] * x[:, None, :]).reshape(-1, w.shape[1]))
         grads = [gx, gw]
         if len(parents) == 3:
             b = parents[2].data
             gb = xp.zeros(b.size, dtype=b.dtype)
-            xp.add.at(gb, idx.reshape(-1), gz.reshape(-1))
+            backend.add_at(gb, idx.reshape(-1), gz.reshape(-1))
             grads.append(gb.reshape(b.shape))
         return tuple(grads)
 

@@ -159,7 +159,7 @@ def deform_conv2d(x: Tensor, offset: Tensor, weight: Tensor, bias: Tensor | None
             acc = xp.zeros_like(rows)
             for index, valid, weight_, _, _ in corners:  # off-map neighbours get nothing
                 part = g_sampled * (weight_ * valid)[..., None]
-                xp.add.at(acc, index.reshape(-1), part.reshape(-1, cd))  # repeats add up
+                backend.add_at(acc, index.reshape(-1), part.reshape(-1, cd))  # repeats add up
             g_x = acc.reshape(n * dg, h * w, cd).transpose(0, 2, 1).reshape(data.shape)
         if not offset.stop_gradient:
             d_y = sum((g_sampled * v).sum(axis=-1) * c_[3] for v, c_ in zip(values, corners))

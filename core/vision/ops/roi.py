@@ -65,7 +65,7 @@ def _align_weights(xp, start, length, grid, pooled: int, size: int):
     rows = (xp.arange(r)[:, None, None] * pooled + xp.arange(pooled)[None, :, None]) * size
     for index, weight in ((low, w_low), (high, w_high)):
         flat = (rows + index.astype(xp.int64)).reshape(-1)
-        xp.add.at(weights, flat, weight.reshape(-1))  # repeated pixels add up
+        backend.add_at(weights, flat, weight.reshape(-1))  # repeated pixels add up
     return weights.reshape(r, pooled, size)
 
 
@@ -198,7 +198,7 @@ def roi_pool(x: Tensor, boxes: Tensor, boxes_num: Tensor, output_size, spatial_s
     def backward(g):
         grad = xp.zeros(data.size, dtype=data.dtype)
         hit = index >= 0
-        xp.add.at(grad, index[hit], g[hit])  # a pixel that is the max of several bins adds up
+        backend.add_at(grad, index[hit], g[hit])  # a pixel that is the max of several bins adds up
         return (grad.reshape(data.shape),)
 
     return apply(out, (x,), backward, op)

@@ -153,23 +153,24 @@ def test_dense_methods_are_refused(use, what, layout):
 
 # ----- core's dense functions: refused too, whatever reads the values array --------------------
 
-DENSE = paddle.ones([3, 4])
+def _dense():
+    return paddle.ones([3, 4])  # on the test's device (gpu:N under TOMLRUN_TEST_DEVICE)
 
 
 @pytest.mark.parametrize(("use", "name"), [
-    (lambda x: paddle.add(x, DENSE), "add"),
-    (lambda x: paddle.multiply(DENSE, x), "multiply"),
+    (lambda x: paddle.add(x, _dense()), "add"),
+    (lambda x: paddle.multiply(_dense(), x), "multiply"),
     (lambda x: paddle.add(paddle.ones([5], dtype="float32"), x), "add"),  # fits the [5] values
     (lambda x: paddle.exp(x), "exp"),
     (lambda x: paddle.sum(x), "sum"),
     (lambda x: paddle.reshape(x, [12]), "reshape"),
-    (lambda x: paddle.concat([DENSE, x]), "concat"),
+    (lambda x: paddle.concat([_dense(), x]), "concat"),
     (lambda x: paddle.matmul(x, paddle.ones([4, 2])), "matmul"),
     (lambda x: paddle.nn.functional.softmax(x), "softmax"),
     (lambda x: paddle.nn.Linear(4, 2)(x), "(Linear\\.)?forward"),  # the class from 3.11
     (lambda x: paddle.argmax(x), "argmax"),
     (lambda x: paddle.isnan(x), None),  # a function made by a factory goes unnamed
-    (lambda x: paddle.equal(x, DENSE), None),
+    (lambda x: paddle.equal(x, _dense()), None),
 ])
 @pytest.mark.parametrize("layout", ["coo", "csr"])
 def test_dense_functions_refuse_a_sparse_tensor(use, name, layout):
@@ -194,7 +195,7 @@ def test_to_tensor_refuses_a_sparse_tensor():
 def test_dense_functions_take_the_dense_form_or_the_values():
     x = coo(stop_gradient=False)
     want = x.to_dense().numpy()
-    np.testing.assert_allclose(paddle.add(x.to_dense(), DENSE).numpy(), want + 1)
+    np.testing.assert_allclose(paddle.add(x.to_dense(), _dense()).numpy(), want + 1)
     np.testing.assert_allclose(paddle.exp(x.values()).numpy(), np.exp(VALUES), rtol=1e-6)
     assert paddle.is_floating_point(x) and not paddle.is_integer(x) and x.element_size() == 4
     (paddle.exp(x.values()).sum() + paddle.sum(x.to_dense())).backward()
