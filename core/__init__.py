@@ -565,7 +565,14 @@ import math as _math  # noqa: E402
 
 from core import eager_methods  # noqa: E402, F401 - attaches Tensor.retain_grads and the others
 from core.elementwise import gammainc, gammaincc  # noqa: E402
-from core.framework import finfo, get_rng_state, iinfo, set_rng_state  # noqa: E402
+from core.framework import (  # noqa: E402
+    finfo,
+    get_cuda_rng_state,
+    get_rng_state,
+    iinfo,
+    set_cuda_rng_state,
+    set_rng_state,
+)
 from core.inplace import (  # noqa: E402
     addmm_,
     bernoulli_,
@@ -600,6 +607,7 @@ newaxis = None  # paddle.newaxis: x[:, core.newaxis] adds a dimension, as numpy'
 
 __all__ += [
     "gammainc", "gammaincc", "gammainc_", "gammaincc_", "finfo", "iinfo", "get_rng_state",
+    "get_cuda_rng_state", "set_cuda_rng_state",
     "set_rng_state", "addmm_", "bernoulli_", "bitwise_and_", "bitwise_invert",
     "bitwise_invert_", "bitwise_left_shift_", "bitwise_not_", "bitwise_or_",
     "bitwise_right_shift_", "bitwise_xor_", "equal_", "greater_equal_", "greater_than_",

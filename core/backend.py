@@ -422,14 +422,44 @@ def to_numpy(array) -> np.ndarray:
 
 
 def seed(seed: int) -> None:
-    """Paddle's ``seed(seed)``: seed the random generators of every backend in use."""
+    """Paddle's ``seed(seed)``: seed the host generator and the GPU stream."""
     global _rng
     _rng = np.random.default_rng(seed)
-    if _current.kind == "gpu":
-        _cupy().random.seed(seed)
+    set_device_stream_state({"seed": int(seed) % 2**64, "offset": 0})
 
 
 _rng = np.random.default_rng(0)
+
+# GPU draws come from a counter-based stream, as the GPU generators of Paddle and torch do (a
+# seed and an offset): element i of a draw is SplitMix64 of seed + (offset + i + 1) * golden
+# ratio, and the offset then moves past the draw. Its whole state is two integers, which
+# get_rng_state saves and set_rng_state restores exactly; cuRAND's states (cupy.random) stay on
+# the device, out of reach. Double precision, then rounded to the draw's dtype.
+_UNIFORM_KERNEL = ("uint64 seed, uint64 offset, float64 low, float64 high", "T out", """
+    unsigned long long z = seed + (offset + (unsigned long long)i + 1ULL)
+                                  * 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    double u = (double)(z >> 11) * (1.0 / 9007199254740992.0);
+    out = (T)(low + (high - low) * u);
+""", "tomlrun_uniform")
+_stream = {"seed": 0, "offset": 0}
+_uniform_kernel = None
+
+
+def device_stream_state() -> dict:
+    """The GPU stream's state: ``{"seed": int, "offset": int}`` (see ``_UNIFORM_KERNEL``)."""
+    return dict(_stream)
+
+
+def set_device_stream_state(state: dict) -> None:
+    """Put back a state that ``device_stream_state`` returned."""
+    if not isinstance(state, dict) or set(state) != {"seed", "offset"} or not all(
+            isinstance(v, (int, np.integer)) and 0 <= v < 2**64 for v in state.values()):
+        raise ValueError("the GPU random stream's state must be {'seed': int, 'offset': int} "
+                         f"with both in [0, 2**64), got {state!r:.80}")
+    _stream.update(seed=int(state["seed"]), offset=int(state["offset"]))
 
 
 def rng() -> np.random.Generator:
@@ -440,8 +470,19 @@ def rng() -> np.random.Generator:
 def random_uniform(shape, low=0.0, high=1.0, dtype="float32"):
     """Uniform samples on the current device (drawn on the device when it is a GPU)."""
     if _current.kind == "gpu":
-        return _cupy().random.uniform(low, high, size=shape).astype(dtype)
+        return _device_uniform(_cupy(), shape, float(low), float(high), np.dtype(dtype))
     return _rng.uniform(low, high, size=shape).astype(dtype, copy=False)
+
+
+def _device_uniform(cupy, shape, low: float, high: float, dtype: np.dtype):
+    global _uniform_kernel
+    if _uniform_kernel is None:
+        _uniform_kernel = cupy.ElementwiseKernel(*_UNIFORM_KERNEL)
+    drawn = dtype if dtype in (np.float32, np.float64) else np.dtype(np.float64)
+    out = cupy.empty(shape, dtype=drawn)
+    _uniform_kernel(np.uint64(_stream["seed"]), np.uint64(_stream["offset"]), low, high, out)
+    _stream["offset"] = (_stream["offset"] + out.size) % 2**64
+    return out if drawn == dtype else out.astype(dtype)
 
 
 def erf(array):

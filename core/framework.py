@@ -116,30 +116,63 @@ def finfo(dtype) -> np.finfo:
 
 
 def get_rng_state(device=None) -> list:
-    """Paddle's ``get_rng_state(device=None)``: the state of core's random generator, as a
-    one-element list to pass to ``set_rng_state`` later (draws then repeat). The generator is
-    the host one behind ``core.seed``: initialisers, shuffling and every random op on the CPU;
-    on a GPU, dropout masks come from cupy's own generator, which this does not cover."""
+    """Paddle's ``get_rng_state(device=None)``: the state of core's random generators, as a
+    one-element list to pass to ``set_rng_state`` later (draws then repeat): the host
+    generator behind ``core.seed`` (initialisers, shuffling, every random op on the CPU) and
+    the GPU stream (dropout masks and other draws made on a GPU), as
+    ``[{"host": numpy generator state, "gpu": {"seed": int, "offset": int}}]``."""
     del device
-    return [copy.deepcopy(backend.rng().bit_generator.state)]
+    return [{"host": copy.deepcopy(backend.rng().bit_generator.state),
+             "gpu": backend.device_stream_state()}]
 
 
 def set_rng_state(state_list, device=None) -> None:
     """Paddle's ``set_rng_state(state_list, device=None)``: put back a state that
-    ``get_rng_state`` returned."""
+    ``get_rng_state`` returned (a bare numpy generator state, as earlier versions returned,
+    restores the host generator alone)."""
     del device
     if not isinstance(state_list, (list, tuple)) or len(state_list) != 1 \
             or not isinstance(state_list[0], dict):
         raise TypeError("set_rng_state: state_list must be what get_rng_state returned (a list "
                         f"of one generator state), got {state_list!r:.80}")
+    state = state_list[0] if "host" in state_list[0] else {"host": state_list[0]}
     try:
-        backend.rng().bit_generator.state = copy.deepcopy(state_list[0])
+        host = backend.rng().bit_generator
+        previous = host.state
+        host.state = copy.deepcopy(state["host"])
+        if "gpu" in state:
+            try:
+                backend.set_device_stream_state(state["gpu"])
+            except ValueError:
+                host.state = previous  # all or nothing
+                raise
     except (TypeError, ValueError, KeyError) as error:
-        raise ValueError(f"set_rng_state: state_list[0] is not a state of core's generator "
+        raise ValueError(f"set_rng_state: state_list[0] is not a state of core's generators "
                          f"({error})") from None
 
 
-__all__ += ["finfo", "get_rng_state", "iinfo", "set_rng_state"]
+def get_cuda_rng_state() -> list:
+    """Paddle's ``get_cuda_rng_state()``: the state of the GPU random stream (dropout masks and
+    the other draws made on a GPU), as a list to pass to ``set_cuda_rng_state``. core has one
+    stream for every GPU, so the list has one entry: ``[{"seed": int, "offset": int}]``
+    (``get_rng_state`` holds it too, beside the host generator)."""
+    return [backend.device_stream_state()]
+
+
+def set_cuda_rng_state(state_list) -> None:
+    """Paddle's ``set_cuda_rng_state(state_list)``: put back what ``get_cuda_rng_state``
+    returned."""
+    if not isinstance(state_list, (list, tuple)) or len(state_list) != 1:
+        raise TypeError("set_cuda_rng_state: state_list must be what get_cuda_rng_state "
+                        f"returned (a list of one stream state), got {state_list!r:.80}")
+    try:
+        backend.set_device_stream_state(state_list[0])
+    except ValueError as error:
+        raise ValueError(f"set_cuda_rng_state: {error}") from None
+
+
+__all__ += ["finfo", "get_cuda_rng_state", "get_rng_state", "iinfo", "set_cuda_rng_state",
+            "set_rng_state"]
 
 
 def disable_signal_handler() -> None:

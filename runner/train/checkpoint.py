@@ -1,18 +1,18 @@
 """Training checkpoints that resume exactly, and the folder that keeps the last few.
 
 A checkpoint is one ``core.serialize`` file (atomic npz + JSON manifest, no pickle) holding
-everything the rest of training depends on: model parameters and buffers (BatchNorm
-statistics), optimizer state with the learning-rate schedule's position, the host random
-generator (initialisation, dropout), the training loader's order and position, epoch / batch /
-step, the latest metrics and the partial log window (so the next log line averages the same
-batches), and the NaN/Inf and clipping counters (so a resumed run shares ``trainer.max_skips``
-and its logged counts go on; a checkpoint saved before they were added loads with zeros), and
-the early-stopping state of ``runner.train.monitor`` (best value, its epoch, passes without
-improvement, and with ``trainer.keep_best`` the best weights; a checkpoint saved before it
-existed loads as a fresh state), and with ``trainer.amp`` the loss scaler's state (its scale
-and counts; the O2 master weights ride in the optimizer's state). A
-SHA-256 of that content is stored beside it in the file and checked on load, and a fingerprint
-of the config that shaped the run is compared with the resuming run's: a corrupt, truncated or
+everything the rest of training depends on: model parameters and buffers (BatchNorm statistics),
+optimizer state with the learning-rate schedule's position, the host random generator
+(initialisation, dropout) and the GPU random stream, the training loader's order and position,
+epoch / batch / step, the latest metrics and the partial log window (so the next log line
+averages the same batches), and the NaN/Inf and clipping counters (so a resumed run shares
+``trainer.max_skips`` and its logged counts go on; a checkpoint saved before they were added
+loads with zeros), and the early-stopping state of ``runner.train.monitor`` (best value, its
+epoch, passes without improvement, and with ``trainer.keep_best`` the best weights; a checkpoint
+saved before it existed loads as a fresh state), and with ``trainer.amp`` the loss scaler's
+state (its scale and counts; the O2 master weights ride in the optimizer's state). A SHA-256 of
+that content is stored beside it in the file and checked on load, and a fingerprint of the
+config that shaped the run is compared with the resuming run's: a corrupt, truncated or
 mismatched checkpoint is a ``CheckpointError`` naming the file and what differs, never loaded
 silently.
 
@@ -78,7 +78,8 @@ def capture(trainer, loader, epoch: int, batch: int, window=None,
         "metrics": {k: float(v) for k, v in trainer.state.metrics.items()},
         "model": trainer.model.state_dict(),
         "optimizer": trainer.optimizer.state_dict(),
-        "rng": {"host": backend.rng().bit_generator.state, "loader": loader_state},
+        "rng": {"host": backend.rng().bit_generator.state, "gpu": backend.device_stream_state(),
+                "loader": loader_state},
         "window": None if window is None else window.state_dict(),
         "health": trainer.health.state_dict(),  # NaN/Inf and clipping counts (runner.train.health)
         "amp": trainer.precision.state_dict(),  # the loss scaler (trainer.amp; None: off)
@@ -91,6 +92,8 @@ def restore(trainer, loader, body: dict) -> None:
     trainer.model.set_state_dict(body["model"], strict=True)  # its own checkpoint: all or nothing
     trainer.optimizer.set_state_dict(body["optimizer"])
     backend.rng().bit_generator.state = body["rng"]["host"]
+    if "gpu" in body["rng"]:  # the GPU stream's position (dropout on a GPU); older: absent
+        backend.set_device_stream_state(body["rng"]["gpu"])
     loader.set_state_dict(body["rng"]["loader"])
     position = body["position"]
     trainer.state.epoch, trainer.state.batch = position["epoch"], position["batch"]

@@ -95,8 +95,10 @@ SIGNATURES = {
     "paddle.load": "(path, **configs)",
     "paddle.save": "(obj, path, protocol=4, **configs)",
     # python/paddle/framework/random.py
+    "paddle.get_cuda_rng_state": "()",
     "paddle.get_rng_state": "(device=None)",
     "paddle.seed": "(seed)",
+    "paddle.set_cuda_rng_state": "(state_list)",
     "paddle.set_rng_state": "(state_list, device=None)",
     # python/paddle/hapi/callbacks.py
     "paddle.callbacks.Callback": "()",

@@ -266,3 +266,63 @@ def test_add_at_adds_repeated_indices_for_every_dtype(device, dtype):
     np.testing.assert_array_equal(backend.to_numpy(target), want)
     assert backend.place_of(target) == backend.place_of(core.zeros([1]).data)
 
+
+def test_random_draws_are_uniform_and_repeat_from_a_seed_or_a_saved_state(device):
+    """Dropout's draws (backend.random_uniform): the host generator on the CPU, a counter-based
+    stream on a GPU; either way uniform, uncorrelated, and repeated by core.seed and by
+    get_rng_state / set_rng_state."""
+    core.seed(5)
+    first = backend.to_numpy(backend.random_uniform((200_000,), 0.0, 1.0, "float32"))
+    assert first.dtype == np.float32 and 0.0 <= first.min() and first.max() <= 1.0
+    assert abs(first.mean() - 0.5) < 0.005 and abs(first.var() - 1 / 12) < 0.002
+    assert abs(np.corrcoef(first[:-1], first[1:])[0, 1]) < 0.01
+    state = core.get_rng_state()
+    wide = backend.to_numpy(backend.random_uniform((3, 5), -2.0, 3.0, "float64"))
+    assert wide.shape == (3, 5) and wide.dtype == np.float64 and -2 <= wide.min() <= 3
+    half = backend.to_numpy(backend.random_uniform((7,), dtype="float16"))
+    assert half.dtype == np.float16
+    assert not np.array_equal(backend.to_numpy(backend.random_uniform((3, 5), -2.0, 3.0,
+                                                                      "float64")), wide)
+    core.set_rng_state(state)
+    np.testing.assert_array_equal(
+        backend.to_numpy(backend.random_uniform((3, 5), -2.0, 3.0, "float64")), wide)
+    np.testing.assert_array_equal(backend.to_numpy(backend.random_uniform((7,), dtype="float16")),
+                                  half)
+    core.seed(5)
+    np.testing.assert_array_equal(
+        backend.to_numpy(backend.random_uniform((200_000,), 0.0, 1.0, "float32")), first)
+
+
+def test_a_bad_gpu_stream_state_is_refused_and_changes_nothing():
+    state = core.get_rng_state()
+    assert set(state[0]) == {"host", "gpu"} and set(state[0]["gpu"]) == {"seed", "offset"}
+    first = core.rand([3]).numpy()
+    broken = [{"host": state[0]["host"], "gpu": {"seed": -1, "offset": 0}}]
+    with pytest.raises(ValueError, match=r"set_rng_state: .*GPU random stream's state must be "
+                                         r"\{'seed': int, 'offset': int\}"):
+        core.set_rng_state(broken)  # would rewind the host generator too: all or nothing
+    assert not np.array_equal(core.rand([3]).numpy(), first)
+    core.set_rng_state([state[0]["host"]])  # the bare host state earlier versions returned
+    np.testing.assert_array_equal(core.rand([3]).numpy(), first)
+
+
+def test_cuda_rng_state_saves_and_restores_the_gpu_stream_alone(device):
+    """Paddle's get_cuda_rng_state / set_cuda_rng_state: the GPU stream's seed and offset; the
+    host generator is left alone (on the CPU the stream is kept, but the draws are the host's)."""
+    core.seed(9)
+    saved = core.get_cuda_rng_state()
+    assert saved == [{"seed": 9, "offset": 0}]
+    first = backend.to_numpy(backend.random_uniform((50,)))
+    host_draw = core.rand([2]).numpy()
+    core.set_cuda_rng_state(saved)
+    assert core.get_cuda_rng_state() == saved
+    if device != "cpu":
+        np.testing.assert_array_equal(backend.to_numpy(backend.random_uniform((50,))), first)
+        assert core.get_cuda_rng_state() == [{"seed": 9, "offset": 50}]
+    assert not np.array_equal(core.rand([2]).numpy(), host_draw)  # the host went on
+    with pytest.raises(TypeError, match=r"set_cuda_rng_state: state_list must be what "
+                                        r"get_cuda_rng_state returned"):
+        core.set_cuda_rng_state({"seed": 1, "offset": 0})
+    with pytest.raises(ValueError, match=r"set_cuda_rng_state: the GPU random stream's state "
+                                         r"must be \{'seed': int, 'offset': int\}"):
+        core.set_cuda_rng_state([{"seed": 1}])

@@ -1,5 +1,6 @@
 """Checkpoints: exact in-process resume, checksums, mismatches, keep_last, loader state."""
 import os
+import zipfile
 
 import numpy as np
 import pytest
@@ -130,12 +131,23 @@ def test_a_run_stopped_mid_epoch_and_resumed_ends_bit_identical(tmp_path):
     assert resumed == [p for p in ref_sink.points if p[0] > 28]
 
 
+def _flip_a_weight_byte(path) -> None:
+    """One bit pattern flipped inside the first stored array's values (a byte elsewhere, such
+    as a zip header's timestamp, may change nothing that is loaded)."""
+    with zipfile.ZipFile(path) as archive:
+        entry = archive.infolist()[0]
+    raw = bytearray(open(path, "rb").read())
+    head = entry.header_offset  # the local header's own name and extra-field lengths
+    start = head + 30 + int.from_bytes(raw[head + 26:head + 28], "little") \
+        + int.from_bytes(raw[head + 28:head + 30], "little")
+    raw[start + entry.compress_size // 2] ^= 0xFF
+    open(path, "wb").write(bytes(raw))
+
+
 def test_a_corrupt_checkpoint_is_refused(tmp_path):
     trainer, train, _, _ = _parts()
     path = checkpoint.Checkpointer(tmp_path, 1, 1).save(trainer, train, 0, 0, None)
-    raw = bytearray(open(path, "rb").read())
-    raw[len(raw) // 2] ^= 0xFF
-    open(path, "wb").write(bytes(raw))
+    _flip_a_weight_byte(path)
     with pytest.raises(checkpoint.CheckpointError, match="ckpt-step00000000"):
         checkpoint.load(path)
 
@@ -149,9 +161,7 @@ def test_an_unreadable_checkpoint_names_the_newest_readable_one_before_it(tmp_pa
     for step in range(3):
         trainer.state.step = step
         paths.append(keeper.save(trainer, train, 0, step, None))
-    raw = bytearray(open(paths[2], "rb").read())
-    raw[len(raw) // 2] ^= 0xFF  # a broken archive
-    open(paths[2], "wb").write(bytes(raw))
+    _flip_a_weight_byte(paths[2])  # a broken archive
     with open(paths[1], "r+b") as handle:  # a truncated one: not the one to suggest
         handle.truncate(100)
     with pytest.raises(checkpoint.CheckpointError) as caught:
