@@ -235,7 +235,8 @@ def _adam_rule(xp, param, grad, m, v, beta1, beta2, eps, step, scratch) -> None:
     param -= scratch
 
 
-_RELU_GRAD = ("T g, T out", "T dx", "dx = out > (T)0 ? g : (T)0", "tomlrun_relu_grad")
+# g and out may differ in dtype (auto_cast: a float16 output meets a float32 gradient).
+_RELU_GRAD = ("T g, O out", "T dx", "dx = out > (O)0 ? g : (T)0", "tomlrun_relu_grad")
 
 # One thread per row: rows of a classifier are short (tens to a few thousand classes), and a
 # thread that owns its row needs no cross-thread reduction. probs is written in the same pass.
