@@ -27,8 +27,15 @@ def _split(version: str) -> tuple[str, str, str]:
 full_version = core.__version__
 major, minor, patch = _split(full_version)
 rc = "0"
-# a release has a plain version; a local build ("0+unknown", "1.2.dev3") is not tagged
-istaged = is_tagged = all(part.isdigit() for part in (major, minor, patch))
+
+
+def _is_release(version: str) -> bool:
+    """A release has a plain version; a local build ("0+unknown": a bare checkout, not
+    installed; "1.2.dev3") is not tagged."""
+    return "+" not in version and all(part.isdigit() for part in _split(version))
+
+
+istaged = is_tagged = _is_release(full_version)
 
 
 def _git_commit() -> str:

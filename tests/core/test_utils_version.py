@@ -23,7 +23,7 @@ from core.utils.deprecated import VisibleDeprecationWarning
 # ----- run_check -------------------------------------------------------------------------------
 
 
-def test_run_check_trains_on_the_cpu_and_says_so(capsys, monkeypatch):
+def test_run_check_trains_on_the_cpu_and_says_so(capsys, monkeypatch, on_cpu):
     monkeypatch.setattr(core.backend, "gpu_count", lambda: 0)
     before = core.device.get_device()
     run_check()
@@ -34,7 +34,7 @@ def test_run_check_trains_on_the_cpu_and_says_so(capsys, monkeypatch):
     assert core.device.get_device() == before
 
 
-def test_run_check_names_the_device_that_fails(monkeypatch):
+def test_run_check_names_the_device_that_fails(monkeypatch, on_cpu):
     monkeypatch.setattr(core.backend, "gpu_count", lambda: 0)
 
     def broken(self, x):
@@ -183,7 +183,12 @@ def test_the_download_module_is_paddles_name():
 
 def test_version_values_are_honest(capsys, monkeypatch):
     assert version.full_version == core.__version__
-    assert version.full_version.startswith(f"{version.major}.{version.minor}.")
+    if version.full_version == "0+unknown":  # sources run without being installed
+        assert not version.istaged
+    else:
+        assert version.full_version.startswith(f"{version.major}.{version.minor}.")
+    assert [version._is_release(v) for v in ("0.3.1", "0+unknown", "1.2.dev3", "2.0")] == \
+        [True, False, False, True]
     assert version.commit == "unknown" or re.fullmatch(r"[0-9a-f]{40}", version.commit)
     assert version.with_mkl in ("ON", "OFF") and version.mkl() == version.with_mkl
     if core.backend.gpu_count() == 0:
