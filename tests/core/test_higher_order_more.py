@@ -419,8 +419,13 @@ def test_second_derivatives_match_torch(name):
     tgrads = torch.autograd.grad(_cube(tfn)(*ts).sum(), ts, create_graph=True)
     for g, tg in zip(grads, tgrads):
         np.testing.assert_allclose(g.numpy(), tg.detach().numpy(), rtol=1e-9, atol=1e-11)
+    try:
+        sum((tg * tg).sum() for tg in tgrads).backward()
+    except RuntimeError as exc:  # torch before 2.13 has no double backward of grid_sample
+        if "is not implemented" not in str(exc):
+            raise
+        pytest.skip(f"torch {torch.__version__}: {exc} (finite differences check ours)")
     sum((g * g).sum() for g in grads).backward()
-    sum((tg * tg).sum() for tg in tgrads).backward()
     for x, t in zip(xs, ts):
         np.testing.assert_allclose(x.gradient(), t.grad.numpy(), rtol=1e-8, atol=1e-10)
 

@@ -122,7 +122,10 @@ def test_save_then_load_in_a_fresh_process_gives_the_same_outputs(tmp_path, buil
         np.save({str(tmp_path / "out.npy")!r}, out.numpy())
     """)
     assert done.returncode == 0, done.stderr[-3000:]
-    np.testing.assert_array_equal(np.load(tmp_path / "out.npy"), expected)
+    if core.device.get_device() == "cpu":  # the same kernels: the same bits
+        np.testing.assert_array_equal(np.load(tmp_path / "out.npy"), expected)
+    else:  # saved from a GPU (TOMLRUN_TEST_DEVICE), loaded on the CPU: float32 rounding apart
+        np.testing.assert_allclose(np.load(tmp_path / "out.npy"), expected, rtol=1e-5, atol=1e-5)
 
 
 def test_loaded_layer_has_the_saved_names_modes_and_specs(tmp_path):

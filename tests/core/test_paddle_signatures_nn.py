@@ -541,7 +541,7 @@ def test_sdpa_scale_and_grouped_query_attention_match_torch():
 
 @pytest.mark.parametrize("cls, shape", [("Conv1D", [1, 2, 5]), ("Conv2D", [1, 2, 5, 5]),
                                         ("Conv3D", [1, 2, 4, 4, 4])])
-def test_convolutions_take_paddle3_bias_device_dtype(cls, shape):
+def test_convolutions_take_paddle3_bias_device_dtype(cls, shape, on_cpu):  # device="cpu"
     layer = getattr(nn, cls)(2, 3, 3, bias=False, device="cpu", dtype="float64")
     assert layer.bias is None and layer.weight.dtype == core.float64
     assert str(layer.weight.place).lower().startswith(("place(cpu", "cpu"))

@@ -21,9 +21,14 @@ def _half_param(values, name=None):
     return param
 
 
+def _on_device(values, dtype):
+    """A raw gradient array on the current device (gpu:N under TOMLRUN_TEST_DEVICE)."""
+    return core.to_tensor(np.asarray(values, dtype=dtype)).data
+
+
 def _steps(optimizer, param, grads):
     for grad in grads:
-        param.grad_data = np.asarray(grad, dtype=np.float16)
+        param.grad_data = _on_device(grad, np.float16)
         optimizer.step()
         optimizer.clear_grad()
 
@@ -81,7 +86,7 @@ def test_a_master_follows_the_same_rule_as_a_float32_parameter(rule):
     reference = make(learning_rate=0.01, parameters=[full])
     for grad in grads:
         _steps(with_master, low, [grad])
-        full.grad_data = grad.astype(np.float32)
+        full.grad_data = _on_device(grad, np.float32)
         reference.step()
         reference.clear_grad()
     master = with_master.state_dict()["master_weights"][low.name].numpy()
@@ -155,7 +160,7 @@ def test_float32_parameters_and_the_default_keep_no_masters():
     full = core.create_parameter([2], "float32", default_initializer=nn.initializer.Constant(1.0))
     low = _half_param([1.0, 1.0])
     optimizer = core.optimizer.SGD(0.1, parameters=[full], multi_precision=True)
-    full.grad_data = np.ones(2, np.float32)
+    full.grad_data = _on_device(np.ones(2), np.float32)
     optimizer.step()
     assert "master_weights" not in optimizer.state_dict()
     plain = core.optimizer.SGD(0.5, parameters=[low])

@@ -209,10 +209,11 @@ def test_perspective_identity_points_give_the_identity():
     np.testing.assert_array_equal(F.perspective(IMAGE, corners, corners, "nearest"), IMAGE)
     # 'bilinear' truncates as Pillow: the least-squares coefficients are 1 + 4e-16 and 1e-16
     # off, so weights of 0.99999... drop some levels by one; real Paddle 3.3.1 (PIL backend)
-    # gives these same 70 lower values (it used to be asserted as the identity here)
+    # gives these same 70 lower values (it used to be asserted as the identity here); how
+    # many depends on the BLAS's least-squares rounding (78 with another OpenBLAS build)
     out = F.perspective(IMAGE, corners, corners, "bilinear")
-    assert np.abs(out.astype(int) - IMAGE).max() == 1
-    assert (out != IMAGE).sum() == 70
+    assert np.abs(out.astype(int) - IMAGE).max() == 1 and (out <= IMAGE).all()
+    assert 0 < (out != IMAGE).sum() <= 100
     # moving every corner right by 1 shifts the image right by one pixel
     moved = [[x + 1, y] for x, y in corners]
     out = F.perspective(SQUARE, [[0, 0], [3, 0], [3, 3], [0, 3]],
