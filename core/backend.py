@@ -504,35 +504,17 @@ def erf(array):
     return scipy_erf(array)
 
 
-# cupy's atomic adds take these dtypes only; numpy's add.at takes every dtype.
-_ATOMIC_ADD_KINDS = {"int32", "int64", "uint32", "uint64", "float16", "float32", "float64"}
-
-
 def add_at(target, index, values) -> None:
     """``target[index] += values`` with repeated indices adding up (numpy's ``add.at``), on
-    ``target``'s device and for every dtype: cupy scatters only the dtypes it has atomics
-    for, so a complex target takes its real and imaginary parts apart, a bool one ORs (as
-    numpy's add does) and a narrow integer one adds in int64 (wrapping as numpy's does)."""
+    ``target``'s device and for every dtype (cupy's atomics take only some: see
+    ``core.backend_kernels.add_at``)."""
     module = array_module(target)
-    if module is np or target.dtype.name in _ATOMIC_ADD_KINDS:
-        module.add.at(target, index, values)
+    if module is np:
+        np.add.at(target, index, values)
         return
-    values = module.asarray(values)
-    if target.dtype.kind == "c":
-        parts = []
-        for part in (values.real, values.imag):
-            acc = module.zeros(target.shape, dtype=part.dtype if part.dtype.kind == "f"
-                               else target.real.dtype)
-            module.add.at(acc, index, part.astype(acc.dtype, copy=False))
-            parts.append(acc)
-        target += (parts[0] + 1j * parts[1]).astype(target.dtype, copy=False)
-        return
-    acc = module.zeros(target.shape, dtype=module.int64)
-    module.add.at(acc, index, values.astype(module.int64))
-    if target.dtype.kind == "b":
-        target |= acc != 0
-    else:
-        target += acc.astype(target.dtype)
+    from core import backend_kernels  # noqa: PLC0415 - the device's way, as kernels() loads it
+
+    backend_kernels.add_at(module, target, index, values)
 
 
 # ----- backend-owned speed and memory policy (the ops ask; they never test for a GPU) ---------

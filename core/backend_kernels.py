@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from core import backend, channel_kernels, recurrent_kernels, threads
+from core import channel_kernels, recurrent_kernels, threads
 from core.layout import memory_order
 
 # Arrays of fewer elements skip the layout and thread machinery below: no split would pay for
@@ -275,6 +275,36 @@ _ADAM = (
     """, "tomlrun_adam")
 
 
+# cupy's atomic adds take these dtypes only; numpy's add.at takes every dtype.
+_ATOMIC_ADD_KINDS = {"int32", "int64", "uint32", "uint64", "float16", "float32", "float64"}
+
+
+def add_at(xp, target, index, values) -> None:
+    """numpy's ``xp.add.at(target, index, values)`` for every dtype: cupy scatters only the
+    dtypes it has atomics for, so a complex target takes its real and imaginary parts apart, a
+    bool one ORs (as numpy's add does) and a narrow integer one adds in int64 (wrapping as
+    numpy's does). ``core.backend.add_at`` is the ops' entry."""
+    if xp is np or target.dtype.name in _ATOMIC_ADD_KINDS:
+        xp.add.at(target, index, values)
+        return
+    values = xp.asarray(values)
+    if target.dtype.kind == "c":
+        parts = []
+        for part in (values.real, values.imag):
+            acc = xp.zeros(target.shape, dtype=part.dtype if part.dtype.kind == "f"
+                           else target.real.dtype)
+            xp.add.at(acc, index, part.astype(acc.dtype, copy=False))
+            parts.append(acc)
+        target += (parts[0] + 1j * parts[1]).astype(target.dtype, copy=False)
+        return
+    acc = xp.zeros(target.shape, dtype=xp.int64)
+    xp.add.at(acc, index, values.astype(xp.int64))
+    if target.dtype.kind == "b":
+        target |= acc != 0
+    else:
+        target += acc.astype(target.dtype)
+
+
 class DeviceKernels:
     """The same functions as ``HostKernels``, each one cupy ``ElementwiseKernel``."""
 
@@ -336,7 +366,7 @@ class DeviceKernels:
 
     def sum_by_index(self, values, index, count: int):
         out = self.xp.zeros((count,) + values.shape[1:], dtype=values.dtype)
-        backend.add_at(out, index, values)  # atomic adds: a GPU scatters them in parallel
+        add_at(self.xp, out, index, values)  # atomic adds: a GPU scatters them in parallel
         return out
 
     def adam(self, param, grad, m, v, beta1: float, beta2: float, eps: float, step: float):
