@@ -6,7 +6,7 @@ from core.nn import initializer
 from core.nn.functional import conv as F
 from core.nn.functional import conv_transpose as T
 from core.nn.functional import volumetric as V
-from core.nn.functional._spatial import _is_int, pair
+from core.nn.functional._spatial import padding_pairs, pair
 from core.nn.functional.common import _PAD_MODES, pad
 from core.nn.layer import Layer
 from core.tensor import Tensor
@@ -32,29 +32,32 @@ def _check_format(owner: str, data_format: str, dims: int) -> None:
                          f"{data_format!r}")
 
 
-def _mode_padding(owner: str, padding_mode: str, padding, dims: int) -> list[int] | None:
+def _mode_padding(owner: str, padding_mode: str, padding, dims: int,
+                  data_format: str) -> list[int] | None:
     """``F.pad``'s list for a non-zero ``padding_mode`` (the convolution then runs unpadded), as
-    Paddle's _ConvNd: ``padding`` an int or one int per spatial axis, [before, after] pairs,
-    or for 3-D the six-int form; None for 'zeros'."""
+    Paddle's _ConvNd: ``padding`` an int or one int per spatial axis, [before, after] per axis
+    (flat, or one pair per axis of the data with [0, 0] for the batch and channel axes; core
+    also takes one pair per spatial axis); None for 'zeros', after checking ``padding`` the way
+    the functional op will (Paddle checks it in the constructor too)."""
     if padding_mode not in _MODES:
         raise ValueError(f"{owner}: padding_mode={padding_mode!r} is not supported; use "
                          f"{', '.join(map(repr, _MODES))}.")
+    channels_last = data_format == _FORMATS[dims][1]
     if padding_mode == "zeros":
+        padding_pairs(padding, dims, owner, channels_last)
         return None
     if isinstance(padding, str):
         raise ValueError(f"{owner}: padding={padding!r} cannot be a string with "
                          f"padding_mode={padding_mode!r}; give ints.")
-    if dims == 3:
-        pairs = V.padding_pairs(padding, None, (1, 1, 1), (1, 1, 1), (1, 1, 1), owner)
-    else:
-        items = list(padding) if isinstance(padding, (list, tuple)) else [padding] * dims
-        if len(items) == 2 * dims:  # [before, after] per axis, first axis first
-            items = [tuple(items[2 * i:2 * i + 2]) for i in range(dims)]
-        pairs = [tuple(v) if isinstance(v, (list, tuple)) else (v, v) for v in items]
-        if len(pairs) != dims or not all(len(p) == 2 and all(_is_int(v) and int(v) >= 0
-                                                             for v in p) for p in pairs):
-            raise ValueError(f"{owner}: padding={padding!r} must be an int >= 0, {dims} ints "
-                             f"or {2 * dims} ints with padding_mode={padding_mode!r}.")
+    items = list(padding) if isinstance(padding, (list, tuple)) else [padding]
+    if len(items) == dims and all(isinstance(v, (list, tuple)) for v in items):
+        items = [v for pair in items for v in (pair if len(pair) == 2 else [-1])]
+    try:
+        pairs = padding_pairs(items, dims, owner, channels_last)
+    except ValueError:
+        raise ValueError(f"{owner}: padding={padding!r} must be an int >= 0, {dims} ints or "
+                         f"{2 * dims} ints ({dims + 2} [before, after] pairs with [0, 0] for the "
+                         f"batch and channel axes) with padding_mode={padding_mode!r}.") from None
     # F.pad's order for the spatial axes: last axis first (left, right, top, bottom, ...).
     return [int(v) for pair in reversed(pairs) for v in pair]
 
@@ -132,7 +135,8 @@ class Conv2D(_Conv):
         self.kernel_size = pair(kernel_size, "kernel_size", "Conv2D")
         self.stride, self.padding, self.dilation = stride, padding, dilation
         self.groups, self.padding_mode, self.data_format = groups, padding_mode, data_format
-        self._mode_pad = _mode_padding("Conv2D", padding_mode, padding, 2)
+        self._mode_pad = _mode_padding("Conv2D", padding_mode, padding, 2,
+                                      data_format)
         _parameters(self, [out_channels, in_channels // groups, *self.kernel_size], weight_attr,
                     bias_attr, initializer.KaimingNormal())
         _placed(self, device, dtype)
@@ -167,7 +171,8 @@ class Conv1D(_Conv):
         self.in_channels, self.out_channels, self.kernel_size = in_channels, out_channels, kernel
         self.stride, self.padding, self.dilation = stride, padding, dilation
         self.groups, self.padding_mode, self.data_format = groups, padding_mode, data_format
-        self._mode_pad = _mode_padding("Conv1D", padding_mode, padding, 1)
+        self._mode_pad = _mode_padding("Conv1D", padding_mode, padding, 1,
+                                      data_format)
         _parameters(self, [out_channels, in_channels // groups, kernel], weight_attr, bias_attr,
                     initializer.KaimingNormal())
         _placed(self, device, dtype)
@@ -188,7 +193,8 @@ class Conv2DTranspose(_ConvTranspose):
     ``Conv2DTranspose(in_channels, out_channels, kernel_size, stride=1, padding=0,
     output_padding=0, dilation=1, groups=1, weight_attr=None, bias_attr=None,
     data_format='NCHW')`` (dilation before groups, as in Paddle; Conv1DTranspose has them the
-    other way round, also as in Paddle); ``forward(x, output_size=None)``. The weight defaults
+    other way round, also as in Paddle); ``forward(x, output_size=None)``. ``padding`` takes
+    every form ``functional.conv2d_transpose`` does, 'SAME' included. The weight defaults
     to Paddle's Xavier uniform over its shape [in, out / groups, kh, kw], the bias to zeros."""
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
@@ -198,6 +204,7 @@ class Conv2DTranspose(_ConvTranspose):
         _check_channels("Conv2DTranspose", in_channels, out_channels, groups)
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size = pair(kernel_size, "kernel_size", "Conv2DTranspose")
+        padding_pairs(padding, 2, "Conv2DTranspose", data_format == "NHWC")  # fail early
         self.stride, self.padding, self.output_padding = stride, padding, output_padding
         self.groups, self.dilation, self.data_format = groups, dilation, data_format
         _parameters(self, [in_channels, out_channels // groups, *self.kernel_size], weight_attr,
@@ -229,6 +236,7 @@ class Conv1DTranspose(_ConvTranspose):
             raise ValueError(f"Conv1DTranspose: kernel_size={kernel_size!r} must be a positive "
                              "integer (or a list of one).")
         _check_format("Conv1DTranspose", data_format, 1)
+        padding_pairs(padding, 1, "Conv1DTranspose", data_format == "NLC")  # fail early
         self.in_channels, self.out_channels, self.kernel_size = in_channels, out_channels, kernel
         self.stride, self.padding, self.output_padding = stride, padding, output_padding
         self.groups, self.dilation, self.data_format = groups, dilation, data_format
@@ -266,7 +274,8 @@ class Conv3D(_Conv):
         self.kernel_size = V.triple(kernel_size, "kernel_size", "Conv3D")
         self.stride, self.padding, self.dilation = stride, padding, dilation
         self.groups, self.padding_mode, self.data_format = groups, padding_mode, data_format
-        self._mode_pad = _mode_padding("Conv3D", padding_mode, padding, 3)
+        self._mode_pad = _mode_padding("Conv3D", padding_mode, padding, 3,
+                                      data_format)
         _parameters(self, [out_channels, in_channels // groups, *self.kernel_size], weight_attr,
                     bias_attr, initializer.KaimingNormal())
         _placed(self, device, dtype)
@@ -298,6 +307,7 @@ class Conv3DTranspose(_ConvTranspose):
         super().__init__()
         _check_channels("Conv3DTranspose", in_channels, out_channels, groups)
         _check_format("Conv3DTranspose", data_format, 3)
+        padding_pairs(padding, 3, "Conv3DTranspose", data_format == "NDHWC")  # fail early
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size = V.triple(kernel_size, "kernel_size", "Conv3DTranspose")
         self.stride, self.padding, self.output_padding = stride, padding, output_padding

@@ -41,7 +41,9 @@ def conv2d(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padd
 
     ``x`` is [N, C, H, W] (``data_format="NCHW"``) or [N, H, W, C] ("NHWC"). ``stride`` and
     ``dilation`` are ints or (height, width) pairs; ``padding`` is an int, a pair, four ints
-    (top, bottom, left, right), "SAME" or "VALID". ``bias`` has shape [out].
+    (top, bottom, left, right), four [before, after] pairs, one per axis of ``x`` (the batch and
+    channel pairs [0, 0]), "SAME" (output ceil(in / stride); as in Paddle, it convolves without
+    dilation) or "VALID". ``bias`` has shape [out].
     """
     del name
     check_tensor(x, "x", "conv2d")
@@ -55,7 +57,8 @@ def conv2d(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padd
     spec = _Spec(xh.shape, weight.data.shape, groups, x.dtype, weight.dtype)
     if bias is not None:
         _check_bias(bias, spec.out_channels, x.dtype)
-    rows, cols = windows(xh.shape[1:3], weight.shape[2:], stride, padding, dilation, "conv2d")
+    rows, cols = windows(xh.shape[1:3], weight.shape[2:], stride, padding, dilation, "conv2d",
+                         channels_last=not channels_first)
     layer = _Layer(backend.array_module(xh), rows, cols, groups, x.dtype, bias is not None)
     w, b = weight.data, None if bias is None else bias.data
     # A first layer (its input needs no gradient) keeps its im2col matrix for the weight

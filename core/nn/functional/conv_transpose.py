@@ -12,7 +12,7 @@ from __future__ import annotations
 import core
 from core import backend
 from core.higher_order import linear_grad
-from core.nn.functional._spatial import check_tensor, pair
+from core.nn.functional._spatial import check_tensor, padding_pairs, pair, same_pairs
 from core.nn.functional.conv import conv2d
 from core.tensor import Tensor, apply
 
@@ -21,17 +21,15 @@ def conv1d(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padd
            dilation=1, groups: int = 1, data_format: str = "NCL", name=None) -> Tensor:
     """Cross-correlate [N, C, L] ``x`` with ``weight`` [out, in/groups, k], Paddle's
     ``conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
-    data_format='NCL', name=None)``; padding is an int, [p], [left, right], 'SAME' or 'VALID'."""
+    data_format='NCL', name=None)``; padding is an int, [p], [left, right], three [before, after]
+    pairs, one per axis of ``x`` (the batch and channel pairs [0, 0]), 'SAME' (without dilation,
+    as in Paddle) or 'VALID'."""
     del name
     check_tensor(x, "x", "conv1d", ndim=3)
     if data_format not in ("NCL", "NLC"):
         raise ValueError(f"conv1d: data_format must be 'NCL' or 'NLC', got {data_format!r}")
-    if isinstance(padding, str):
-        pad = padding
-    else:
-        pads = list(padding) if isinstance(padding, (list, tuple)) else [padding]
-        pad = [0, 0, pads[0], pads[-1]]
     channels_last = data_format == "NLC"
+    pad = _height_one(padding_pairs(padding, 1, "conv1d", channels_last))
     x4 = core.unsqueeze(x, 1 if channels_last else 2)
     out = conv2d(x4, core.unsqueeze(weight, 2), bias, (1, _first(stride)), pad,
                  (1, _first(dilation)), groups, "NHWC" if channels_last else "NCHW")
@@ -47,22 +45,35 @@ def conv2d_transpose(x: Tensor, weight: Tensor, bias: Tensor | None = None, stri
     conv1d_transpose and conv3d_transpose: Paddle's own order).
 
     Output size per axis: (in - 1) * stride - pad_before - pad_after + dilation * (k - 1) + 1
-    + output_padding. ``padding``: an int, a pair or (top, bottom, left, right);
-    ``output_size`` picks output_padding instead (it must lie in [0, stride)).
+    + output_padding. ``padding``: an int, a pair, (top, bottom, left, right), four [before,
+    after] pairs, one per axis of ``x`` (the batch and channel pairs [0, 0]), 'VALID' or 'SAME'
+    (Paddle's rule: the padding conv2d's 'SAME' would take over x's sizes, dilation reset to 1,
+    so the output is about x * stride); ``output_padding`` must lie in [0, max(stride,
+    dilation)); ``output_size`` picks it instead.
     """
     del name
     check_tensor(x, "x", "conv2d_transpose")
     if data_format not in ("NCHW", "NHWC"):
         raise ValueError(f"conv2d_transpose: data_format must be 'NCHW' or 'NHWC', got "
                          f"{data_format!r}")
+    pads = padding_pairs(padding, 2, "conv2d_transpose", data_format == "NHWC")
     if data_format == "NHWC":
         x = core.transpose(x, [0, 3, 1, 2])
     strides = pair(stride, "stride", "conv2d_transpose")
     dilations = pair(dilation, "dilation", "conv2d_transpose")
-    pads = _pads(padding)
     kernel = weight.shape[2:]
+    if pads == "SAME":  # Paddle's UpdatePaddingAndDilation: SAME over x's sizes, dilation 1
+        dilations = (1, 1)
+        pads = same_pairs(x.shape[2:], kernel, strides)
     extra = list(pair(output_padding, "output_padding", "conv2d_transpose", minimum=0))
-    if output_size is not None:
+    if output_size is None:
+        for i in (0, 1):
+            if extra[i] >= max(strides[i], dilations[i]):
+                raise ValueError(
+                    f"conv2d_transpose: output_padding={output_padding!r} must lie in [0, "
+                    f"max(stride, dilation)) = [0, {max(strides[i], dilations[i])}) along the "
+                    f"{('height', 'width')[i]}")
+    else:
         want = pair(output_size, "output_size", "conv2d_transpose")
         for i in (0, 1):
             natural = ((x.shape[2 + i] - 1) * strides[i] - sum(pads[i])
@@ -83,21 +94,11 @@ def conv2d_transpose(x: Tensor, weight: Tensor, bias: Tensor | None = None, stri
     return core.transpose(out, [0, 2, 3, 1]) if data_format == "NHWC" else out
 
 
-def _pads(padding):
-    if isinstance(padding, str):
-        if padding.upper() != "VALID":
-            raise ValueError("conv2d_transpose: of the padding strings only 'VALID' is "
-                             f"supported, got {padding!r}")
-        return (0, 0), (0, 0)
-    items = list(padding) if isinstance(padding, (list, tuple)) else [padding]
-    if len(items) == 1:
-        items = items * 2
-    if len(items) == 2:
-        return (items[0], items[0]), (items[1], items[1])
-    if len(items) == 4:
-        return (items[0], items[1]), (items[2], items[3])
-    raise ValueError(f"conv2d_transpose: padding must be an int, a pair or four ints, got "
-                     f"{padding!r}")
+def _height_one(pads):
+    """A 1-D op's parsed padding for its 2-D twin over a height of 1: 'SAME' stays (over a
+    height of 1 with a kernel of 1 it adds nothing), a (left, right) pair becomes [0, 0, left,
+    right]."""
+    return pads if pads == "SAME" else [0, 0, *pads[0]]
 
 
 def _spread(x: Tensor, strides, pads) -> Tensor:
@@ -134,8 +135,10 @@ def conv1d_transpose(x: Tensor, weight: Tensor, bias: Tensor | None = None, stri
     groups=1, dilation=1, output_size=None, data_format='NCL', name=None)``.
 
     Output length: (L - 1) * stride - pad_left - pad_right + dilation * (k - 1) + 1 +
-    output_padding. ``padding``: an int, [p], [left, right] or 'VALID'; ``output_size`` (an int
-    or [length]) picks output_padding instead. Runs as conv2d_transpose over a height of 1.
+    output_padding. ``padding``: an int, [p], [left, right], three [before, after] pairs (the
+    batch and channel pairs [0, 0]), 'VALID' or 'SAME' (as conv2d_transpose's); ``output_size``
+    (an int or [length]) picks output_padding instead. Runs as conv2d_transpose over a height
+    of 1.
     """
     del name
     check_tensor(x, "x", "conv1d_transpose", ndim=3)
@@ -143,15 +146,10 @@ def conv1d_transpose(x: Tensor, weight: Tensor, bias: Tensor | None = None, stri
     if data_format not in ("NCL", "NLC"):
         raise ValueError(f"conv1d_transpose: data_format must be 'NCL' or 'NLC', got "
                          f"{data_format!r}")
-    if isinstance(padding, str):
-        pad = padding
-    else:
-        pads = list(padding) if isinstance(padding, (list, tuple)) else [padding]
-        if len(pads) not in (1, 2):
-            raise ValueError(f"conv1d_transpose: padding must be an int, [p], [left, right] or "
-                             f"'VALID', got {padding!r}")
-        pad = [0, 0, pads[0], pads[-1]]
-    extra, step = _first(output_padding), max(_first(stride), _first(dilation))
+    pad = _height_one(padding_pairs(padding, 1, "conv1d_transpose", data_format == "NLC"))
+    # 'SAME' convolves without dilation (Paddle), so only the stride bounds output_padding
+    extra = _first(output_padding)
+    step = max(_first(stride), 1 if pad == "SAME" else _first(dilation))
     if isinstance(extra, bool) or not isinstance(extra, int) or not 0 <= extra < step:
         raise ValueError(f"conv1d_transpose: output_padding={output_padding!r} must be an int in "
                          f"[0, max(stride, dilation)) = [0, {step})")

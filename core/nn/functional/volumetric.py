@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from core import autocast, backend
 from core.higher_order import captured, linear_grad, needs
+from core.nn.functional import _spatial
 from core.nn.functional._spatial import Window, _is_int, _same, check_fits, check_tensor
 from core.nn.functional.pooling import _ceil, check_mask_format
 from core.tensor import Tensor, apply
@@ -48,44 +49,24 @@ def _check_format(data_format: str, op: str) -> bool:
     return data_format == "NCDHW"
 
 
-def padding_pairs(padding, sizes, kernel, stride, dilation, op: str, channels_first: bool = True,
-                  same: bool = True):
+def padding_pairs(padding, sizes, kernel, stride, dilation, op: str, channels_first: bool = True):
     """``padding`` as three (before, after) pairs, Paddle's spellings: 'SAME' / 'VALID', an int,
     [pad_d, pad_h, pad_w], six ints [front, back, top, bottom, left, right], or five pairs
-    including the batch and channel axes (which must be [0, 0])."""
-    if isinstance(padding, str):
-        mode = padding.upper()
-        if mode == "VALID":
-            return ((0, 0),) * 3
-        if mode == "SAME" and same:
-            return tuple(_same(sizes[i], kernel[i], stride[i], dilation[i]) for i in range(3))
-        allowed = "'SAME' or 'VALID'" if same else "'VALID'"
-        raise ValueError(f"{op}: padding string must be {allowed}, got {padding!r}")
-    items = list(padding) if isinstance(padding, (list, tuple)) else [padding]
-    if len(items) == 5 and all(isinstance(v, (list, tuple)) and len(v) == 2 for v in items):
-        outer = (0, 1) if channels_first else (0, 4)
-        spatial = [items[i] for i in range(5) if i not in outer]
-        if all(_is_int(v) and int(v) >= 0 for pair in items for v in pair) and \
-                all(int(v) == 0 for i in outer for v in items[i]):
-            return tuple((int(a), int(b)) for a, b in spatial)
-    elif all(_is_int(v) and int(v) >= 0 for v in items) and len(items) in (1, 3, 6):
-        items = [int(v) for v in items]
-        if len(items) == 1:
-            items = items * 3
-        if len(items) == 3:
-            return tuple((v, v) for v in items)
-        return tuple((items[2 * i], items[2 * i + 1]) for i in range(3))
-    raise ValueError(
-        f"{op}: padding must be 'SAME', 'VALID', an int >= 0, three ints (depth, height, width), "
-        "six ints (front, back, top, bottom, left, right) or five [before, after] pairs with "
-        f"[0, 0] for the batch and channel axes, got {padding!r}")
+    including the batch and channel axes (which must be [0, 0]); see ``_spatial.padding_pairs``.
+    'SAME' pads for output ceil(size / stride) with the given ``dilation`` (the sparse conv3d's
+    rule; dense convolutions reset the dilation to 1 first, as Paddle)."""
+    pads = _spatial.padding_pairs(padding, 3, op, not channels_first)
+    if pads != "SAME":
+        return pads
+    return tuple(_same(sizes[i], kernel[i], stride[i], dilation[i]) for i in range(3))
 
 
 def windows3d(sizes, kernel, stride, padding, dilation, op: str, channels_first: bool = True):
-    """The (depth, height, width) windows of a 3-D op; raises when the kernel does not fit."""
+    """The (depth, height, width) windows of a 3-D op; raises when the kernel does not fit.
+    'SAME' resets the dilation to 1, as Paddle's kernels do."""
     kernel = triple(kernel, "kernel_size", op)
     stride = triple(stride, "stride", op)
-    dilation = triple(dilation, "dilation", op)
+    dilation = (1, 1, 1) if _spatial.is_same(padding) else triple(dilation, "dilation", op)
     pads = padding_pairs(padding, sizes, kernel, stride, dilation, op, channels_first)
     axes = tuple(Window(sizes[i], kernel[i], stride[i], dilation[i], *pads[i]) for i in range(3))
     return check_fits(axes, _AXES, op)
@@ -249,7 +230,8 @@ def conv3d(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padd
     h*sh + j*dh, w*sw + k*dw] * weight[o, c, i, j, k] (g: the group of o). Per axis the output
     size is (in + pad_before + pad_after - dilation * (k - 1) - 1) // stride + 1. ``padding``:
     an int, [pd, ph, pw], [front, back, top, bottom, left, right], five [before, after] pairs
-    (batch and channel [0, 0]), 'SAME' (output ceil(in / stride)) or 'VALID'.
+    (batch and channel [0, 0]), 'SAME' (output ceil(in / stride); as in Paddle, it convolves
+    without dilation) or 'VALID'.
     """
     del name
     channels_first = _check_format(data_format, "conv3d")
@@ -374,9 +356,10 @@ def conv3d_transpose(x: Tensor, weight: Tensor, bias: Tensor | None = None, stri
     ``conv3d`` with that weight read as [out, in/groups, ...].
 
     Output size per axis: (in - 1) * stride - pad_before - pad_after + dilation * (k - 1) + 1
-    + output_padding. ``padding``: an int, three ints, six ints, five pairs or 'VALID';
-    ``output_size`` ([d, h, w] or an int) picks output_padding instead, which must lie in
-    [0, max(stride, dilation)).
+    + output_padding. ``padding``: an int, three ints, six ints, five pairs, 'VALID' or 'SAME'
+    (Paddle's rule: the padding conv3d's 'SAME' would take over x's sizes, dilation reset to 1,
+    so the output is about x * stride); ``output_size`` ([d, h, w] or an int) picks
+    output_padding instead, which must lie in [0, max(stride, dilation)).
     """
     del name
     op = "conv3d_transpose"
@@ -395,8 +378,10 @@ def conv3d_transpose(x: Tensor, weight: Tensor, bias: Tensor | None = None, stri
     kernel = tuple(weight.shape[2:])
     strides = triple(stride, "stride", op)
     dilations = triple(dilation, "dilation", op)
-    pads = padding_pairs(padding, xh.shape[1:4], kernel, strides, dilations, op, channels_first,
-                         same=False)
+    pads = _spatial.padding_pairs(padding, 3, op, not channels_first)
+    if pads == "SAME":  # Paddle: pads for ceil(x / stride) over x's sizes, dilation reset to 1
+        dilations = (1, 1, 1)
+        pads = _spatial.same_pairs(xh.shape[1:4], kernel, strides)
     natural = [(xh.shape[1 + i] - 1) * strides[i] - sum(pads[i])
                + dilations[i] * (kernel[i] - 1) + 1 for i in range(3)]
     if output_size is None:

@@ -343,7 +343,7 @@ def test_pad3d_and_zeropads_match_torch_and_paddles_example():
     (lambda: F.conv3d_transpose(_t(_rand(1, 2, 3, 3, 3)), _t(_rand(2, 1, 2, 2, 2)),
                                 output_size=[9, 9, 9]), "output_size="),
     (lambda: F.conv3d_transpose(_t(_rand(1, 2, 3, 3, 3)), _t(_rand(2, 1, 2, 2, 2)),
-                                padding="SAME"), "padding string must be 'VALID'"),
+                                padding="FULL"), "padding string must be 'SAME' or 'VALID'"),
     (lambda: F.max_pool3d(_t(_rand(1, 1, 4, 4, 4)), 2, padding=2), "at most half"),
     (lambda: F.max_pool3d(_t(_rand(1, 1, 4, 4)), 2), "'x' must be 5-D"),
     (lambda: F.avg_pool3d(_t(_rand(1, 1, 4, 4, 4)), 2, divisor_override=0),
