@@ -2,7 +2,9 @@
 
 Instead of packing, a batch is padded and ``sequence_length`` ([batch] ints) says each row's real
 length: states stop changing after a row's last step, so the final states are those of each
-row's last real step, and outputs at padded steps are zeros (Paddle's behaviour).
+row's last real step, and outputs at padded steps are zeros (Paddle's fused rnn op). A projected
+LSTM (``proj_size > 0``), which Paddle runs as ``RNN(LSTMCell)`` / ``BiRNN`` instead, gives
+what those give at padded steps (see ``core.nn.rnn_cells``).
 ``direction="bidirect"`` adds a backward-in-time recurrence per layer (names ``*_reverse``).
 ``time_major=True`` takes and returns ``[time, batch, features]`` (Paddle's and torch's
 time-major layout): a transpose around the batch-first kernels; final states are
@@ -229,20 +231,33 @@ class _RNN(Layer):
         mask = S.length_mask(lens, carried.shape[1], carried.dtype)[:, :, None]
         return carried * Tensor(mask)
 
+    def _stepped(self) -> bool:
+        """Whether Paddle runs this configuration through ``RNN(cell)`` / ``BiRNN`` (stepping
+        its cells) rather than its fused rnn op: then padded steps output what the cell gives
+        from the held states, and a backward pass reverses whole rows (see ``RNN``)."""
+        return False
+
     def _run(self, inputs: Tensor, lens, scan):
         """Every layer and direction: ``scan(x, params, index)`` -> (carried outputs, final).
 
         ``index`` is the state's row in ``[num_layers * num_directions, ...]`` (layer-major,
         forward first); returns the last layer's outputs and the list of finals in that order.
+        A backward pass gets ``x`` reversed within each row's length, or whole rows where
+        ``_stepped``.
         """
         x, finals = inputs, []
         for k in range(self.num_layers):
             outs = []
             for d in range(self.num_directions):
-                seq = S.sequence_reverse(x, lens) if d else x
-                carried, final = scan(seq, self._layer(k, d == 1), k * self.num_directions + d)
-                out = self._outputs(carried, lens)
-                outs.append(S.sequence_reverse(out, lens) if d else out)
+                index = k * self.num_directions + d
+                if self._stepped():  # Paddle's RNN(cell): whole rows reversed, no zeroing
+                    carried, final = scan(core.flip(x, 1) if d else x, self._layer(k, d), index)
+                    outs.append(core.flip(carried, 1) if d else carried)
+                else:
+                    seq = S.sequence_reverse(x, lens) if d else x
+                    carried, final = scan(seq, self._layer(k, d == 1), index)
+                    out = self._outputs(carried, lens)
+                    outs.append(S.sequence_reverse(out, lens) if d else out)
                 finals.append(final)
             x = outs[0] if len(outs) == 1 else core.concat(outs, axis=-1)
             x = self._between_layers(x, k)
@@ -294,7 +309,8 @@ class LSTM(_RNN):
     (o * tanh(c')) W_ho``, through ``weight_ho_l{k}`` [hidden_size, proj_size] (under
     ``weight_hh_attr``, as ``LSTMCell``'s); ``weight_hh`` is then [4H, proj_size] (torch's
     ``proj_size`` with ``weight_hr = W_ho^T``). The projected recurrence runs step by step in
-    core's ops (the fused kernel's state is square).
+    core's ops (the fused kernel's state is square) with Paddle's semantics for it, those of
+    ``RNN(LSTMCell)``: padded steps output the step from the held states, not zeros.
     """
 
     _gates = 4
@@ -321,6 +337,9 @@ class LSTM(_RNN):
     def _state_size(self) -> int:
         return self.proj_size or self.hidden_size
 
+    def _stepped(self) -> bool:
+        return bool(self.proj_size)  # Paddle's fused op has no projection
+
     def forward(self, inputs: Tensor, initial_states=None, sequence_length=None):
         inputs = self._batch_first(inputs)
         lens = self._check(inputs, sequence_length)
@@ -340,7 +359,7 @@ class LSTM(_RNN):
             if self.proj_size:
                 k, reverse = divmod(index, self.num_directions)
                 w_ho = getattr(self, f"weight_ho_l{k}{'_reverse' if reverse else ''}")
-                return _projected_scan(x, h0, c0, params, w_ho, lens)
+                return _projected_scan(x, h0, c0, params, w_ho, lens, bool(reverse))
             both = R.lstm(x, h0, c0, w_ih, w_hh, b_ih, b_hh, lens)
             return both[0], (both[0][:, -1], both[1][:, -1])
 
@@ -352,16 +371,19 @@ class LSTM(_RNN):
         return super().extra_repr() + (f", proj_size={self.proj_size}" if self.proj_size else "")
 
 
-def _projected_scan(x: Tensor, h: Tensor, c: Tensor, params, w_ho: Tensor, lens):
-    """(carried h [B, T, P], (final h, final c)) of a projected LSTM over ``x`` [B, T, I].
+def _projected_scan(x: Tensor, h: Tensor, c: Tensor, params, w_ho: Tensor, lens,
+                    reverse: bool = False):
+    """(step outputs h [B, T, P], (final h, final c)) of a projected LSTM over ``x`` [B, T, I]
+    (whole rows reversed when ``reverse``: the padding then comes first).
 
-    Rows past their length keep their states (the carried h repeats; ``_outputs`` zeroes it),
-    as the fused kernel does."""
+    Paddle steps ``LSTMCell`` here (``RNN(cell)``): a row keeps its states at padded steps,
+    while its output there is still the step's ``h`` from the kept states."""
     w_ih, w_hh, b_ih, b_hh = params
     projected = core.matmul(x, w_ih, transpose_y=True)  # every step's input part at once
     if b_ih is not None:
         projected = projected + b_ih
-    mask = None if lens is None else Tensor(S.length_mask(lens, x.shape[1], x.dtype))
+    mask = None if lens is None else S.length_mask(lens, x.shape[1], x.dtype)
+    mask = None if mask is None else Tensor(mask[:, ::-1] if reverse else mask)
     carried = []
     for t in range(x.shape[1]):
         gates = projected[:, t] + core.matmul(h, w_hh, transpose_y=True)
@@ -375,7 +397,7 @@ def _projected_scan(x: Tensor, h: Tensor, c: Tensor, params, w_ho: Tensor, lens)
         else:
             keep = mask[:, t:t + 1]
             h, c = keep * h_new + (1 - keep) * h, keep * c_new + (1 - keep) * c
-        carried.append(h)
+        carried.append(h_new)
     return core.stack(carried, axis=1), (h, c)
 
 

@@ -14,9 +14,11 @@ without T small ops per gate, the reason the op exists (core/nn/functional/rnn.p
 Layer with ``forward(inputs, states) -> (outputs, new_states)`` is stepped one step at a time.
 
 With ``sequence_length``, a row's states stop changing after its last real step (the final
-states are those of that step) and its outputs at padded steps are zeros, as core's GRU/LSTM
-layers do; a backward-in-time pass reads each row reversed *within its length*
-(``sequence_reverse``), so it starts at the row's last real step (docs/paddle.md, "RNN cells").
+states are those of that step), as in Paddle's ``rnn``; its outputs at padded steps are, as
+there, what the cell outputs for the padded input from the held states (not zeros, unlike the
+GRU/LSTM layers' fused op). A backward-in-time pass reverses whole rows, so a row meets its
+padding first and holds its initial states through it, then starts at its last real step
+(docs/paddle.md, "RNN cells" and "The recurrent family against Paddle 3.3.1").
 """
 from __future__ import annotations
 
@@ -406,11 +408,6 @@ def _reverse(x: Tensor, lens) -> Tensor:
     return S.sequence_reverse(x, backend.array_module(lens).maximum(lens, 1))
 
 
-def _zero_padding(x: Tensor, mask) -> Tensor:
-    """``x`` ``[B, T, ...]`` with its padded steps (``mask`` [B, T] False) set to zero."""
-    return core.where(mask.reshape(mask.shape + (1,) * (x.ndim - 2)), x, 0.0)
-
-
 def _hold(new: Tensor, old: Tensor, keep) -> Tensor:
     """``new`` in the rows where ``keep`` ([B] bool) holds, else ``old``."""
     return core.where(keep.reshape((-1,) + (1,) * (new.ndim - 1)), new, old)
@@ -418,7 +415,8 @@ def _hold(new: Tensor, old: Tensor, keep) -> Tensor:
 
 def _step_by_step(cell, x: Tensor, states, mask, kwargs):
     """(stacked outputs ``[B, T, ...]``, final states): the cell called at every step; a row's
-    states are held (``where``, so nothing from the padding leaks in) past its length."""
+    states are held (``where``, so nothing from the padding leaks in) where ``mask`` is False,
+    while its output there is still the cell's, as in Paddle's ``rnn``."""
     outputs = []
     for t in range(x.shape[1]):
         out, new = cell(x[:, t], states, **kwargs)
@@ -427,6 +425,21 @@ def _step_by_step(cell, x: Tensor, states, mask, kwargs):
         states = new
         outputs.append(out)
     return _map(lambda *steps: core.stack(list(steps), axis=1), *outputs), states
+
+
+def _padded_outputs(cell, x: Tensor, outputs: Tensor, held, mask) -> Tensor:
+    """``outputs`` ``[B, T, H]`` of a fused scan with the padded steps (``mask`` [B, T] False)
+    given what stepping gives there: the cell's output for that step's input from the ``held``
+    states (the row's final states going forward, its initial ones in reverse, where Paddle
+    meets the padding first). One batched cell call over all B * T steps."""
+    batch, steps = x.shape[:2]
+    flat = core.reshape(x, [batch * steps, *x.shape[2:]])
+    repeated = _map(lambda s: core.reshape(core.expand(core.unsqueeze(s, 1),
+                                                       [batch, steps, *s.shape[1:]]),
+                                           [batch * steps, *s.shape[1:]]), held)
+    out, _ = cell(flat, repeated)
+    out = core.reshape(out, [batch, steps, *out.shape[1:]])
+    return core.where(mask.reshape(mask.shape + (1,) * (out.ndim - 2)), outputs, out)
 
 
 def _run(owner: str, cell, inputs, initial_states, sequence_length, time_major: bool,
@@ -449,18 +462,19 @@ def _run(owner: str, cell, inputs, initial_states, sequence_length, time_major: 
         states = cell.get_initial_states(x, batch_dim_idx=0)
     else:
         states = _map(_tensor, initial_states)
-    if is_reverse:
-        x = _reverse(x, lens)
+    mask = None if lens is None else S.length_mask(lens, steps, "bool")
     if isinstance(cell, _FusedCell) and cell._fusable() and not kwargs:
-        outputs, states = cell._scan(x, states, lens)
+        outputs, final = cell._scan(_reverse(x, lens) if is_reverse else x, states, lens)
+        outputs = _reverse(outputs, lens) if is_reverse else outputs
+        if mask is not None and not bool(mask.all()):  # no padding: nothing to fill in
+            outputs = _padded_outputs(cell, x, outputs, states if is_reverse else final, mask)
+        states = final
+    elif is_reverse:  # Paddle reverses whole rows: a row meets its padding first, states held
+        flipped = None if mask is None else mask[:, ::-1]
+        outputs, states = _step_by_step(cell, core.flip(x, 1), states, flipped, kwargs)
+        outputs = _map(lambda o: core.flip(o, 1), outputs)
     else:
-        mask = None if lens is None else S.length_mask(lens, steps, "bool")
         outputs, states = _step_by_step(cell, x, states, mask, kwargs)
-    if lens is not None:
-        mask = S.length_mask(lens, steps, "bool")
-        outputs = _map(lambda o: _zero_padding(o, mask), outputs)
-    if is_reverse:
-        outputs = _map(lambda o: _reverse(o, lens), outputs)
     if time_major:
         outputs = _map(lambda o: core.transpose(o, [1, 0, *range(2, o.ndim)]), outputs)
     return outputs, states
@@ -475,9 +489,10 @@ class RNN(Layer):
     the cell's outputs over time, ``final_states`` are the states after the last step (nested
     as the cell's). ``initial_states=None`` starts from ``cell.get_initial_states`` (zeros).
     With ``sequence_length`` ([B] integers), a row's states stop changing after its last real
-    step and its padded steps output zeros. ``is_reverse`` runs backward in time, each row
-    reversed within its length; outputs come back in input order. ``kwargs`` go to every call
-    of the cell's forward.
+    step; its padded steps output the cell's output for their input from the held states
+    (Paddle's). ``is_reverse`` runs backward in time over whole rows (a row's padding comes
+    first and keeps its initial states); outputs come back in input order. ``kwargs`` go to
+    every call of the cell's forward.
     """
 
     def __init__(self, cell, is_reverse: bool = False, time_major: bool = False):
@@ -501,8 +516,8 @@ class BiRNN(Layer):
     ``forward(inputs, initial_states=None or (states_fw, states_bw), sequence_length=None,
     **kwargs) -> (outputs [B, T, H_fw + H_bw], (final_fw, final_bw))``: the forward cell's
     outputs, then the backward cell's, concatenated on the last axis. The backward cell reads
-    each row reversed within its length (from its last real step), and its outputs are put back
-    in input order; padded steps output zeros, as in ``RNN``.
+    each row reversed (``RNN(cell_bw, is_reverse=True)``), and its outputs are put back in
+    input order; padded steps output what ``RNN`` gives there.
     """
 
     def __init__(self, cell_fw, cell_bw, time_major: bool = False):

@@ -159,9 +159,10 @@ def test_a_cell_stepped_by_hand_reproduces_the_layer(name):
 @pytest.mark.parametrize("stepped", [False, True])
 def test_birnn_with_lengths_reproduces_the_bidirectional_layer(name, stepped):
     """BiRNN(cell_fw, cell_bw) with sequence_length against the layer's direction="bidirect":
-    the backward cell reads each row reversed within its length, padded steps output zeros,
-    final states are those of the last real step; also when the cells are stepped (a forward
-    post hook on each, which must see every step)."""
+    the same outputs at real steps and final states (those of the last real step); also when
+    the cells are stepped (a forward post hook on each, which must see every step). At padded
+    steps the layer outputs zeros (Paddle's fused op) and BiRNN the cells' step from the held
+    states (Paddle's rnn): the final ones forward, the initial zeros backward."""
     cell_cls, layer_cls, _ = CELLS[name]
     core.seed(4)
     layer = layer_cls(3, 4, direction="bidirect")
@@ -175,8 +176,16 @@ def test_birnn_with_lengths_reproduces_the_bidirectional_layer(name, stepped):
     out, final = layer(core.to_tensor(x), sequence_length=lengths)
     got, (final_fw, final_bw) = nn.BiRNN(fw, bw)(x, sequence_length=lengths)
     assert len(calls) == (10 if stepped else 0)
-    np.testing.assert_allclose(got.numpy(), out.numpy(), rtol=1e-5, atol=1e-6)
-    assert not got.numpy()[1, 2:].any()
+    real = np.arange(5)[None, :] < lengths[:, None]
+    np.testing.assert_allclose(got.numpy()[real], out.numpy()[real], rtol=1e-5, atol=1e-6)
+    assert not out.numpy()[1, 2:].any()
+    held = tuple(s[1:2] for s in final_fw) if cell_cls is nn.LSTMCell else final_fw[1:2]
+    start = bw.get_initial_states(core.to_tensor(x[1:2, 0]))
+    for t in (2, 3, 4):
+        want = [cell(x[1:2, t], states)[0].numpy()[0] for cell, states in ((fw, held),
+                                                                           (bw, start))]
+        np.testing.assert_allclose(got.numpy()[1, t], np.concatenate(want), rtol=1e-5,
+                                   atol=1e-6)
     if cell_cls is nn.LSTMCell:
         final, final_fw, final_bw = final[1], final_fw[1], final_bw[1]
     np.testing.assert_allclose(final_fw.numpy(), final.numpy()[0], rtol=1e-5, atol=1e-6)
@@ -186,8 +195,9 @@ def test_birnn_with_lengths_reproduces_the_bidirectional_layer(name, stepped):
 # ----- RNN / BiRNN against torch and between their two paths ----------------------------------
 
 def test_birnn_of_lstm_cells_matches_torch_packed_sequences():
-    """torch's packed bidirectional LSTM has the same semantics: zeros at padded steps, each
-    row's backward pass from its last real step, finals of the last real steps."""
+    """torch's packed bidirectional LSTM has the same semantics at real steps: each row's
+    backward pass from its last real step, finals of the last real steps (at padded steps
+    torch outputs zeros, Paddle's BiRNN the cells' step from the held states)."""
     torch = pytest.importorskip("torch")
     core.seed(5)
     fw, bw = nn.LSTMCell(3, 4), nn.LSTMCell(3, 4)
@@ -205,7 +215,8 @@ def test_birnn_of_lstm_cells_matches_torch_packed_sequences():
     with torch.no_grad():
         want, (h, c) = ref(packed)
     want, _ = torch.nn.utils.rnn.pad_packed_sequence(want, batch_first=True, total_length=4)
-    np.testing.assert_allclose(out.numpy(), want.numpy(), rtol=1e-5, atol=1e-6)
+    real = np.arange(4)[None, :] < lengths[:, None]
+    np.testing.assert_allclose(out.numpy()[real], want.numpy()[real], rtol=1e-5, atol=1e-6)
     for mine, theirs in ((h_fw, h[0]), (h_bw, h[1]), (c_fw, c[0]), (c_bw, c[1])):
         np.testing.assert_allclose(mine.numpy(), theirs.numpy(), rtol=1e-5, atol=1e-6)
 
@@ -237,7 +248,9 @@ def test_rnn_of_a_projected_lstm_cell_matches_torch():
 def test_rnn_fused_and_stepped_paths_agree(is_reverse, time_major):
     """The fused op over the whole sequence and the cell called step by step (a subclass with
     its own forward) give the same outputs and finals, with lengths, reversal and time-major
-    inputs; a row of length 0 keeps its initial state and outputs zeros."""
+    inputs; a row of length 0 keeps its initial state. A padded step outputs the cell's step
+    from the held states (Paddle's rnn): the final ones forward, the initial ones in reverse
+    (whole rows are reversed, so the padding comes first)."""
     core.seed(7)
     fused = nn.GRUCell(3, 4)
     stepped = Stepped(3, 4)
@@ -253,8 +266,11 @@ def test_rnn_fused_and_stepped_paths_agree(is_reverse, time_major):
     np.testing.assert_allclose(final.numpy(), final2.numpy(), rtol=1e-5, atol=1e-6)
     batch_major = out.numpy().transpose(1, 0, 2) if time_major else out.numpy()
     assert batch_major.shape == (3, 5, 4)
-    assert not batch_major[1].any() and not batch_major[2, 3:].any()
     np.testing.assert_array_equal(final.numpy()[1], h0[1])
+    held = h0 if is_reverse else final.numpy()
+    for b, t in ((1, 0), (1, 4), (2, 3), (2, 4)):
+        want = fused(x[b:b + 1, t], held[b:b + 1])[0].numpy()[0]
+        np.testing.assert_allclose(batch_major[b, t], want, rtol=1e-5, atol=1e-6)
     if is_reverse:  # the first real step is the backward pass's last: it sets the final
         row = x[2, :3][::-1]
         _, want = nn.RNN(fused)(row[None].copy(), h0[2:3])
@@ -263,12 +279,16 @@ def test_rnn_fused_and_stepped_paths_agree(is_reverse, time_major):
 
 
 @pytest.mark.parametrize("cls", [nn.LSTMCell, SteppedLSTM])
-def test_nan_in_the_padding_reaches_neither_states_nor_outputs(cls):
+def test_nan_in_the_padding_never_reaches_the_states(cls):
+    """The padded steps' outputs are the cell's for their (NaN) inputs, as in Paddle; the
+    states are held with ``where``, so NaN reaches neither them nor the real steps' outputs
+    (Paddle's mask arithmetic, new * m + old * (1 - m), would spread it)."""
     core.seed(10)
     x = RNG.normal(size=(2, 4, 3)).astype(np.float32)
     x[1, 2:] = np.nan
     out, (h, c) = nn.RNN(cls(3, 4))(x, sequence_length=[4, 2])
-    assert np.isfinite(out.numpy()).all() and not out.numpy()[1, 2:].any()
+    assert np.isfinite(out.numpy()[0]).all() and np.isfinite(out.numpy()[1, :2]).all()
+    assert np.isnan(out.numpy()[1, 2:]).all()
     assert np.isfinite(h.numpy()).all() and np.isfinite(c.numpy()).all()
 
 
@@ -307,7 +327,8 @@ def test_rnn_passes_keyword_arguments_to_a_cell_of_ones_own():
     np.testing.assert_allclose(total.numpy(), [2 * x[0].sum(0), 2 * x[1, 0]], rtol=1e-12)
     np.testing.assert_array_equal(count.numpy(), [[3.0], [1.0]])
     np.testing.assert_allclose(out.numpy()[0], 2 * np.cumsum(x[0], 0), rtol=1e-12)
-    assert not out.numpy()[1, 1:].any()
+    # padded steps output the cell's step from the held total (Paddle's rnn)
+    np.testing.assert_allclose(out.numpy()[1, 1:], 2 * x[1, 0] + 2 * x[1, 1:], rtol=1e-12)
     assert total.dtype == core.to_tensor(x).dtype  # the default states follow the inputs
 
 
