@@ -17,7 +17,8 @@ from collections.abc import Sequence
 import numpy as np
 
 DATA_FORMATS = ("CHW", "HWC")
-INTERPOLATIONS = ("nearest", "bilinear")
+INTERPOLATIONS = ("nearest", "bilinear", "bicubic", "area", "lanczos")  # resize: OpenCV's
+WARP_INTERPOLATIONS = ("nearest", "bilinear", "bicubic")  # rotate, affine, perspective: Pillow's
 PADDING_MODES = ("constant", "edge", "reflect", "symmetric")
 _NUMPY_PAD_MODE = {"edge": "edge", "reflect": "reflect", "symmetric": "symmetric"}
 _GRAY_WEIGHTS = np.array([0.299, 0.587, 0.114])  # ITU-R BT.601, OpenCV's RGB2GRAY
@@ -75,11 +76,12 @@ def check_padding_mode(owner: str, padding_mode) -> str:
     return padding_mode
 
 
-def check_interpolation(owner: str, interpolation) -> str:
-    if interpolation not in INTERPOLATIONS:
+def check_interpolation(owner: str, interpolation, allowed=INTERPOLATIONS) -> str:
+    """``interpolation`` if it is one of ``allowed`` (resize's names by default; the warps
+    pass WARP_INTERPOLATIONS), else a ValueError listing them."""
+    if not isinstance(interpolation, str) or interpolation not in allowed:
         raise ValueError(f"{owner}: interpolation={interpolation!r} must be one of "
-                         f"{', '.join(INTERPOLATIONS)} (OpenCV's 'area', 'bicubic' and 'lanczos' "
-                         "are not implemented).")
+                         f"{', '.join(repr(name) for name in allowed)}.")
     return interpolation
 
 
@@ -168,13 +170,22 @@ def _cast_like(values: np.ndarray, dtype) -> np.ndarray:
 def resize(img, size, interpolation: str = "bilinear") -> np.ndarray:
     """Resize to ``size``: ``(h, w)``, or an int that the shorter side becomes (the longer one
     ``int(size * long / short)``, an image already that size returned as is), as Paddle's cv2
-    backend.
+    backend (``paddle.vision.transforms.resize(img, size, interpolation='bilinear')``).
 
-    'bilinear' is OpenCV's INTER_LINEAR: the source of output pixel ``d`` is
-    ``s = (d + 0.5) * in / out - 0.5`` (clamped at 0), interpolated between ``floor(s)`` and the
-    next pixel (edge repeated); no antialiasing (torch's ``interpolate(mode='bilinear',
-    align_corners=False)``). 'nearest' is INTER_NEAREST: ``s = floor(d * in / out)``. Integer
-    images are rounded back to their dtype.
+    ``interpolation`` is the ``cv2.resize`` flag Paddle maps it to, computed as OpenCV 5 does
+    (OpenCV is not needed): 'nearest' (INTER_NEAREST: ``s = floor(d * in / out)``),
+    'bilinear' (INTER_LINEAR), 'bicubic' (INTER_CUBIC: Keys' kernel, A = -0.75, 4 taps),
+    'lanczos' (INTER_LANCZOS4: 8 taps, weights scaled to sum to 1) and 'area' (INTER_AREA:
+    shrinking, each output pixel is the mean of the input area it covers; enlarging, bilinear
+    weights in which every input pixel keeps a flat part). The kernels read output pixel
+    ``d`` at ``s = (d + 0.5) * in / out - 0.5`` with the edge pixels repeated, and are not
+    widened when shrinking (no antialiasing, unlike Pillow's filters).
+
+    uint8 images give OpenCV's pixels exactly: weights rounded to 1/2048 and OpenCV's
+    rounding. Except: opencv-python's Intel IPP build computes 'bicubic' on images of at
+    least 4 x 4 pixels in floating point, where a pixel can differ by 1 from OpenCV's own code
+    followed here. float32 images agree to float rounding; other dtypes are computed in
+    float64 and rounded back (saturated) to their dtype.
     """
     img = as_image(img, "resize")
     size = check_size("resize", size)
@@ -187,27 +198,222 @@ def resize(img, size, interpolation: str = "bilinear") -> np.ndarray:
     else:
         oh, ow = size
     if interpolation == "nearest":
-        rows = np.minimum((np.arange(oh) * (h / oh)).astype(np.int64), h - 1)
-        cols = np.minimum((np.arange(ow) * (w / ow)).astype(np.int64), w - 1)
+        # OpenCV's step is 1 / (out / in), which can sit an ulp below in / out: the pixel
+        # where d * in / out is a whole number then comes from the one before, as in OpenCV
+        rows = np.minimum(np.floor(np.arange(oh) * (1.0 / (oh / h))).astype(np.int64), h - 1)
+        cols = np.minimum(np.floor(np.arange(ow) * (1.0 / (ow / w))).astype(np.int64), w - 1)
         return img[rows][:, cols]
-    r0, r1, fr = _linear_taps(h, oh)
-    c0, c1, fc = _linear_taps(w, ow)
-    x = img.astype(np.float64)
-    if x.ndim == 3:
-        fr, fc = fr[:, None, None], fc[None, :, None]
+    if (oh, ow) == (h, w):
+        return img.copy()  # cv2.resize copies
+    out = _resize_opencv(img if img.ndim == 3 else img[:, :, None], oh, ow, interpolation)
+    return out if img.ndim == 3 else out[:, :, 0]
+
+
+# ----- OpenCV's cv2.resize (imgproc/src/resize.cpp) on [H, W, C] arrays -----------------------
+# uint8 images take OpenCV's fixed point: float32 weights rounded to 1/2048
+# (INTER_RESIZE_COEF_BITS = 11), integer sums across, and the vertical pass rounded the way
+# OpenCV's vectorised loops round it; that rounding is what makes every pixel agree.
+_F32 = np.float32
+_COEF_SCALE = 1 << 11
+_TAPS = {"bilinear": 2, "area": 2, "bicubic": 4, "lanczos": 8}
+_DBL_EPSILON = 2.220446049250313e-16
+_SIMD_INT16_LANES = 8  # OpenCV's 128-bit baseline loops take 8 int16 lanes a step
+
+
+def _resize_opencv(x: np.ndarray, oh: int, ow: int, interpolation: str) -> np.ndarray:
+    h, w = x.shape[:2]
+    inv_x, inv_y = ow / w, oh / h
+    scale_x, scale_y = 1.0 / inv_x, 1.0 / inv_y  # OpenCV's doubles: 1 / (out / in)
+    int_x, int_y = round(scale_x), round(scale_y)
+    whole = abs(scale_x - int_x) < _DBL_EPSILON and abs(scale_y - int_y) < _DBL_EPSILON
+    if interpolation == "bilinear" and whole and int_x == int_y == 2:
+        interpolation = "area"  # OpenCV: halving both sides is the 2 x 2 mean
+    if interpolation == "area" and scale_x >= 1 and scale_y >= 1:
+        if whole:
+            return _area_whole(x, oh, ow, int_y, int_x)
+        return _area_cells(x, _area_table(h, oh, scale_y), _area_table(w, ow, scale_x))
+    # float64 images get float64 weights (OpenCV rounds its weights to float32 for them too)
+    ft = np.float64 if x.dtype == np.float64 else _F32
+    rows = _kernel_taps(h, oh, scale_y, inv_y, interpolation, clamp=False, ft=ft)
+    cols = _kernel_taps(w, ow, scale_x, inv_x, interpolation, clamp=True, ft=ft)
+    if x.dtype == np.uint8:
+        return _separable_uint8(x, rows, cols, interpolation)
+    work = _F32 if x.dtype == np.float32 else np.float64
+    across = _weighted_sum(x.astype(work), cols, axis=1)
+    return _cast_like(_weighted_sum(across, rows, axis=0), x.dtype)
+
+
+def _kernel_taps(n_in: int, n_out: int, scale: float, inv_scale: float, interpolation: str,
+                 clamp: bool, ft=_F32):
+    """OpenCV's per-output source indices ``[n_out, taps]`` (edges repeated) and weights,
+    computed in ``ft`` (OpenCV's float32, or float64). ``clamp``: the horizontal table, where
+    OpenCV pins 'bilinear' / 'area' sources that fall off either end to the edge pixel; its
+    vertical table does not, so an edge row is summed twice there with two weights (which
+    changes the rounding)."""
+    d = np.arange(n_out)
+    if interpolation == "area":  # enlarging: flat inside each input pixel, linear between
+        start = np.floor(d * scale).astype(np.int64)
+        frac = ((d + 1) - (start + 1) * inv_scale).astype(ft)
+        frac = np.where(frac <= 0, ft(0), frac - np.floor(frac)).astype(ft)
     else:
-        fr, fc = fr[:, None], fc[None, :]
-    top = x[r0][:, c0] * (1 - fc) + x[r0][:, c1] * fc
-    bottom = x[r1][:, c0] * (1 - fc) + x[r1][:, c1] * fc
-    return _cast_like(top * (1 - fr) + bottom * fr, img.dtype)
+        pos = ((d + 0.5) * scale - 0.5).astype(ft)
+        start = np.floor(pos).astype(np.int64)
+        frac = (pos - start.astype(ft)).astype(ft)
+    taps = _TAPS[interpolation]
+    if interpolation == "bicubic":
+        weights = _cubic_weights(frac, ft)
+    elif interpolation == "lanczos":
+        weights = _lanczos4_weights(frac, ft)
+    else:
+        if clamp:
+            low, high = start < 0, start >= n_in - 1
+            frac = np.where(low | high, ft(0), frac)
+            start = np.where(low, 0, np.where(high, n_in - 1, start))
+        weights = np.stack([ft(1) - frac, frac], axis=-1)
+    index = np.clip(start[:, None] - taps // 2 + 1 + np.arange(taps), 0, n_in - 1)
+    return index, weights.astype(ft)
 
 
-def _linear_taps(n_in: int, n_out: int):
-    """For each output index: the two source indices and the weight of the second."""
-    source = np.maximum((np.arange(n_out) + 0.5) * (n_in / n_out) - 0.5, 0.0)
-    first = np.minimum(np.floor(source).astype(np.int64), n_in - 1)
-    second = np.minimum(first + 1, n_in - 1)
-    return first, second, source - first
+def _cubic_weights(x: np.ndarray, ft=_F32) -> np.ndarray:
+    """OpenCV's interpolateCubic, in its order of operations (in ``ft``)."""
+    a = ft(-0.75)
+    x1, x2 = x + ft(1), ft(1) - x
+    w0 = ((a * x1 - ft(5) * a) * x1 + ft(8) * a) * x1 - ft(4) * a
+    w1 = ((a + ft(2)) * x - (a + ft(3))) * x * x + ft(1)
+    w2 = ((a + ft(2)) * x2 - (a + ft(3))) * x2 * x2 + ft(1)
+    return np.stack([w0, w1, w2, ft(1) - w0 - w1 - w2], axis=-1)
+
+
+_S45 = 0.70710678118654752440084436210485
+_LANCZOS_CS = np.array([[1, 0], [-_S45, -_S45], [0, 1], [_S45, -_S45], [-1, 0], [_S45, _S45],
+                        [0, -1], [-_S45, _S45]])
+
+
+def _lanczos4_weights(x: np.ndarray, ft=_F32) -> np.ndarray:
+    """OpenCV's interpolateLanczos4: sin(pi t) sin(pi t / 4) / (pi t / 4)^2 at the 8 offsets,
+    by one sin/cos pair and the rotations in _LANCZOS_CS, in ``ft`` scaled to sum to 1; a
+    source on a pixel (|t| < 1e-6) gets 1e30 there, i.e. that pixel alone after scaling."""
+    y0 = (-(x + ft(3))).astype(np.float64) * math.pi * 0.25
+    s0 = np.array([math.sin(v) for v in y0])  # libm, as OpenCV's std::sin
+    c0 = np.array([math.cos(v) for v in y0])
+    t = (x[:, None] + ft(3) - np.arange(8, dtype=ft)).astype(ft)
+    y = -t.astype(np.float64) * math.pi * 0.25
+    with np.errstate(divide="ignore", invalid="ignore"):
+        values = (_LANCZOS_CS[:, 0] * s0[:, None] + _LANCZOS_CS[:, 1] * c0[:, None]) / (y * y)
+    weights = np.where(np.abs(t) >= ft(1e-6), values.astype(ft), ft(1e30))
+    total = np.zeros(len(x), ft)
+    for k in range(8):  # left to right, as OpenCV's loop
+        total = (total + weights[:, k]).astype(ft)
+    return (weights * (ft(1) / total)[:, None]).astype(ft)
+
+
+def _weighted_sum(x: np.ndarray, taps, axis: int) -> np.ndarray:
+    """``sum_k x[index[:, k]] * weight[:, k]`` along ``axis`` (0: rows, 1: columns)."""
+    index, weights = taps
+    shape = (-1, 1, 1) if axis == 0 else (1, -1, 1)
+    out = None
+    for k in range(index.shape[1]):
+        term = np.take(x, index[:, k], axis=axis) * weights[:, k].astype(x.dtype).reshape(shape)
+        out = term if out is None else out + term
+    return out
+
+
+def _separable_uint8(x: np.ndarray, rows, cols, interpolation: str) -> np.ndarray:
+    """OpenCV's fixed point: integer weights ``round(w * 2048)`` (cvRound: halves to even),
+    exact integer sums across, then each kernel's vertical rounding."""
+    def fixed(taps):
+        weights = np.clip(np.rint(taps[1] * _F32(_COEF_SCALE)), -32768, 32767)
+        return taps[0], weights.astype(np.int64)
+    rows, cols = fixed(rows), fixed(cols)
+    across = _weighted_sum(x.astype(np.int64), cols, axis=1)  # units of 1/2048
+    if interpolation in ("bilinear", "area"):
+        return _vertical_linear_uint8(across, rows)
+    exact = _weighted_sum(across, rows, axis=0)  # units of 1/2048^2
+    out = np.clip((exact + (1 << 21)) >> 22, 0, 255)  # OpenCV's FixedPtCast: half up
+    if interpolation == "bicubic":
+        out = _vertical_cubic_simd(across, rows, out)
+    return out.astype(np.uint8)
+
+
+def _vertical_linear_uint8(across: np.ndarray, rows) -> np.ndarray:
+    """VResizeLinearVec_32s8u: each row sum shifted to 16 bits (>> 4, saturated), multiplied
+    by its weight keeping the high 16 bits, the two added, then ``(v + 2) >> 2``."""
+    index, weights = rows
+    high = [(np.clip(across[index[:, k]] >> 4, -32768, 32767) * weights[:, k, None, None]) >> 16
+            for k in range(2)]
+    return np.clip((high[0] + high[1] + 2) >> 2, 0, 255).astype(np.uint8)
+
+
+def _vertical_cubic_simd(across: np.ndarray, rows, scalar: np.ndarray) -> np.ndarray:
+    """VResizeCubicVec_32s8u: the first ``8 * floor(W * C / 8)`` values of each output row are
+    computed in float32 (``s0 b0 + (s1 b1 + (s2 b2 + s3 b3))``, weights / 2048^2, rounded
+    half to even); the rest keep OpenCV's scalar integer result ``scalar``."""
+    index, weights = rows
+    scaled = (weights.astype(_F32) * _F32(1.0 / (_COEF_SCALE * _COEF_SCALE))).astype(_F32)
+    acc = None
+    for k in (3, 2, 1, 0):
+        term = (across[index[:, k]].astype(_F32) * scaled[:, k, None, None]).astype(_F32)
+        acc = term if acc is None else (term + acc).astype(_F32)
+    vector = np.clip(np.rint(acc), 0, 255).astype(np.int64)
+    _, ow, channels = across.shape
+    flat = np.arange(ow * channels).reshape(1, ow, channels)
+    return np.where(flat < (ow * channels) // _SIMD_INT16_LANES * _SIMD_INT16_LANES, vector,
+                    scalar)
+
+
+def _area_whole(x: np.ndarray, oh: int, ow: int, fy: int, fx: int) -> np.ndarray:
+    """INTER_AREA by whole factors: the mean of each ``fy x fx`` block; uint8 2 x 2 (not
+    2-channel) as ``(sum + 2) >> 2``, else OpenCV's ``sum * float32(1 / area)`` rounded."""
+    channels = x.shape[2]
+    blocks = x[:oh * fy, :ow * fx].reshape(oh, fy, ow, fx, channels)
+    if x.dtype == np.uint8:
+        total = blocks.astype(np.int64).sum(axis=(1, 3))
+        if fx == fy == 2 and channels != 2:
+            return ((total + 2) >> 2).astype(np.uint8)
+        return _cast_like(total.astype(_F32) * _F32(1.0 / (fx * fy)), np.uint8)
+    work = _F32 if x.dtype != np.float64 else np.float64
+    total = blocks.astype(work).sum(axis=(1, 3), dtype=work)
+    return _cast_like(total * work(1.0 / (fx * fy)), x.dtype)
+
+
+def _area_table(n_in: int, n_out: int, scale: float):
+    """OpenCV's computeResizeAreaTab: for each output index the input pixels its cell
+    ``[d * scale, (d + 1) * scale)`` covers, weighted by the part covered / the cell width
+    (float32), as ``[n_out, most]`` arrays padded with weight 0."""
+    cells = []
+    for d in range(n_out):
+        left = d * scale
+        right = left + scale
+        width = min(scale, n_in - left)
+        last = min(math.floor(right), n_in - 1)
+        first = min(math.ceil(left), last)
+        cell = [(first - 1, (first - left) / width)] if first - left > 1e-3 else []
+        cell += [(s, 1.0 / width) for s in range(first, last)]
+        if right - last > 1e-3:
+            cell.append((last, min(min(right - last, 1.0), width) / width))
+        cells.append(cell)
+    most = max(len(cell) for cell in cells)
+    index = np.zeros((n_out, most), np.int64)
+    weights = np.zeros((n_out, most), _F32)
+    for d, cell in enumerate(cells):
+        for k, (source, weight) in enumerate(cell):
+            index[d, k], weights[d, k] = source, weight
+    return index, weights
+
+
+def _area_cells(x: np.ndarray, rows, cols) -> np.ndarray:
+    """INTER_AREA by other factors: weighted sums in float32 (float64 for float64 images) in
+    OpenCV's order, across each row first, then down, rounded back (uint8: half to even)."""
+    work = np.float64 if x.dtype == np.float64 else _F32
+    values = x.astype(work)
+    across = np.zeros((x.shape[0], cols[0].shape[0], x.shape[2]), work)
+    for k in range(cols[0].shape[1]):  # a padded weight 0 adds +0.0: no change
+        across = across + values[:, cols[0][:, k]] * cols[1][None, :, k, None].astype(work)
+    out = None
+    for k in range(rows[0].shape[1]):
+        term = across[rows[0][:, k]] * rows[1][:, k, None, None].astype(work)
+        out = term if out is None else out + term
+    return _cast_like(out, x.dtype)
 
 
 def pad(img, padding, fill=0, padding_mode: str = "constant") -> np.ndarray:
@@ -419,7 +625,9 @@ def _hsv_to_rgb(hue, sat, val) -> np.ndarray:
 # centre (W / 2, H / 2), and each output pixel centre mapped back into the input ("inverse
 # mapping", PIL's Image.transform). So a 90-degree turn of a square image is exactly np.rot90.
 # Paddle's cv2 backend (numpy input) takes pixel centres at integers and so shifts by half a
-# pixel, and its affine drops the centre's translation; see docs/paddle.md.
+# pixel, and its affine drops the centre's translation; see docs/paddle.md. The interpolations
+# are Pillow's too (WARP_INTERPOLATIONS): Pillow's transforms have no 'area' or 'lanczos', which
+# Paddle's cv2 backend would hand to OpenCV's warps on its own geometry.
 def rotate(img, angle, interpolation: str = "nearest", expand: bool = False, center=None,
            fill=0) -> np.ndarray:
     """Rotate by ``angle`` degrees counter-clockwise about ``center`` ((x, y), default the
@@ -429,7 +637,7 @@ def rotate(img, angle, interpolation: str = "nearest", expand: bool = False, cen
     middle); pixels from outside the input get ``fill`` (a number, or one per channel)."""
     img = as_image(img, "rotate")
     angle = _check_number("rotate", "angle", angle)
-    check_interpolation("rotate", interpolation)
+    check_interpolation("rotate", interpolation, WARP_INTERPOLATIONS)
     h, w = img.shape[:2]
     turns = angle % 360.0
     if center is None and (turns in (0.0, 180.0) or (turns in (90.0, 270.0)
@@ -475,7 +683,7 @@ def affine(img, angle, translate, scale, shear, interpolation: str = "nearest", 
     if not scale > 0:
         raise ValueError(f"affine: scale={scale!r} must be > 0.")
     shear = _check_shear(shear)
-    check_interpolation("affine", interpolation)
+    check_interpolation("affine", interpolation, WARP_INTERPOLATIONS)
     h, w = img.shape[:2]
     point = (w * 0.5, h * 0.5) if center is None else _check_point("affine", "center", center)
     matrix = _inverse_affine_matrix(point, angle, (tx, ty), scale, shear)
@@ -492,7 +700,7 @@ def perspective(img, startpoints, endpoints, interpolation: str = "nearest",
     img = as_image(img, "perspective")
     start = _check_corners("startpoints", startpoints)
     end = _check_corners("endpoints", endpoints)
-    check_interpolation("perspective", interpolation)
+    check_interpolation("perspective", interpolation, WARP_INTERPOLATIONS)
     a, b, c, d, e, f, g, k = _perspective_coeffs(start, end)
     xs, ys = _output_grid(*img.shape[:2])
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -596,8 +804,8 @@ def _output_grid(h: int, w: int):
 def _sample(img: np.ndarray, xin, yin, interpolation: str, fill, owner: str) -> np.ndarray:
     """The input at (``xin``, ``yin``) for each output pixel, PIL's way: a point outside
     [0, W) x [0, H) gets ``fill``; 'nearest' takes the pixel the point is in, 'bilinear'
-    interpolates the four pixel centres around it (edge pixels repeated; integer images
-    truncated, as PIL)."""
+    interpolates the four pixel centres around it, 'bicubic' the sixteen (edge pixels
+    repeated; integer images clipped and truncated, as PIL)."""
     h, w = img.shape[:2]
     fill_value = _fill_value(img, fill, owner)
     finite = np.isfinite(xin) & np.isfinite(yin)
@@ -608,7 +816,8 @@ def _sample(img: np.ndarray, xin, yin, interpolation: str, fill, owner: str) -> 
         cols = np.clip(np.floor(xin), 0, w - 1).astype(np.int64)
         values = img[rows, cols]
     else:
-        values = _truncate_like(_bilinear(img.astype(np.float64), xin - 0.5, yin - 0.5),
+        kernel = _bilinear if interpolation == "bilinear" else _bicubic
+        values = _truncate_like(kernel(img.astype(np.float64), xin - 0.5, yin - 0.5),
                                 img.dtype)
     mask = inside if img.ndim == 2 else inside[..., None]
     return np.where(mask, values, fill_value).astype(img.dtype, copy=False)
@@ -627,6 +836,29 @@ def _bilinear(x: np.ndarray, xs, ys) -> np.ndarray:
     top = x[r0i, c0i] + (x[r0i, c1] - x[r0i, c0i]) * fc
     bottom = x[r1, c0i] + (x[r1, c1] - x[r1, c0i]) * fc
     return top + (bottom - top) * fr
+
+
+def _bicubic(x: np.ndarray, xs, ys) -> np.ndarray:
+    """Pillow's BICUBIC for transforms (libImaging/Geometry.c): the cubic through four pixel
+    centres along each of four rows, then down the column, each as ``p1 + d (p2 + d (p3 + d
+    p4))`` -- its kernel has a = -1 (sharper than resize's -0.5 or OpenCV's -0.75)."""
+    h, w = x.shape[:2]
+    c0, r0 = np.floor(xs), np.floor(ys)
+    dc, dr = xs - c0, ys - r0
+    if x.ndim == 3:
+        dc, dr = dc[..., None], dr[..., None]
+    cols = [np.clip(c0.astype(np.int64) + k - 1, 0, w - 1) for k in range(4)]
+    rows = [np.clip(r0.astype(np.int64) + k - 1, 0, h - 1) for k in range(4)]
+    lines = [_pil_cubic(*(x[row, col] for col in cols), dc) for row in rows]
+    return _pil_cubic(*lines, dr)
+
+
+def _pil_cubic(v1, v2, v3, v4, d):
+    """Pillow's BICUBIC macro, in its order of operations."""
+    p2 = -v1 + v3
+    p3 = 2 * (v1 - v2) + v3 - v4
+    p4 = -v1 + v2 - v3 + v4
+    return v2 + d * (p2 + d * (p3 + d * p4))
 
 
 def _fill_value(img: np.ndarray, fill, owner: str) -> np.ndarray:

@@ -179,8 +179,10 @@ class Transpose(BaseTransform):
 
 
 class Resize(BaseTransform):
-    """Resize to ``size`` ((h, w), or an int the shorter side becomes) with 'bilinear' or
-    'nearest' interpolation (OpenCV's, see ``functional.resize``)."""
+    """Resize to ``size`` ((h, w), or an int the shorter side becomes) (``paddle.vision.
+    transforms.Resize(size, interpolation='bilinear', keys=None)``); ``interpolation`` is one
+    of OpenCV's 'nearest', 'bilinear', 'bicubic', 'area', 'lanczos' (see
+    ``functional.resize``)."""
 
     def __init__(self, size, interpolation: str = "bilinear", keys=None):
         super().__init__(keys)
@@ -530,7 +532,8 @@ class RandomRotation(BaseTransform):
                  center=None, fill=0, keys=None):
         super().__init__(keys)
         self.degrees = _angle_range("RandomRotation", "degrees", degrees)
-        self.interpolation = F.check_interpolation("RandomRotation", interpolation)
+        self.interpolation = F.check_interpolation("RandomRotation", interpolation,
+                                                   F.WARP_INTERPOLATIONS)
         self.expand = bool(expand)
         self.center = None if center is None else F._check_point("RandomRotation", "center",
                                                                   center)
@@ -571,7 +574,8 @@ class RandomAffine(BaseTransform):
                                                              low=1e-12)
         self.shear = None if shear is None else _angle_range("RandomAffine", "shear", shear,
                                                              sizes=(2, 4))
-        self.interpolation = F.check_interpolation("RandomAffine", interpolation)
+        self.interpolation = F.check_interpolation("RandomAffine", interpolation,
+                                                   F.WARP_INTERPOLATIONS)
         self.fill = _check_fill("RandomAffine", fill)
         self.center = None if center is None else F._check_point("RandomAffine", "center",
                                                                   center)
@@ -627,7 +631,8 @@ class RandomPerspective(BaseTransform):
             raise ValueError(f"RandomPerspective: distortion_scale={distortion_scale!r} must be "
                              "in [0, 1].")
         self.distortion_scale = float(distortion_scale)
-        self.interpolation = F.check_interpolation("RandomPerspective", interpolation)
+        self.interpolation = F.check_interpolation("RandomPerspective", interpolation,
+                                                   F.WARP_INTERPOLATIONS)
         self.fill = _check_fill("RandomPerspective", fill)
 
     def get_params(self, width: int, height: int, distortion_scale: float):

@@ -245,7 +245,7 @@ def test_compose_chains_in_order():
     (lambda: T.Transpose((0, 0, 1)), "order="),
     (lambda: T.Resize(0), "size=0"),
     (lambda: T.Resize((2, 3, 4)), "size="),
-    (lambda: T.Resize(4, interpolation="bicubic"), "interpolation='bicubic'"),
+    (lambda: T.Resize(4, interpolation="cubic"), "interpolation='cubic'"),
     (lambda: T.CenterCrop(-1), "size=-1"),
     (lambda: T.Pad(-1), "padding=-1"),
     (lambda: T.Pad((1, 2, 3)), "padding="),
