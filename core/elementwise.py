@@ -15,6 +15,7 @@ import numpy as np
 
 from core import backend
 from core.arithmetic import _negated, add, multiply, remainder, subtract
+from core.framework import get_default_dtype
 from core.higher_order import captured, needs, sum_to
 from core.ops import _stepwise, _unary, _xp, _xp_of, as_input
 from core.tensor import Tensor, apply, unbroadcast
@@ -562,19 +563,32 @@ def fmin(x, y, name: str | None = None) -> Tensor:
 
 
 def ldexp(x, y, name: str | None = None) -> Tensor:
-    """Paddle's ``ldexp(x, y)``: x * 2**y for an integer ``y`` (broadcast); an integer x gives
-    float32. d/dx = 2**y."""
+    """Paddle's ``ldexp(x, y)``: x * 2**y (broadcast), computed as Paddle 3.3.1 does: both cast to
+    float64 when either is float64, else to the default float dtype (float32), so integer, bool
+    and float16 inputs give float32; ``y`` may be fractional. d/dx = 2**y, d/dy = out * ln 2."""
     del name
     x = as_input(x, "ldexp")
-    y = y if isinstance(y, Tensor) else Tensor(_xp(x).asarray(y))
-    if y.data.dtype.kind not in "iu":
-        raise TypeError(f"ldexp: y must be an integer tensor, got dtype {y.data.dtype}")
-    if x.data.dtype.kind != "f":
-        x = x.astype("float32")
-    return _binary_op(x, y, "ldexp",
-                      lambda xp, a, b: (a * xp.exp2(b.astype(a.dtype))).astype(a.dtype),
-                      lambda a, b, out, g: (g * _xp_of(a).exp2(b.astype(a.dtype)),
-                                            _xp_of(b).zeros_like(b)))
+    if not isinstance(y, Tensor):  # core also takes a number (Paddle asks for a Tensor)
+        if isinstance(y, bool) or not isinstance(y, (int, float)):
+            raise TypeError(f"ldexp: 'y' must be a Tensor or a number, got {y!r}")
+        y = Tensor(_xp(x).asarray(y, dtype="int64" if isinstance(y, int) else
+                                  _ldexp_dtype(x.data.dtype, np.dtype(get_default_dtype()))))
+    for arg, t in (("x", x), ("y", y)):
+        if t.data.dtype.kind == "c":
+            raise TypeError(f"ldexp: {arg} must be a real tensor, got dtype {t.data.dtype}")
+    dtype = _ldexp_dtype(x.data.dtype, y.data.dtype)
+
+    def powers(xp, b):
+        with np.errstate(over="ignore"):  # 2**200 in float32: inf, as Paddle
+            return xp.power(xp.asarray(2, dtype=dtype), b.astype(dtype))
+
+    return _binary_op(x, y, "ldexp", lambda xp, a, b: a.astype(dtype) * powers(xp, b),
+                      lambda a, b, out, g: (g * powers(_xp_of(b), b), g * out * math.log(2)))
+
+
+def _ldexp_dtype(*dtypes) -> np.dtype:
+    """float64 when an input is float64, else Paddle's default float dtype."""
+    return np.dtype("float64" if np.dtype("float64") in dtypes else get_default_dtype())
 
 
 def nextafter(x, y, name: str | None = None) -> Tensor:
@@ -584,28 +598,102 @@ def nextafter(x, y, name: str | None = None) -> Tensor:
     return _binary_op(x, y, "nextafter", lambda xp, a, b: xp.nextafter(a, b))
 
 
-def _integers(x, y, fn: str) -> tuple[Tensor, Tensor]:
+def _gcd_inputs(x, y, fn: str) -> tuple[Tensor, Tensor]:
+    """Both integer or both floating tensors (Paddle 3.3.1 refuses to mix them; core also
+    takes a mixture of integer dtypes)."""
     x, y = _pair(x, y, fn)
+    kinds = []
     for arg, t in (("x", x), ("y", y)):
-        if t.data.dtype.kind not in "iu":
-            raise TypeError(f"{fn}: {arg} must be an integer tensor, got dtype {t.data.dtype}")
+        if t.data.dtype.kind not in "iuf":
+            raise TypeError(f"{fn}: {arg} must be an integer or floating tensor, got dtype "
+                            f"{t.data.dtype}")
+        kinds.append(t.data.dtype.kind != "f")
+    if kinds[0] != kinds[1]:
+        arg, other, t, u = ("x", "y", x, y) if kinds[1] else ("y", "x", y, x)
+        raise TypeError(f"{fn}: {arg} must be an integer tensor when {other} is one ({other} "
+                        f"has dtype {u.data.dtype}), got dtype {t.data.dtype}; integer and "
+                        "floating inputs do not mix")
     return x, y
 
 
+# Paddle's float ``==`` / ``!=`` (phi EqualFunctor): equal when |a - b| < 1e-15
+_PADDLE_FLOAT_EQ = 1e-15
+
+
+def _float_gcd(xp, a, b):
+    """Paddle's float gcd: Euclid's loop on |a| and |b| (broadcast) with ``mod``, to the end.
+    Returns the gcd and the coefficients ``ca``, ``cb`` with gcd = ca |a| + cb |b| (the
+    integer multiples each remainder step takes), from which Paddle's gradient follows.
+    As Paddle, "y != 0" is its float comparison, |y| >= 1e-15 (``_PADDLE_FLOAT_EQ``): a smaller
+    remainder ends the loop. Where Paddle's loop never ends (NaN reaches it: a NaN, or an
+    infinity against a nonzero number) the gcd is NaN."""
+    dtype = np.result_type(a.dtype, b.dtype)
+    a, b = xp.broadcast_arrays(a.astype(dtype), b.astype(dtype))
+    x, y = xp.abs(a), xp.abs(b)
+    cx, cy = xp.ones_like(x), xp.zeros_like(x)  # x = cx |a| + dx |b|, y = cy |a| + dy |b|
+    dx, dy = xp.zeros_like(x), xp.ones_like(x)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        while bool(xp.any(~(xp.abs(y) < _PADDLE_FLOAT_EQ) & ~xp.isnan(y))):
+            step = ~(xp.abs(y) < _PADDLE_FLOAT_EQ)  # NaN included, as Paddle's
+            safe = xp.where(step, y, 1)
+            q = xp.floor(x / safe)
+            x, y = xp.where(step, y, x), xp.where(step, xp.fmod(x, safe), 0)
+            cx, cy = xp.where(step, cy, cx), xp.where(step, cx - q * cy, 0)
+            dx, dy = xp.where(step, dy, dx), xp.where(step, dx - q * dy, 0)
+            swap = x < y  # keep x >= y, as Paddle's loop body
+            x, y = xp.where(swap, y, x), xp.where(swap, x, y)
+            cx, cy = xp.where(swap, cy, cx), xp.where(swap, cx, cy)
+            dx, dy = xp.where(swap, dy, dx), xp.where(swap, dx, dy)
+    # the gradient through |a| is sign(a); at an infinite or NaN input Paddle's is NaN
+    # (a zero cotangent times an infinite quotient in its mod's backward)
+    return (xp.where(xp.isnan(y), xp.nan, x), xp.where(xp.isfinite(a), cx * xp.sign(a), xp.nan),
+            xp.where(xp.isfinite(b), dx * xp.sign(b), xp.nan))
+
+
 def gcd(x, y, name: str | None = None) -> Tensor:
-    """Paddle's ``gcd(x, y)``: the greatest common divisor of integer tensors (broadcast;
-    gcd(0, 0) = 0, always non-negative)."""
+    """Paddle's ``gcd(x, y)``: the greatest common divisor of |x| and |y| (broadcast; gcd(0, 0)
+    = 0). Integer tensors give the exact gcd. Floating tensors run Paddle 3.3.1's Euclid loop
+    with ``mod``, so non-integers have one too (gcd(2.5, 1.0) = 0.5), a remainder under 1e-15
+    counts as 0 (Paddle's float ``!=``), gcd(inf, 0) = inf and the result is NaN where
+    Paddle's loop would never end (a NaN, or an infinity against a nonzero number). Float
+    gcd has Paddle's gradient: gcd = cx |x| + cy |y| for the integer multiples Euclid's
+    steps take, d/dx = cx sign(x), d/dy = cy sign(y)."""
     del name
-    x, y = _integers(x, y, "gcd")
-    return _binary_op(x, y, "gcd", lambda xp, a, b: xp.gcd(a, b))
+    x, y = _gcd_inputs(x, y, "gcd")
+    if x.data.dtype.kind != "f":
+        return _binary_op(x, y, "gcd", lambda xp, a, b: xp.gcd(a, b))
+    try:
+        out, ca, cb = _float_gcd(_xp(x), x.data, y.data)
+    except ValueError:
+        raise ValueError(f"gcd: shapes {x.shape} and {y.shape} do not broadcast") from None
+    shapes = x.data.shape, y.data.shape
+
+    def backward(g):
+        return (None if x.stop_gradient else unbroadcast(g * ca, shapes[0]).astype(
+                    x.data.dtype, copy=False),
+                None if y.stop_gradient else unbroadcast(g * cb, shapes[1]).astype(
+                    y.data.dtype, copy=False))
+
+    return apply(out, (x, y), backward, "gcd")
 
 
 def lcm(x, y, name: str | None = None) -> Tensor:
-    """Paddle's ``lcm(x, y)``: the least common multiple of integer tensors (broadcast; 0 when
-    either is 0, always non-negative)."""
+    """Paddle's ``lcm(x, y)``: the least common multiple of |x| and |y| (broadcast; 0 when
+    either is 0). Floating tensors follow Paddle 3.3.1's formula |x * y| // gcd(x, y) (so
+    lcm(7.5, 2.5) = 7.0, and an overflowing product gives NaN); no gradient, as Paddle."""
     del name
-    x, y = _integers(x, y, "lcm")
-    return _binary_op(x, y, "lcm", lambda xp, a, b: xp.lcm(a, b))
+    x, y = _gcd_inputs(x, y, "lcm")
+    if x.data.dtype.kind != "f":
+        return _binary_op(x, y, "lcm", lambda xp, a, b: xp.lcm(a, b))
+    xp = _xp(x)
+    try:
+        d = _float_gcd(xp, x.data, y.data)[0]
+    except ValueError:
+        raise ValueError(f"lcm: shapes {x.shape} and {y.shape} do not broadcast") from None
+    zero = xp.abs(d) < _PADDLE_FLOAT_EQ  # Paddle's equal(d, 0)
+    with np.errstate(invalid="ignore", over="ignore"):
+        product = xp.abs(x.data.astype(d.dtype) * y.data.astype(d.dtype))
+        return Tensor(xp.where(zero, 0, xp.floor_divide(product, xp.where(zero, 1, d))))
 
 
 def frexp(x, name: str | None = None) -> tuple[Tensor, Tensor]:

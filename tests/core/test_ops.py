@@ -305,8 +305,8 @@ def test_einsum_skips_constant_operands_and_accepts_a_list():
 
 
 @pytest.mark.parametrize("equation,shapes,error,match", [
-    ("...ij,jk->...ik", [(2, 3), (3, 2)], ValueError, "ellipsis"),
-    ("ii->i", [(3, 3)], ValueError, "repeats a letter"),
+    ("...ij,jk->ik", [(2, 3), (3, 2)], ValueError, "missing ellipsis"),  # '...' is supported
+    ("iij->j", [(3, 2, 2)], ValueError, "diagonal needs equal sizes"),  # as are diagonals
     ("ij,jk->ik", [(2, 3)], ValueError, "2 operand"),
     ("ij,jk->ik", [(2, 3), (4, 2)], ValueError, "size 3"),
     ("ijk->i", [(2, 3)], ValueError, "3 letters"),
