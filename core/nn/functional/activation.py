@@ -358,17 +358,19 @@ def _gelu_erf_derivative(xp, a, cdf, d) -> None:
 
 
 def leaky_relu(x: Tensor, negative_slope: float = 0.01, name: str | None = None) -> Tensor:
-    """``x`` where x > 0, ``negative_slope * x`` elsewhere (Paddle's ``leaky_relu``)."""
+    """``x`` where x > 0, ``negative_slope * x`` elsewhere, Paddle's ``leaky_relu(x,
+    negative_slope=0.01, name=None)``. The derivative at x = 0 is 1, as Paddle's kernel
+    (``x >= 0``) gives it; torch's is ``negative_slope`` there."""
     del name
     _floating(x, "leaky_relu")
     return _elementwise(x, "leaky_relu",
                         lambda xp, a: xp.where(a > 0, a, a * negative_slope),
-                        lambda xp, a, out: xp.where(a > 0, 1.0, negative_slope).astype(a.dtype),
+                        lambda xp, a, out: xp.where(a >= 0, 1.0, negative_slope).astype(a.dtype),
                         lambda out, g: (g * _leaky_derivative(out, negative_slope),))
 
 
 def _leaky_derivative(out: Tensor, slope: float) -> Tensor:
-    positive = _mask(out, out._parents[0].data > 0)
+    positive = _mask(out, out._parents[0].data >= 0)
     return positive + (1 - positive) * slope
 
 

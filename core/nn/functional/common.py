@@ -344,7 +344,8 @@ def interpolate(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
     Each axis is resampled by a constant [out, in] matrix (one-hot rows for nearest, two
     weights for (bi/tri)linear, four for bicubic, a window's mean for area) and a matmul, so
     the gradient is the transposed resampling and no separate backward is needed. Source
-    coordinates follow Paddle: nearest floor(dst * ratio) (round with align_corners); linear
+    coordinates follow Paddle: nearest floor(dst * ratio) (``align_corners=True`` is refused
+    there and for 'area', as Paddle 3 refuses it); linear
     modes (dst + 0.5) * ratio - 0.5 clipped at 0 (align_mode 0), dst * ratio (align_mode 1) or
     dst * (in - 1) / (out - 1) (align_corners); bicubic (dst + 0.5) * ratio - 0.5 unclipped
     (or the align_corners map) with Keys' kernel, a = -0.75, and edge indices clamped; ratio
@@ -363,6 +364,13 @@ def interpolate(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
                          f"{x.shape} with data_format={data_format!r}.")
     if (size is None) == (scale_factor is None):
         raise ValueError("interpolate: give exactly one of size and scale_factor.")
+    if align_corners and mode in ("nearest", "area"):
+        raise ValueError(f"interpolate: align_corners=True needs an interpolating mode "
+                         f"('linear', 'bilinear', 'bicubic', 'trilinear'), not mode={mode!r} "
+                         "(as in Paddle)")
+    size = _plain_sizes(size)
+    if isinstance(scale_factor, Tensor):  # Paddle takes a Tensor of factors too
+        scale_factor = [float(v) for v in scale_factor.numpy().reshape(-1)]
     if recompute_scale_factor and size is not None:
         raise ValueError(f"interpolate: recompute_scale_factor={recompute_scale_factor!r} needs "
                          f"scale_factor, not an explicit size={size!r}.")
@@ -391,6 +399,16 @@ def interpolate(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
             moved = core.matmul(core.transpose(out, perm), mat, transpose_y=True)
             out = core.transpose(moved, [perm.index(a) for a in range(x.ndim)])
     return core.transpose(out, [0, *range(2, x.ndim), 1]) if last else out
+
+
+def _plain_sizes(size):
+    """``size`` with Tensors read as ints, as Paddle takes them: a 1-D Tensor of sizes, or a
+    list mixing ints and one-element Tensors."""
+    if isinstance(size, Tensor):
+        return [int(v) for v in size.numpy().reshape(-1)]
+    if isinstance(size, (list, tuple)):
+        return [int(v.item()) if isinstance(v, Tensor) else v for v in size]
+    return size
 
 
 # mode -> the input ranks it takes; rank -> (channels-first, channels-last) layouts
@@ -425,7 +443,7 @@ def _resample_matrix(x: Tensor, n_in: int, n_out: int, scale, mode: str, align_c
     matrix = np.zeros((n_out, n_in))
     rows = np.arange(n_out)
     if mode == "nearest":
-        src = np.floor(dst * ratio + 0.5) if align_corners else np.floor(dst * ratio)
+        src = np.floor(dst * ratio)  # (interpolate refuses align_corners here)
         matrix[rows, np.minimum(src.astype(int), n_in - 1)] = 1.0
     elif mode == "area":  # adaptive average pooling: window [floor(i in/out), ceil((i+1) in/out))
         start = (rows * n_in) // n_out

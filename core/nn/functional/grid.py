@@ -12,6 +12,7 @@ PyTorch's is False (-1 and 1 are the outer edges of the corner pixels): docs/pad
 from __future__ import annotations
 
 import functools
+import itertools
 
 from core import backend
 from core.higher_order import captured, linear_grad, needs
@@ -124,12 +125,14 @@ def _source(xp, g, size: int, padding_mode: str, align_corners: bool):
 def grid_sample(x: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: str = "zeros",
                 align_corners: bool = True, name: str | None = None) -> Tensor:
     """Sample ``x`` [N, C, H, W] at the normalised points of ``grid`` [N, H_out, W_out, 2],
-    Paddle's ``grid_sample(x, grid, mode='bilinear', padding_mode='zeros',
-    align_corners=True, name=None)``; the output is [N, C, H_out, W_out].
+    or ``x`` [N, C, D, H, W] at those of ``grid`` [N, D_out, H_out, W_out, 3], Paddle's
+    ``grid_sample(x, grid, mode='bilinear', padding_mode='zeros', align_corners=True,
+    name=None)``; the output is [N, C, H_out, W_out] (or [N, C, D_out, H_out, W_out]).
 
-    ``grid[n, h, w] = (x, y)`` in [-1, 1] (x along the width) is mapped to pixel coordinates,
-    ``(x + 1) / 2 * (W - 1)`` with ``align_corners`` (-1 and 1 are the corner pixels' centres),
-    else ``((x + 1) * W - 1) / 2`` (their outer edges). ``mode='bilinear'`` interpolates the 4
+    ``grid[n, h, w] = (x, y)`` in [-1, 1] (x along the width, then y along the height, then z
+    along the depth) is mapped to pixel coordinates, ``(x + 1) / 2 * (W - 1)`` with
+    ``align_corners`` (-1 and 1 are the corner pixels' centres), else ``((x + 1) * W - 1) / 2``
+    (their outer edges). ``mode='bilinear'`` interpolates the 4 (8 in 3-D: trilinear)
     neighbours, ``'nearest'`` takes the nearest pixel (halves round to even). Points outside
     read zeros (``padding_mode='zeros'``), the nearest edge pixel (``'border'``) or their mirror
     image in the edges (``'reflection'``). Differentiable with respect to ``x``; with
@@ -137,51 +140,27 @@ def grid_sample(x: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: s
     """
     del name
     op = "grid_sample"
-    check_tensor(x, "x", op)
-    check_tensor(grid, "grid", op)
-    if mode not in _MODES:
-        raise ValueError(f"{op}: mode={mode!r} is not supported; use one of {_MODES}.")
-    if padding_mode not in _PADDINGS:
-        raise ValueError(f"{op}: padding_mode={padding_mode!r} is not supported; use one of "
-                         f"{_PADDINGS}.")
-    _flag(align_corners, "align_corners", op)
-    n, c, h, w = x.shape
-    if grid.shape[0] != n or grid.shape[3] != 2:
-        raise ValueError(f"{op}: grid must be [N, H_out, W_out, 2] = [{n}, H_out, W_out, 2] "
-                         f"for x of shape {x.shape}, got {grid.shape}.")
+    sizes = _check_sampling(x, grid, mode, padding_mode, align_corners, op)
+    n, c, spatial = x.shape[0], x.shape[1], len(sizes)
     xp = backend.array_module(x.data)
     data, gdata = x.data, grid.data.astype(x.data.dtype, copy=False)
-    ho, wo = grid.shape[1], grid.shape[2]
-    points = ho * wo
-    ix, dix = _source(xp, gdata[..., 0].reshape(n, points), w, padding_mode, align_corners)
-    iy, diy = _source(xp, gdata[..., 1].reshape(n, points), h, padding_mode, align_corners)
+    points = 1
+    for size in grid.shape[1:-1]:
+        points *= size
+    # per input axis (D, H, W order): the pixel coordinate and its slope by the grid's; grid
+    # component k runs along the k-th axis from the last (x along W)
+    coords, slopes = zip(*[_source(xp, gdata[..., spatial - 1 - a].reshape(n, points), size,
+                                   padding_mode, align_corners)
+                           for a, size in enumerate(sizes)])
+    cells = 1
+    for size in sizes:
+        cells *= size
     # Channels last, one row per (sample, pixel): a gather reads all channels of a point at once.
-    rows = data.reshape(n, c, h * w).transpose(0, 2, 1).reshape(n * h * w, c)
-    offset = (xp.arange(n) * (h * w))[:, None]
-
-    def corner(xi, yi):
-        """(row index [N, P], in-bounds mask [N, P]) of integer pixel (xi, yi)."""
-        valid = (xi >= 0) & (xi <= w - 1) & (yi >= 0) & (yi <= h - 1)
-        index = xp.clip(yi, 0, h - 1).astype(xp.int64) * w + xp.clip(xi, 0, w - 1).astype(
-            xp.int64)
-        return index + offset, valid
-
-    if mode == "nearest":
-        corners = [(*corner(xp.rint(ix), xp.rint(iy)), None, None, None)]
-    else:
-        x0, y0 = xp.floor(ix), xp.floor(iy)
-        fx, fy = ix - x0, iy - y0  # the weights of the right / lower neighbours
-        corners = []
-        for dy in (0, 1):
-            wy = fy if dy else 1 - fy
-            for dx in (0, 1):
-                wx = fx if dx else 1 - fx
-                # (index, valid, weight, d weight / d ix, d weight / d iy)
-                corners.append((*corner(x0 + dx, y0 + dy), wx * wy,
-                                wy if dx else -wy, wx if dy else -wx))
+    rows = data.reshape(n, c, cells).transpose(0, 2, 1).reshape(n * cells, c)
+    corners = _corners(xp, coords, sizes, mode, (xp.arange(n) * cells)[:, None])
     out = xp.zeros((n, points, c), dtype=data.dtype)
     values = []
-    for index, valid, weight, _, _ in corners:
+    for index, valid, weight, _ in corners:
         value = rows[index] * valid[..., None]  # [N, P, C]; outside reads zeros
         values.append(value)
         out += value if weight is None else value * weight[..., None]
@@ -191,29 +170,84 @@ def grid_sample(x: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: s
         gx = ggrid = None
         if not x.stop_gradient:
             acc = xp.zeros_like(rows)
-            for index, valid, weight, _, _ in corners:
+            for index, valid, weight, _ in corners:
                 part = g * valid[..., None]
                 if weight is not None:
                     part = part * weight[..., None]
                 backend.add_at(acc, index.reshape(-1), part.reshape(-1, c))  # repeats add up
-            gx = acc.reshape(n, h * w, c).transpose(0, 2, 1).reshape(data.shape)
+            gx = acc.reshape(n, cells, c).transpose(0, 2, 1).reshape(data.shape)
         if not grid.stop_gradient:
             if mode == "nearest":  # piecewise constant in the grid
                 ggrid = xp.zeros(grid.shape, dtype=grid.data.dtype)
             else:
-                d_ix = xp.zeros((n, points), dtype=data.dtype)
-                d_iy = xp.zeros((n, points), dtype=data.dtype)
-                for (_, _, _, dwx, dwy), value in zip(corners, values):
+                d_coords = [xp.zeros((n, points), dtype=data.dtype) for _ in sizes]
+                for (_, _, _, d_weights), value in zip(corners, values):
                     along = (g * value).sum(axis=2)
-                    d_ix += along * dwx
-                    d_iy += along * dwy
-                ggrid = xp.stack([d_ix * dix, d_iy * diy], axis=-1).reshape(grid.shape)
+                    for d_coord, d_weight in zip(d_coords, d_weights):
+                        d_coord += along * d_weight
+                ggrid = xp.stack([d_coords[a] * slopes[a] for a in reversed(range(spatial))],
+                                 axis=-1).reshape(grid.shape)
                 ggrid = ggrid.astype(grid.data.dtype, copy=False)
         return gx, ggrid
 
-    result = out.transpose(0, 2, 1).reshape(n, c, ho, wo)
+    result = out.transpose(0, 2, 1).reshape(n, c, *grid.shape[1:-1])
     return apply(result, (x, grid), backward, op, functools.partial(
         _grid_sample_grad, padding_mode=padding_mode, align_corners=align_corners))
+
+
+def _check_sampling(x, grid, mode, padding_mode, align_corners, op: str) -> list:
+    """grid_sample's arguments checked; the input's spatial sizes (H, W or D, H, W)."""
+    check_tensor(x, "x", op, ndim=5 if isinstance(x, Tensor) and x.ndim == 5 else 4)
+    check_tensor(grid, "grid", op, ndim=x.ndim)
+    if mode not in _MODES:
+        raise ValueError(f"{op}: mode={mode!r} is not supported; use one of {_MODES}.")
+    if padding_mode not in _PADDINGS:
+        raise ValueError(f"{op}: padding_mode={padding_mode!r} is not supported; use one of "
+                         f"{_PADDINGS}.")
+    _flag(align_corners, "align_corners", op)
+    spatial = x.ndim - 2
+    if grid.shape[0] != x.shape[0] or grid.shape[-1] != spatial:
+        form = "[N, H_out, W_out, 2]" if spatial == 2 else "[N, D_out, H_out, W_out, 3]"
+        raise ValueError(f"{op}: grid must be {form} with N = {x.shape[0]} for x of shape "
+                         f"{x.shape}, got {grid.shape}.")
+    return list(x.shape[2:])
+
+
+def _corners(xp, coords, sizes, mode: str, offset) -> list:
+    """The neighbours each point reads: (row index [N, P], in-bounds mask [N, P], weight or
+    None for nearest, [d weight / d coordinate per axis]). In 2-D the order is (dy, dx) with dx
+    fastest; in 3-D (dz, dy, dx)."""
+    strides = [1] * len(sizes)
+    for a in range(len(sizes) - 2, -1, -1):
+        strides[a] = strides[a + 1] * sizes[a + 1]
+
+    def corner(at):
+        valid = True
+        index = offset
+        for i, size, stride in zip(at, sizes, strides):
+            valid = valid & (i >= 0) & (i <= size - 1)
+            index = index + xp.clip(i, 0, size - 1).astype(xp.int64) * stride
+        return index, valid
+
+    if mode == "nearest":
+        return [(*corner([xp.rint(coord) for coord in coords]), None, None)]
+    lows = [xp.floor(coord) for coord in coords]
+    fractions = [coord - low for coord, low in zip(coords, lows)]  # the upper neighbours' weights
+    corners = []
+    for ups in itertools.product((0, 1), repeat=len(sizes)):
+        along = [f if up else 1 - f for f, up in zip(fractions, ups)]
+        d_weights = [_product([w for b, w in enumerate(along) if b != a]) * (1 if up else -1)
+                     for a, up in enumerate(ups)]
+        corners.append((*corner([low + up for low, up in zip(lows, ups)]), _product(along),
+                        d_weights))
+    return corners
+
+
+def _product(factors):
+    out = factors[0]
+    for factor in factors[1:]:
+        out = out * factor
+    return out
 
 
 def _grid_sample_grad(out, g, padding_mode: str, align_corners: bool):
@@ -223,57 +257,60 @@ def _grid_sample_grad(out, g, padding_mode: str, align_corners: bool):
     order, as the array backward. The input's gradient scatters g times each corner's weight
     (an op whose gradient is the gather), the grid's contracts g with the gathered values; the
     weights are recorded in the grid, so the cross derivatives are there too."""
-    n, c, points, corners, dix, diy = captured(out, "n", "c", "points", "corners", "dix", "diy")
+    n, c, points, corners, slopes = captured(out, "n", "c", "points", "corners", "slopes")
     x, grid = out._parents
-    h, w = x.shape[2], x.shape[3]
+    sizes = list(x.shape[2:])
+    cells = _product(sizes)
     dtype = x.data.dtype
     outer = g.reshape([n, c, points]).transpose([0, 2, 1])  # [N, P, C]
     masks = [Tensor(valid.astype(dtype)) for _, valid, *_ in corners]
-    weights = [(None, None, None)] if corners[0][2] is None else _corner_weights(
-        grid, (w, h), (dix, diy), dtype, padding_mode, align_corners)
+    weights = [(None, None)] if corners[0][2] is None else _corner_weights(
+        grid, sizes, slopes, dtype, padding_mode, align_corners)
     gx = ggrid = None
     if needs(x):
         parts = [_scatter(outer * (mask if weight is None else weight * mask).unsqueeze(-1),
-                          index, n * h * w)
-                 for (index, *_), mask, (weight, _, _) in zip(corners, masks, weights)]
-        gx = sum(parts[1:], parts[0]).reshape([n, h * w, c]).transpose([0, 2, 1]).reshape(
+                          index, n * cells)
+                 for (index, *_), mask, (weight, _) in zip(corners, masks, weights)]
+        gx = sum(parts[1:], parts[0]).reshape([n, cells, c]).transpose([0, 2, 1]).reshape(
             x.shape)
     if needs(grid) and weights[0][0] is None:  # nearest: piecewise constant in the grid
-        ggrid = Tensor(backend.array_module(dix).zeros(grid.data.shape, dtype=grid.data.dtype))
+        ggrid = Tensor(backend.array_module(slopes[0]).zeros(grid.data.shape,
+                                                             dtype=grid.data.dtype))
     elif needs(grid):
         from core.manipulation import stack  # noqa: PLC0415 - run only on this path
 
-        rows = x.reshape([n, c, h * w]).transpose([0, 2, 1]).reshape([n * h * w, c])
-        d_ix = d_iy = 0
-        for (index, *_), mask, (_, dwx, dwy) in zip(corners, masks, weights):
+        rows = x.reshape([n, c, cells]).transpose([0, 2, 1]).reshape([n * cells, c])
+        d_coords = [0] * len(sizes)
+        for (index, *_), mask, (_, d_weights) in zip(corners, masks, weights):
             along = (outer * rows[index]).sum(axis=2) * mask
-            d_ix, d_iy = d_ix + along * dwx, d_iy + along * dwy
-        ggrid = stack([d_ix * Tensor(dix), d_iy * Tensor(diy)], axis=-1).reshape(grid.shape)
+            d_coords = [d + along * dw for d, dw in zip(d_coords, d_weights)]
+        ggrid = stack([d_coords[a] * Tensor(slopes[a]) for a in reversed(range(len(sizes)))],
+                      axis=-1).reshape(grid.shape)
         ggrid = ggrid if ggrid.dtype == grid.dtype else ggrid.astype(grid.dtype)
     return gx, ggrid
 
 
 def _corner_weights(grid: Tensor, sizes, slopes, dtype, padding_mode: str,
                     align_corners: bool) -> list:
-    """The four bilinear corners' (weight, d weight / d ix, d weight / d iy) as Tensors of the
-    grid, in the forward's order (dy, then dx). ``sizes`` is (W, H), ``slopes`` the pixel
-    coordinates' derivatives by the grid's (dix, diy)."""
+    """Each corner's (weight, [d weight / d coordinate per axis]) as Tensors of the grid, in
+    the forward's order. ``sizes`` are the input axes' (D, H, W order), ``slopes`` the pixel
+    coordinates' derivatives by the grid's."""
     xp = backend.array_module(grid.data)
-    n = grid.shape[0]
+    n, spatial = grid.shape[0], len(sizes)
     fractions = []
-    for k, (size, slope) in enumerate(zip(sizes, slopes)):
+    for a, (size, slope) in enumerate(zip(sizes, slopes)):
+        k = spatial - 1 - a  # the grid component along this axis
         values = grid.data[..., k].astype(dtype, copy=False).reshape(n, -1)
         coord, _ = _source(xp, values, size, padding_mode, align_corners)
         moved = grid[..., k].reshape([n, -1])
         moved = moved if moved.dtype == dtype else moved.astype(dtype)
         fractions.append(Tensor(coord - xp.floor(coord)) + Tensor(slope) * (moved - Tensor(values)))
-    fx, fy = fractions
     weights = []
-    for dy in (0, 1):
-        wy = fy if dy else 1 - fy
-        for dx in (0, 1):
-            wx = fx if dx else 1 - fx
-            weights.append((wx * wy, wy if dx else -wy, wx if dy else -wx))
+    for ups in itertools.product((0, 1), repeat=spatial):
+        along = [f if up else 1 - f for f, up in zip(fractions, ups)]
+        d_weights = [_product([w for b, w in enumerate(along) if b != a]) * (1 if up else -1)
+                     for a, up in enumerate(ups)]
+        weights.append((_product(along), d_weights))
     return weights
 
 

@@ -189,6 +189,7 @@ def binary_cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = N
     _same_shape(input, label, "binary_cross_entropy")
     x, y = input.data, label.data
     xp = backend.array_module(x)
+    _check_probabilities(xp, x)
     with np.errstate(divide="ignore"):  # log(0) = -inf, then clamped
         log_x, log_1mx = xp.maximum(xp.log(x), -100.0), xp.maximum(xp.log(1 - x), -100.0)
     losses = -(y * log_x + (1 - y) * log_1mx)
@@ -196,6 +197,15 @@ def binary_cross_entropy(input: Tensor, label: Tensor, weight: Tensor | None = N
     losses, (dx, dy) = _weighted(losses, [dx, log_1mx - log_x], weight, "binary_cross_entropy")
     return _finish(losses, [(input, dx), (label, dy)], reduction, "binary_cross_entropy",
                    _bce_grad if weight is None else functools.partial(_bce_grad, weight=weight))
+
+
+def _check_probabilities(xp, x) -> None:
+    """Paddle's kernel refuses inputs outside [0, 1] (they have no log(1 - x)); one reduction
+    and a scalar read, so no per-element host copy on a GPU."""
+    if x.size and not bool(((x >= 0) & (x <= 1)).all()):
+        low, high = float(xp.nanmin(x)), float(xp.nanmax(x))
+        raise ValueError(f"binary_cross_entropy: input must hold probabilities in [0, 1], got "
+                         f"values in [{low}, {high}]")
 
 
 def _bce_grad(out, g, weight=None):

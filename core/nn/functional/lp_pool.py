@@ -5,6 +5,7 @@ overhang of a ``ceil_mode`` window add nothing) and takes the ``1/p``-th power o
 is ``avg_pool2d`` with ``divisor_override=1`` of ``x ** p``: that pools over zero padding, and
 since ``x ** p`` is taken before padding, a padded cell adds 0 whatever ``p`` is. Built from
 differentiable ops, so the gradient ``dy * x ** (p - 1) * y ** (1 - p)`` is Paddle's too.
+``norm_type=inf`` is Paddle's max pooling over the window's input elements.
 """
 from __future__ import annotations
 
@@ -12,17 +13,18 @@ import math
 
 import core
 from core.nn.functional._spatial import check_tensor
-from core.nn.functional.pooling import _pads_1d, _single, avg_pool2d
+from core.nn.functional.pooling import _pads_1d, _single, avg_pool2d, max_pool2d
 from core.tensor import Tensor
 
 __all__ = ["lp_pool1d", "lp_pool2d"]
 
 
 def check_norm_type(norm_type, op: str) -> float:
-    """``norm_type`` as a float: a finite, non-zero number (Paddle: "can not be 0")."""
+    """``norm_type`` as a float: a non-zero number or +inf (Paddle: "can not be 0"; its -inf
+    returns ones whatever the input, so core refuses it)."""
     if isinstance(norm_type, bool) or not isinstance(norm_type, (int, float)) \
-            or not math.isfinite(norm_type) or norm_type == 0:
-        raise ValueError(f"{op}: norm_type={norm_type!r} must be a finite, non-zero number")
+            or math.isnan(norm_type) or norm_type == 0 or norm_type == -math.inf:
+        raise ValueError(f"{op}: norm_type={norm_type!r} must be a non-zero number or inf")
     return float(norm_type)
 
 
@@ -36,11 +38,15 @@ def lp_pool2d(x: Tensor, norm_type: float, kernel_size, stride=None, padding=0,
     ``norm_type = 1`` is sum pooling; large ``norm_type`` approaches max pooling (of |x| for
     even powers). ``kernel_size``/``stride``/``padding`` are spelled as for ``avg_pool2d``;
     ``stride`` defaults to ``kernel_size``. Negative inputs with a fractional ``norm_type`` give
-    NaN, as the power does in Paddle.
+    NaN, as the power does in Paddle. ``norm_type=inf`` is max pooling (of x, not |x|), as in
+    Paddle.
     """
     del name
     p = check_norm_type(norm_type, "lp_pool2d")
     check_tensor(x, "x", "lp_pool2d")
+    if p == math.inf:  # the limit of the p-norm: the window's maximum, as in Paddle
+        return max_pool2d(x, kernel_size, stride, padding, ceil_mode=ceil_mode,
+                          data_format=data_format)
     sums = avg_pool2d(core.pow(x, p), kernel_size, stride, padding, ceil_mode,
                       divisor_override=1, data_format=data_format)
     return core.pow(sums, 1.0 / p)

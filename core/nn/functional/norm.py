@@ -425,11 +425,13 @@ def instance_norm(x: Tensor, running_mean=None, running_var=None, weight: Tensor
     """Normalise each sample's channels over their spatial axes (Paddle's ``instance_norm(x,
     running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
     momentum=0.9, eps=1e-05, data_format='NCHW', name=None)``). Running statistics are not
-    kept (Paddle's InstanceNorm layers do not track them either)."""
+    used (Paddle's InstanceNorm layers do not track them either)."""
     del name, running_mean, running_var, momentum
     if not use_input_stats:
-        raise ValueError("instance_norm: use_input_stats=False is not supported (no running "
-                         "statistics are kept); use True.")
+        raise ValueError("instance_norm: use_input_stats=False is not supported: Paddle 3.3.1 "
+                         "ignores it and normalises by the input's statistics all the same; "
+                         "pass True for those numbers, or use batch_norm with the running "
+                         "statistics.")
     if data_format not in _CHANNELS_FIRST or x.ndim < 3:
         raise ValueError(f"instance_norm: expected a channels-first [N, C, ...] input, got "
                          f"shape {x.shape} with data_format={data_format!r}.")

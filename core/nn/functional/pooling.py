@@ -187,8 +187,11 @@ def _inside(xp, axis: Window):
 def avg_pool2d(x: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
                exclusive: bool = True, divisor_override=None, data_format: str = "NCHW",
                name=None) -> Tensor:
-    """The mean of each window. ``exclusive`` (Paddle's default) leaves padding out of the
-    divisor; ``divisor_override`` replaces the divisor altogether."""
+    """The mean of each window, Paddle's ``avg_pool2d(x, kernel_size, stride=None, padding=0,
+    ceil_mode=False, exclusive=True, divisor_override=None, data_format='NCHW', name=None)``.
+    ``exclusive`` (the default) leaves padding out of the divisor; ``divisor_override``
+    replaces the divisor altogether (Paddle instead rescales the exclusive mean by
+    kernel_area / divisor_override: docs/paddle.md)."""
     del name
     pool = _Pool("avg_pool2d", x, kernel_size, stride, padding, ceil_mode, data_format)
     xp = pool.xp
@@ -277,6 +280,9 @@ class _Pool:
         # the padding the caller asked for: ceil_mode's extra padding after it is not part of
         # the inclusive (exclusive=False) divisor, as in Paddle
         self.asked_after = (self.rows.after, self.cols.after)
+        if ceil_mode and isinstance(padding, str) and padding.upper() == "VALID":
+            raise ValueError(f"{op}: padding='VALID' takes ceil_mode=False, got ceil_mode=True "
+                             "(Paddle: 'VALID' means no window reaches past the input)")
         if ceil_mode:
             self.rows, self.cols = _ceil(self.rows), _ceil(self.cols)
         self.h_end = (self.rows.out - 1) * self.rows.stride + 1

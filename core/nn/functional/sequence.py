@@ -31,7 +31,8 @@ def embedding(x, weight: Tensor, padding_idx: int | None = None, max_norm: float
     norm_type=2.0, sparse=False, scale_grad_by_freq=False, name=None)``. Positions whose id is
     ``padding_idx`` (negative counts from the end) output zeros and send no gradient to that
     row, whatever the row holds. ``max_norm`` renormalises, in place, each looked-up row whose
-    ``norm_type``-norm exceeds it (Paddle and PyTorch). The gradient of ``weight`` is dense
+    ``norm_type``-norm exceeds it (Paddle and PyTorch). ``scale_grad_by_freq`` divides each
+    position's gradient by how often its id occurs in ``x``. The gradient of ``weight`` is dense
     (``sparse=False``) or a ``core.row_sparse.RowSparseGrad`` of the looked-up rows
     (``sparse=True``).
     """
@@ -43,8 +44,6 @@ def embedding(x, weight: Tensor, padding_idx: int | None = None, max_norm: float
     if ids.size and (int(ids.min()) < 0 or int(ids.max()) >= num):
         raise ValueError(f"embedding: ids must lie in [0, {num - 1}] for a table of {num} rows; "
                          f"got ids from {int(ids.min())} to {int(ids.max())}.")
-    if scale_grad_by_freq:
-        raise ValueError("embedding: scale_grad_by_freq=True is not supported; use False.")
     if padding_idx is not None:
         if not -num <= padding_idx < num:
             raise ValueError(f"embedding: padding_idx={padding_idx} is outside [-{num}, "
@@ -57,10 +56,14 @@ def embedding(x, weight: Tensor, padding_idx: int | None = None, max_norm: float
     out = xp.take(table, ids, axis=0)
     if padding_idx is not None:
         out[ids == padding_idx] = 0  # take copies: the table itself is untouched
+    # 1 / (occurrences of each position's id in x), [ids.shape + (1,)], or None
+    freq = _inverse_frequency(ids, num, table.dtype, xp) if scale_grad_by_freq else None
 
     def backward(g):
         rows = ids.reshape(-1)
         values = g.reshape(len(rows), -1)
+        if freq is not None:
+            values = values * freq.reshape(len(rows), 1)
         if padding_idx is not None:
             keep = rows != padding_idx
             rows, values = rows[keep], values[keep]
@@ -72,10 +75,19 @@ def embedding(x, weight: Tensor, padding_idx: int | None = None, max_norm: float
     return apply(out, (weight,), backward, "embedding", None if sparse else _embedding_grad)
 
 
+def _inverse_frequency(ids, num: int, dtype, xp):
+    """1 / (how often each position's id occurs in ``ids``), shaped ``ids.shape + (1,)``."""
+    flat = ids.reshape(-1)
+    counts = xp.bincount(flat, minlength=num)
+    return (1.0 / counts[flat]).astype(dtype).reshape(*ids.shape, 1)
+
+
 def _embedding_grad(out, g):  # the looked-up rows' sums, recorded; its Jacobian is the lookup
-    ids, padding_idx = captured(out, "ids", "padding_idx")
-    kept = None if padding_idx is None else Tensor(
-        (ids != padding_idx)[..., None].astype(g.data.dtype))
+    ids, padding_idx, freq = captured(out, "ids", "padding_idx", "freq")
+    kept = None if padding_idx is None else (ids != padding_idx)[..., None].astype(g.data.dtype)
+    if freq is not None:
+        kept = freq if kept is None else kept * freq
+    kept = None if kept is None else Tensor(kept)
 
     def looked_up(h):
         rows = h[ids]

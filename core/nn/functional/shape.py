@@ -259,7 +259,8 @@ def temporal_shift(x: Tensor, seg_num: int, shift_ratio: float = 0.25, name: str
         out[t, c2:]   = x[t, c2:]
 
     Paddle's steps: pad T with one zero frame on each side, then take the slices [:T], [2:],
-    [1:T+1] of the three channel groups. ``shift_ratio`` is in [0, 0.5]. Values only move, so
+    [1:T+1] of the three channel groups. ``shift_ratio`` is in [0, 0.5) (Paddle refuses 0.5,
+    which would leave no channel unshifted). Values only move, so
     the backward is the opposite shift.
     """
     del name
@@ -268,8 +269,8 @@ def temporal_shift(x: Tensor, seg_num: int, shift_ratio: float = 0.25, name: str
     channels_last = _format(data_format, op)
     seg_num = _factor(seg_num, "seg_num", op)
     if isinstance(shift_ratio, bool) or not isinstance(shift_ratio, (int, float)) \
-            or not 0.0 <= shift_ratio <= 0.5:
-        raise ValueError(f"{op}: shift_ratio={shift_ratio!r} must be a number in [0, 0.5].")
+            or not 0.0 <= shift_ratio < 0.5:
+        raise ValueError(f"{op}: shift_ratio={shift_ratio!r} must be a number in [0, 0.5).")
     frames = x.shape[0]
     if frames % seg_num:
         raise ValueError(f"{op}: the batch axis of x ({frames}) must be a multiple of "

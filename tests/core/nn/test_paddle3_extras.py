@@ -108,7 +108,7 @@ def test_lp_pool_arguments_are_checked():
     with pytest.raises(ValueError, match="norm_type=0"):
         F.lp_pool2d(x, 0, 2)
     with pytest.raises(ValueError, match="norm_type"):
-        nn.LPPool1D(float("inf"), 2)
+        nn.LPPool1D(float("-inf"), 2)  # +inf is max pooling, as in Paddle
     with pytest.raises(ValueError, match="kernel_size"):
         F.lp_pool2d(x, 2, 0)
     with pytest.raises(ValueError, match="data_format"):
