@@ -456,6 +456,12 @@ class _Pool3D:
                 raise ValueError(f"{op}: padding ({axis.before}, {axis.after}) must be at most "
                                  f"half the kernel size {axis.kernel}, so that no window is "
                                  "all padding")
+        if ceil_mode and isinstance(padding, str) and padding.upper() == "VALID":
+            raise ValueError(f"{op}: padding='VALID' takes ceil_mode=False, got ceil_mode=True "
+                             "(Paddle: 'VALID' means no window reaches past the input)")
+        # the padding the caller asked for: ceil_mode's extra padding after it is not part of
+        # the inclusive (exclusive=False) divisor, as in Paddle (and core's 2-D pools)
+        self.asked_after = tuple(a.after for a in axes)
         self.axes = tuple(_ceil(a) for a in axes) if ceil_mode else axes
         self.pads = [(a.before, a.after) for a in self.axes]
         self.grid = _Grid.of(self.axes)
@@ -543,7 +549,8 @@ def avg_pool3d(x: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool =
     padding=0, ceil_mode=False, exclusive=True, divisor_override=None, data_format='NCDHW',
     name=None)``. ``exclusive`` (Paddle's default, PyTorch's ``count_include_pad=False``)
     divides each window's sum by its number of real (non-padding) elements; otherwise by
-    kd * kh * kw; ``divisor_override`` replaces the divisor altogether."""
+    kd * kh * kw (with ``ceil_mode``, a last window's extra padding beyond the asked one does
+    not count, as in Paddle); ``divisor_override`` replaces the divisor altogether."""
     del name
     pool = _Pool3D("avg_pool3d", x, kernel_size, stride, padding, ceil_mode, data_format)
     xp = pool.xp
@@ -553,13 +560,14 @@ def avg_pool3d(x: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool =
             raise ValueError(f"avg_pool3d: divisor_override must be a positive number, got "
                              f"{divisor_override!r}")
         divisor = float(divisor_override)
-    elif not exclusive:
+    elif not exclusive and pool.asked_after == tuple(a.after for a in pool.axes):
         divisor = float(pool.grid.volume)
-    else:
+    else:  # exclusive: the real elements; inclusive with ceil_mode: those and the asked padding
         divisor = 1
-        for axis_index, axis in enumerate(pool.axes):
+        for axis_index, (axis, asked) in enumerate(zip(pool.axes, pool.asked_after)):
+            low, high = (0, axis.size) if exclusive else (-axis.before, axis.size + asked)
             start = xp.arange(axis.out) * axis.stride - axis.before
-            count = xp.minimum(start + axis.kernel, axis.size) - xp.maximum(start, 0)
+            count = xp.minimum(start + axis.kernel, high) - xp.maximum(start, low)
             shape = [1, 1, 1]
             shape[axis_index] = axis.out
             divisor = divisor * count.reshape(shape)

@@ -210,16 +210,19 @@ def test_pool3d_match_torch_with_indices_and_count_include_pad(kw):
         np.testing.assert_allclose(X.gradient(), tx.grad.numpy(), atol=1e-12)
 
 
-def test_avg_pool3d_inclusive_divisor_is_the_kernel_volume_under_ceil_mode():
-    """Paddle (exclusive=False) divides every window by kd*kh*kw, even a ceil_mode window that
-    runs past the padding; PyTorch's count_include_pad counts only input + padding there."""
+def test_avg_pool3d_inclusive_divisor_leaves_out_ceil_modes_extra_padding():
+    """Paddle 3.3.1 (exclusive=False) counts the padding asked for but not the extra that
+    ceil_mode adds beyond it: without padding, a last window holding one element is that
+    element (values checked against real Paddle; core used to divide by kd*kh*kw)."""
     x = _rand(1, 1, 3, 3, 3)
     out = F.avg_pool3d(_t(x), 2, stride=2, ceil_mode=True, exclusive=False).numpy()
     expected = np.zeros((1, 1, 2, 2, 2))
     for i, j, k in np.ndindex(2, 2, 2):
-        expected[0, 0, i, j, k] = x[0, 0, 2 * i:2 * i + 2, 2 * j:2 * j + 2,
-                                    2 * k:2 * k + 2].sum() / 8
+        window = x[0, 0, 2 * i:2 * i + 2, 2 * j:2 * j + 2, 2 * k:2 * k + 2]
+        expected[0, 0, i, j, k] = window.sum() / window.size
     np.testing.assert_allclose(out, expected, atol=1e-12)
+    with pytest.raises(ValueError, match="avg_pool3d: padding='VALID' takes ceil_mode=False"):
+        F.avg_pool3d(_t(x), 2, padding="VALID", ceil_mode=True)
     assert F.avg_pool3d(_t(x), 3, padding=1, divisor_override=2).numpy()[0, 0, 0, 0, 0] == \
         pytest.approx(x[0, 0, :2, :2, :2].sum() / 2)
 
