@@ -5,6 +5,8 @@ numpy broadcasting by summing gradients back to each input's shape (``unbroadcas
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from core import autocast, backend, threads
@@ -67,11 +69,14 @@ def _multiply_grad(out, g):
 def divide(x, y, name=None) -> Tensor:
     """x / y, true division with broadcasting (Paddle's ``divide``, the ``/`` operator).
 
-    Two integer (or bool) operands divide in float32, Paddle's default float dtype, as Paddle's
-    math_op_patch casts them; numpy would give float64, which then spreads through a float32
-    model. Float operands keep their dtype."""
+    Two integer operands (or an integer and a bool) divide in float32, Paddle's default float
+    dtype, as Paddle's math_op_patch casts them; numpy would give float64, which then spreads
+    through a float32 model. Float operands keep their dtype; two bools stay bool, as Paddle
+    3.3.1's kernel divides them (``_bool_divide``)."""
     x, y = _pair(x, y)
     if x.dtype.kind in "iub" and y.dtype.kind in "iub":
+        if x.data.dtype is _BOOL and y.data.dtype is _BOOL:
+            return _bool_divide(x, y)
         x, y = _as_float32(x), _as_float32(y)
     a, b = x.data, y.data
 
@@ -82,6 +87,16 @@ def divide(x, y, name=None) -> Tensor:
                 if not y.stop_gradient else None)
 
     return apply(a / b, (x, y), backward, "divide", _divide_grad)
+
+
+def _bool_divide(x: Tensor, y: Tensor) -> Tensor:
+    """bool / bool in Paddle 3.3.1 is bool: its integer kernel computes ``x / True = x``, and a
+    False divisor is an integer division by zero. No gradient (bools carry none)."""
+    a, b = x.data, y.data
+    if not bool(b.all()):
+        raise ZeroDivisionError("divide: bool division by zero (y has a False; bool / bool "
+                                "divides as integers, as in Paddle)")
+    return Tensor(backend.array_module(a).logical_and(a, b))
 
 
 def true_divide(input, other) -> Tensor:  # noqa: A002 - Paddle's names
@@ -263,8 +278,10 @@ def _matmul_grad(out, g, transpose_x: bool = False, transpose_y: bool = False):
 
 
 def _select(x, y, fn: str, x_wins) -> Tensor:
-    """maximum/minimum: each gradient goes to the input ``x_wins(a, b)`` picks, else to y."""
-    x, y = _pair(x, y)
+    """maximum/minimum: each gradient goes to the input ``x_wins(a, b)`` picks, else to y.
+    Paddle promotes their operands without the 0-D rule (float32[3] with float64[] is
+    float64)."""
+    x, y = _pair(x, y, False)  # scalar_rule
     a, b = x.data, y.data
     xp = backend.array_module(a)
     take_x = x_wins(a, b)
@@ -298,11 +315,11 @@ def minimum(x, y, name: str | None = None) -> Tensor:
     return _select(x, y, "minimum", lambda a, b: a < b)
 
 
-def _integer_pair(x, y, fn: str) -> tuple[Tensor, Tensor]:
+def _integer_pair(x, y, fn: str, scalar_rule: bool) -> tuple[Tensor, Tensor]:
     if not isinstance(x, Tensor):
         raise TypeError(f"{fn}: 'x' must be a Tensor, got {type(x).__name__} "
                         "(wrap arrays with core.to_tensor)")
-    x, y = _pair(x, y)
+    x, y = _pair(x, y, scalar_rule)
     b = y.data
     if b.dtype.kind in "iub" and bool((b == 0).any()):  # as Paddle's integer kernels
         raise ZeroDivisionError(f"{fn}: integer division by zero (y has a 0)")
@@ -313,7 +330,7 @@ def floor_divide(x, y, name: str | None = None) -> Tensor:
     """x / y rounded down (toward -inf), element-wise with broadcasting, as Python's ``//``;
     the ``//`` operator. No gradient (Paddle defines none). An integer y must not be 0."""
     del name
-    x, y = _integer_pair(x, y, "floor_divide")
+    x, y = _integer_pair(x, y, "floor_divide", scalar_rule=False)  # Paddle: no 0-D rule
     return Tensor(backend.array_module(x.data).floor_divide(x.data, y.data))
 
 
@@ -321,8 +338,11 @@ def remainder(x, y, name: str | None = None) -> Tensor:
     """x - floor_divide(x, y) * y: the remainder takes the sign of ``y``, as Python's ``%``;
     the ``%`` operator. Gradients as Paddle's kernel: dx = g, dy = -g * floor(x / y)."""
     del name
-    x, y = _integer_pair(x, y, "remainder")
+    x, y = _integer_pair(x, y, "remainder", scalar_rule=True)
     a, b = x.data, y.data
+    if a.dtype.kind == "c":  # numpy has no complex remainder; Paddle's is not one (docs)
+        raise TypeError(f"remainder: complex operands are not supported (computing in "
+                        f"{a.dtype}); take the remainder of the real and imaginary parts")
     xp = backend.array_module(a)
 
     def backward(g):
@@ -444,10 +464,15 @@ def _is_advanced(index) -> bool:
     return any(hasattr(p, "shape") and p.ndim > 0 or isinstance(p, list) for p in parts)
 
 
-def _pair(x, y) -> tuple[Tensor, Tensor]:
+def _pair(x, y, scalar_rule: bool = True) -> tuple[Tensor, Tensor]:
+    """``x`` and ``y`` as Tensors of one dtype (Paddle 3.3.1's promotion, see ``_promoted``);
+    ``scalar_rule=False`` for the ops whose promotion ignores 0-D operands (floor_divide,
+    maximum, minimum)."""
     if isinstance(x, Tensor):
-        if isinstance(y, Tensor):
-            return _promote(x, y)
+        if isinstance(y, Tensor):  # equal dtypes (the common case) decide nothing more
+            if x.data.dtype is y.data.dtype:
+                return x, y
+            return _promote(x, y, scalar_rule)
         if isinstance(y, float) and x.dtype.kind in "iub":
             x = _as_float32(x)
         elif type(y) is int and x.data.dtype is _BOOL:  # not a bool: type(True) is bool
@@ -481,15 +506,67 @@ def _scalar(value, like: Tensor) -> Tensor:
     return as_tensor(value, like=like)
 
 
-def _promote(x: Tensor, y: Tensor) -> tuple[Tensor, Tensor]:
-    """An integer (or bool) tensor meeting a float tensor takes the float's dtype, as Paddle
-    3.x promotes; numpy would make int64 with float32 float64."""
-    kx, ky = x.data.dtype.kind, y.data.dtype.kind
-    if kx in "iub" and ky == "f":
-        return Tensor(x.data.astype(y.data.dtype)), y
-    if ky in "iub" and kx == "f":
-        return x, Tensor(y.data.astype(x.data.dtype))
-    return x, y
+def _promote(x: Tensor, y: Tensor, scalar_rule: bool = True) -> tuple[Tensor, Tensor]:
+    """``x`` and ``y`` cast to the dtype ``_promoted`` picks. A cast of a tensor that needs a
+    gradient is recorded, so the gradient comes back in the tensor's own dtype (a float64 0-D
+    tensor in a float32 product receives a float64 gradient, as in Paddle)."""
+    a, b = x.data, y.data
+    dtype = _promoted(a.dtype, b.dtype, a.ndim == 0, b.ndim == 0, scalar_rule)
+    return _cast(x, dtype), _cast(y, dtype)
+
+
+_CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}  # Paddle promotes across these in order
+
+
+@functools.cache
+def _promoted(dx, dy, x_0d: bool, y_0d: bool, scalar_rule: bool = True):
+    """The dtype Paddle 3.3.1 computes ``x op y`` in (GetPromoteDtype in phi's
+    type_promotion.h, measured in tests/core/data/paddle331/misc/promotion.json). With
+    ``scalar_rule``, a 0-D tensor meeting an N-D tensor of the same kind (both integer, both
+    float or both complex) acts as a Python number would: the N-D tensor's dtype wins
+    (``float32[3] * float64[]`` is float32, ``int32[3] + int64[]`` int32). Otherwise, and for
+    two 0-D or two N-D tensors, ``_promote_types``. Paddle refuses two N-D tensors of different
+    kinds other than float and complex (int32 + int64, int64 + float32); core promotes them
+    with the same table (docs/paddle.md)."""
+    kx, ky = _CATEGORY.get(dx.kind), _CATEGORY.get(dy.kind)
+    if kx is None or ky is None:  # not a numeric dtype Paddle has (datetime, str): numpy's
+        return np.result_type(dx, dy)
+    if scalar_rule and x_0d != y_0d and kx == ky and kx:
+        return dy if x_0d else dx
+    return _promote_types(dx, dy, kx, ky)
+
+
+def _promote_types(dx, dy, kx: int, ky: int):
+    """Paddle's promoteTypes: within a kind the wider dtype (integers as numpy: uint8 with int8
+    is int16); across kinds the higher kind's dtype (bool < integer < float < complex), where
+    numpy would widen (int64 with float32 is float64 there, int32 with complex64 complex128);
+    and a complex64 meeting float64 becomes complex128."""
+    if kx == ky:
+        return np.result_type(dx, dy)
+    high, low = (dx, dy) if kx > ky else (dy, dx)
+    if high == np.complex64 and low == np.float64:
+        return np.dtype(np.complex128)
+    return high
+
+
+def _cast(x: Tensor, dtype) -> Tensor:
+    if x.data.dtype == dtype:
+        return x
+    return Tensor(x.data.astype(dtype)) if x.stop_gradient else x.astype(dtype)
+
+
+def _promoted_arrays(x: Tensor, y):
+    """The arrays a comparison of ``x`` with ``y`` (a Tensor, a number, an array) compares: a
+    Tensor ``y`` of another dtype and ``x`` cast as arithmetic promotes them, so that
+    ``float32[3] == float64[]`` compares in float32, as Paddle 3.3.1 does."""
+    a = x.data
+    if not isinstance(y, Tensor):
+        return a, y
+    b = y.data
+    if a.dtype is b.dtype:
+        return a, b
+    dtype = _promoted(a.dtype, b.dtype, a.ndim == 0, b.ndim == 0)
+    return a.astype(dtype, copy=False), b.astype(dtype, copy=False)
 
 
 def _as_float32(x: Tensor) -> Tensor:
@@ -500,7 +577,11 @@ def _as_float32(x: Tensor) -> Tensor:
 
 def _compare(op):
     def method(self, other):
-        other = other.data if isinstance(other, Tensor) else other
+        if isinstance(other, Tensor):
+            a, b = self.data, other.data
+            if a.dtype is not b.dtype:  # the common equal dtypes skip _promoted_arrays' call
+                a, b = _promoted_arrays(self, other)
+            return Tensor(op(a, b))
         return Tensor(op(self.data, other))
     return method
 

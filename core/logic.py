@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import backend
+from core.arithmetic import _promoted_arrays
 from core.ops import as_input, normalize_axes
 from core.tensor import Tensor
 
@@ -17,10 +18,15 @@ def _raw(value):
     return value.data if isinstance(value, Tensor) else value
 
 
-def _compare(fn: str, op):
+def _compare(fn: str, op, promote: bool = True):
     def compare(x, y, name=None) -> Tensor:
-        a = as_input(x, fn).data
-        return Tensor(backend.array_module(a).asarray(op(a, _raw(y))))  # 0-D: array, not scalar
+        x = as_input(x, fn)
+        a, b = x.data, _raw(y)
+        # comparisons cast as arithmetic does (float32[3] == float64[] compares in float32, as
+        # Paddle 3.3.1); the logical ops test truth, which a cast to integers would change
+        if promote and isinstance(y, Tensor) and a.dtype is not b.dtype:
+            a, b = _promoted_arrays(x, y)
+        return Tensor(backend.array_module(a).asarray(op(a, b)))  # 0-D: array, not scalar
 
     compare.__name__ = compare.__qualname__ = fn
     compare.__doc__ = f"Element-wise ``{fn}`` of ``x`` and ``y`` (broadcast); a bool tensor."
@@ -33,9 +39,12 @@ less_than = _compare("less_than", lambda a, b: a < b)
 less_equal = _compare("less_equal", lambda a, b: a <= b)
 greater_than = _compare("greater_than", lambda a, b: a > b)
 greater_equal = _compare("greater_equal", lambda a, b: a >= b)
-logical_and = _compare("logical_and", lambda a, b: backend.array_module(a).logical_and(a, b))
-logical_or = _compare("logical_or", lambda a, b: backend.array_module(a).logical_or(a, b))
-logical_xor = _compare("logical_xor", lambda a, b: backend.array_module(a).logical_xor(a, b))
+logical_and = _compare("logical_and", lambda a, b: backend.array_module(a).logical_and(a, b),
+                       promote=False)
+logical_or = _compare("logical_or", lambda a, b: backend.array_module(a).logical_or(a, b),
+                      promote=False)
+logical_xor = _compare("logical_xor", lambda a, b: backend.array_module(a).logical_xor(a, b),
+                       promote=False)
 
 
 def _test(fn: str):

@@ -8,6 +8,7 @@ ordered by position (a stable sort), so results are deterministic.
 from __future__ import annotations
 
 from core import backend
+from core.arithmetic import _promote
 from core.higher_order import captured, needs, sum_to
 from core.manipulation import _taken_grad, squeeze
 from core.ops import as_input, check_scalar_axis, normalize_axis
@@ -191,6 +192,8 @@ def where(condition, x=None, y=None, name: str | None = None):
         raise TypeError(f"where: condition must be a bool tensor, got dtype {cond.dtype}")
     like = x if isinstance(x, Tensor) else y if isinstance(y, Tensor) else None
     x, y = as_tensor(x, like=like), as_tensor(y, like=like)
+    if x.data.dtype != y.data.dtype:  # Paddle's table, no 0-D rule (int with complex64: c64)
+        x, y = _promote(x, y, scalar_rule=False)
     xp = backend.array_module(x.data)
     xs, ys = x.data.shape, y.data.shape
 

@@ -212,6 +212,21 @@ class Tensor:
         """The accumulated gradient as a Tensor (``None`` before a backward pass)."""
         return None if self.grad_data is None else Tensor(self.grad_data)
 
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        """Paddle's ``x.grad = value`` on a leaf: None drops the gradient (``.grad`` is None, an
+        optimizer step skips the tensor); a Tensor of this tensor's shape and dtype becomes the
+        gradient, copied onto this tensor's device (later changes of ``value`` do not reach it),
+        which the next backward adds to and optimizers and gradient clipping use."""
+        if self._backward is not None:  # Paddle: "Only leaf Tensor can be set grad."
+            raise RuntimeError(f"Tensor.grad: only a leaf tensor's gradient can be assigned; "
+                               f"this tensor (shape {self.shape}) is the output of "
+                               f"{self._op or 'an op'} (use retain_grads() to keep its gradient)")
+        if value is None:
+            self.grad_data = None
+            return
+        self.grad_data = _checked_gradient(self, value)
+
     def gradient(self) -> np.ndarray | None:
         """The accumulated gradient as a numpy array (Paddle's ``Tensor.gradient()``)."""
         return None if self.grad_data is None else backend.to_numpy(self.grad_data)
@@ -326,6 +341,24 @@ class Tensor:
         else:
             seed = grad_tensor.data if isinstance(grad_tensor, Tensor) else grad_tensor
         run_backward(self, seed, retain_graph)
+
+
+def _checked_gradient(x: Tensor, value):
+    """``value`` (the Tensor assigned to ``x.grad``) as a gradient array of x: a copy on x's
+    device. Paddle accepts only a Tensor (a ValueError otherwise) and refuses another dtype
+    (a RuntimeError); core also refuses another shape, which Paddle takes silently."""
+    if not isinstance(value, Tensor) or value._sparse:
+        raise ValueError(f"Tensor.grad: the assigned gradient must be a dense Tensor or None, "
+                         f"got {type(value).__name__} {value!r:.80}")
+    if value.data.dtype != x.data.dtype:
+        raise RuntimeError(f"Tensor.grad: the assigned gradient has dtype {value.dtype}, but "
+                           f"the tensor's dtype is {x.dtype}: cast it first "
+                           f"(g.astype('{x.dtype}'))")
+    if tuple(value.data.shape) != tuple(x.data.shape):
+        raise ValueError(f"Tensor.grad: the assigned gradient has shape {value.shape}, but the "
+                         f"tensor's shape is {x.shape}")
+    copy = _on_device_of(x.data, value.data)
+    return value.data.copy() if copy is value.data else copy
 
 
 def _moved(x: Tensor, data, op: str) -> Tensor:
