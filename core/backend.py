@@ -36,6 +36,41 @@ class DeviceError(ValueError):
     """A device string that is malformed or names hardware this machine does not have."""
 
 
+class DeviceMismatchError(DeviceError):
+    """Tensors of one computation on different devices (a model on a GPU given host inputs)."""
+
+
+def mismatch_message(owner: str, inputs, parameters) -> str | None:
+    """Why ``owner``'s forward failed, when its tensor inputs and parameters are not all on one
+    device (None when they are: the failure is another one). Only called on the error path."""
+    given, held = _devices_of(inputs), _devices_of(parameters)
+    if len(given | held) < 2:
+        return None
+    where = f"its inputs are on {' and '.join(sorted(given))}"
+    if held:
+        where += f" and its parameters on {' and '.join(sorted(held))}"
+    return (f"{owner}: {where}: every tensor of one forward must be on one device. Move the "
+            "inputs (core.to_tensor(x, place=...), Tensor.cuda() / .cpu()) or the model "
+            "(layer.to(device=...)), or select the device before making both "
+            "(core.device.set_device).")
+
+
+def _devices_of(values) -> set[str]:
+    """The devices ("cpu", "gpu:0") of the arrays and tensors in ``values`` (nested lists,
+    tuples and dicts looked into)."""
+    found = set()
+    for value in values:
+        if isinstance(value, (list, tuple)):
+            found |= _devices_of(value)
+        elif isinstance(value, dict):
+            found |= _devices_of(value.values())
+        elif isinstance(value, np.ndarray) or hasattr(value, "__cuda_array_interface__"):
+            found.add(str(place_of(value).device))
+        elif hasattr(getattr(value, "data", None), "dtype"):  # a Tensor
+            found.add(str(place_of(value.data).device))
+    return found
+
+
 @dataclass(frozen=True)
 class Device:
     kind: str  # "cpu" or "gpu"

@@ -393,6 +393,12 @@ class Layer:
                     and not output.stop_gradient:
                 output.register_array_hook(error_clip_hook(self, self.error_clip))
             return output
+        except TypeError as error:  # cupy's and numpy's word for arrays of two devices
+            message = backend.mismatch_message(type(self).__name__, inputs,
+                                               list(self.parameters()))
+            if message is None:
+                raise
+            raise backend.DeviceMismatchError(message) from error
         finally:
             if token:
                 _profiling.close_layer(token)
