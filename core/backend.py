@@ -66,8 +66,13 @@ def _devices_of(values) -> set[str]:
             found |= _devices_of(value.values())
         elif isinstance(value, np.ndarray) or hasattr(value, "__cuda_array_interface__"):
             found.add(str(place_of(value).device))
-        elif hasattr(getattr(value, "data", None), "dtype"):  # a Tensor
-            found.add(str(place_of(value.data).device))
+        else:
+            try:
+                array = getattr(value, "data", None)
+            except TypeError:  # a sparse tensor refuses dense access to its values: not ours
+                continue
+            if hasattr(array, "dtype"):  # a Tensor's array
+                found.add(str(place_of(array).device))
     return found
 
 
