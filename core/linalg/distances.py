@@ -5,7 +5,9 @@ torch.cdist); ``pdist``: the distances between the rows of one matrix, each pair
 The forward either forms the differences x_i - y_j ([..., P, R, M]) or, for p = 2 when
 ``compute_mode`` asks for it, uses |x|^2 + |y|^2 - 2 x y^T (one matmul, no [P, R, M] array; less
 exact for close points). Both share one backward, written out below; at a zero distance the
-gradient is 0, as Paddle's and torch's.
+gradient is 0, as Paddle's and torch's. Under ``grad(create_graph=True)`` the same backward runs
+with recorded ops (``_euclid_grad`` for p = 2, ``_direct_grad_fn`` otherwise), so every order
+is differentiable.
 """
 from __future__ import annotations
 
@@ -80,8 +82,7 @@ def cdist(x, y, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_n
         return (None if x.stop_gradient else unbroadcast(ga, x.data.shape),
                 None if y.stop_gradient else unbroadcast(gb, y.data.shape))
 
-    # create_graph: the Euclidean distance (the one of losses and kernels) has a tensor backward
-    return apply(out, (x, y), backward, "cdist", _euclid_grad if p == 2 else None)
+    return apply(out, (x, y), backward, "cdist", _euclid_grad if p == 2 else _direct_grad_fn)
 
 
 def _euclid_grad(out, g):
@@ -96,6 +97,39 @@ def _euclid_grad(out, g):
     return (sum_to(xs * w.sum(axis=-1, keepdim=True) - w @ ys, x.shape) if needs(x) else None,
             sum_to(ys * w.sum(axis=-2).unsqueeze(-1) - w.transpose(swap) @ xs, y.shape)
             if needs(y) else None)
+
+
+def _direct_grad_fn(out, g):
+    """cdist's backward for p != 2 with recorded ops: d out / d (x_i - y_j) as
+    ``_direct_grad`` computes it, over the recorded differences [..., P, R, M], summed over
+    y's rows for x and over x's rows (negated) for y."""
+    a, b, p = captured(out, "a", "b", "p")
+    x, y = out._parents
+    diff = x.broadcast_to(list(a.shape)).unsqueeze(-2) - y.broadcast_to(list(b.shape)).unsqueeze(-3)
+    gd = g.unsqueeze(-1) * _distance_slope(diff, out, p)
+    return (sum_to(gd.sum(axis=-2), x.shape) if needs(x) else None,
+            sum_to(-gd.sum(axis=-3), y.shape) if needs(y) else None)
+
+
+def _distance_slope(diff: Tensor, out: Tensor, p: float) -> Tensor:
+    """d out / d diff (out = ||diff||_p along the last axis; p >= 0, p != 2), as
+    ``_direct_grad`` but of recorded ops: a constant for p = 0 (zero), p = 1 (the signs) and
+    inf (the signs where the maximum is reached: piecewise linear), else sign(diff) (|diff| /
+    out)^(p - 1), with zero differences standing in as 1 (no 0 to a negative power when
+    p < 1) and masked out, and 0 where the distance is 0."""
+    d, dist = diff.data, out.data[..., None]
+    xp = backend.array_module(d)
+    if p == 0:
+        return Tensor(xp.zeros_like(d))
+    if p == 1:
+        return Tensor(xp.sign(d))
+    if math.isinf(p):
+        return Tensor(xp.sign(d) * (xp.abs(d) == dist))
+    present = Tensor((d != 0).astype(d.dtype))
+    on = Tensor((dist > 0).astype(d.dtype))
+    safe = diff.abs() * present + (1 - present)
+    ratio = safe / (out.unsqueeze(-1) * on + (1 - on))
+    return Tensor(xp.sign(d)) * ratio ** (p - 1) * present * on
 
 
 def _euclid_mm(xp, a, b):

@@ -652,15 +652,6 @@ def test_a_float32_critic_built_from_layers_trains_with_the_penalty(middle):
     assert weight.grad is not None and weight.grad.dtype == core.float32
 
 
-@pytest.mark.parametrize("middle, op", [(core.nn.FractionalMaxPool2D(4, random_u=0.5),
-                                         "fractional_max_pool2d")])
-def test_a_critic_with_an_unsupported_layer_names_its_op(middle, op):
-    critic = _layer_critic(middle)
-    x = core.to_tensor(rng.standard_normal((4, 1, 8, 8)), dtype="float32", stop_gradient=False)
-    with pytest.raises(NotImplementedError, match=f"the op '{op}' .*Nothing was computed"):
-        core.grad(critic(x).sum(), x, create_graph=True)
-
-
 def test_batch_norm_running_statistics_move_with_the_forward_only():
     critic = _layer_critic(core.nn.BatchNorm2D(4))
     norm = critic[2]

@@ -98,9 +98,8 @@ def pairwise_distance(x: Tensor, y: Tensor, p: float = 2.0, epsilon: float = 1e-
                 None if y.stop_gradient else unbroadcast(-gd, y.data.shape).astype(
                     y.dtype, copy=False))
 
-    # create_graph: p < 0 (its norm of a vector with a zero entry is 0) has no tensor backward
     return apply(out, (x, y), backward, fn, functools.partial(
-        _pairwise_distance_grad, p=p, epsilon=epsilon, keepdim=keepdim) if p >= 0 else None)
+        _pairwise_distance_grad, p=p, epsilon=epsilon, keepdim=keepdim))
 
 
 def _pairwise_distance_grad(out, g, p: float, epsilon: float, keepdim: bool):
@@ -116,22 +115,29 @@ def _pairwise_distance_grad(out, g, p: float, epsilon: float, keepdim: bool):
 
 
 def norm_grad(v: Tensor, p: float) -> Tensor:
-    """d ||v||_p / d v along the last axis (p >= 0 or inf), as ``p_norm``'s array gradient
+    """d ||v||_p / d v along the last axis (any p, +-inf too), as ``p_norm``'s array gradient
     but built of recorded ops, so that it can be differentiated again: the zero gradient of
     p = 0, the constant one of p = 1 and +-inf (piecewise linear), ``v / ||v||`` for p = 2,
     and ``sign(v) (|v| / ||v||)^(p - 1)`` otherwise, zero where it is undefined (a zero norm,
-    or a zero entry when p < 1: those entries stand in as 1 and are masked out)."""
+    or a zero entry when p < 1: those entries stand in as 1 and are masked out). For p < 0 a
+    zero entry makes the whole norm 0 (its term is inf), so such a row's gradient is 0 too:
+    the norm is then constant near it along every other entry."""
     xp, a = backend.array_module(v.data), v.data
     if p == 0 or math.isinf(p) or p == 1:
         return Tensor(p_norm(xp, a, p, keepdim=True)[1])
+    # A zero norm stands in as 1 INSIDE its root (sqrt and x ** (1 / p) have infinite slopes
+    # at 0, which a mask after them would turn into NaN), and its gradient is masked out.
     if p == 2:
-        norm = (v * v).sum(axis=-1, keepdim=True).sqrt()
-        return v / (norm + Tensor((norm.data == 0).astype(a.dtype)))
+        squares = (v * v).sum(axis=-1, keepdim=True)
+        return v / (squares + Tensor((squares.data == 0).astype(a.dtype))).sqrt()
     present = Tensor((a != 0).astype(a.dtype))
     safe = v.abs() * present + (1 - present)
-    norm = ((safe ** p) * present).sum(axis=-1, keepdim=True) ** (1.0 / p)
-    usable = Tensor((norm.data > 0).astype(a.dtype))
-    ratio = safe / (norm * usable + (1 - usable))
+    total = ((safe ** p) * present).sum(axis=-1, keepdim=True)
+    usable = total.data > 0
+    if p < 0:  # the norm of a row with a zero entry is 0, as p_norm's
+        usable = usable & (a != 0).all(axis=-1, keepdims=True)
+    usable = Tensor(usable.astype(a.dtype))
+    ratio = safe / (total * usable + (1 - usable)) ** (1.0 / p)
     return Tensor(xp.sign(a)) * ratio ** (p - 1) * present * usable
 
 

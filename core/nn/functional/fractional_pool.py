@@ -22,6 +22,8 @@ The windows are made on the host (a few ints per axis); the pooling itself is on
 every window, padded to the longest one by repeating its last cell (a repeat comes after the
 cell it repeats, so the first maximum is unchanged), and one ``argmax``; the backward is one
 scatter-add of the output gradient at the mask. Nothing loops over samples, channels or cells.
+Under ``grad(create_graph=True)`` that scatter is an op of its own whose gradient is the gather
+at the same cells, so derivatives of every order are recorded.
 """
 from __future__ import annotations
 
@@ -30,6 +32,7 @@ import math
 import numpy as np
 
 from core import backend
+from core.higher_order import captured, linear_grad
 from core.nn.functional._spatial import _is_int, check_tensor
 from core.tensor import Tensor, apply
 
@@ -199,5 +202,21 @@ def _fractional(x, output_size, kernel_size, random_u, return_mask, dims: int):
         backend.add_at(dx, (lanes, plane.reshape(n * c, cells_out)), g.reshape(n * c, cells_out))
         return (dx.reshape(data.shape),)
 
-    pooled = apply(out, (x,), backward, op)
+    pooled = apply(out, (x,), backward, op, _fractional_grad)
     return (pooled, Tensor(mask)) if return_mask else pooled
+
+
+def _fractional_grad(out, g):  # create_graph: the gradient routed as the forward routed x
+    """The scatter of g to each window's first maximum, recorded as an op of its own
+    (``fractional_max_pool{2,3}d_grad``) whose gradient is the pool's Jacobian: the gather of
+    the input-shaped cotangent at the same cells, so every order is recorded."""
+    plane, size = captured(out, "plane", "size")
+    xp = backend.array_module(plane)
+    lanes = plane.shape[:2]
+    flat = plane + (xp.arange(math.prod(lanes), dtype=np.int64) * size).reshape(
+        lanes + (1,) * (plane.ndim - 2))
+
+    def routed(h):  # the pool's Jacobian: h at each window's first maximum
+        return h.reshape([-1])[flat]
+
+    return (linear_grad(apply, g, out._backward, routed, f"{out._op}_grad"),)

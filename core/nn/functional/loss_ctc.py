@@ -7,14 +7,21 @@ torch's ``ctc_loss`` takes log-probabilities instead, so torch equals this on ``
 inputs). The forward pass is the alpha recursion of Graves et al. (2006) in log space, vectorised
 over the batch and the label positions with the array module, looping over time only; the
 backward pass runs the beta recursion and turns the alpha-beta posteriors into the exact gradient
-``softmax - occupancy`` with respect to the logits.
+``softmax - occupancy`` with respect to the logits. Under ``grad(create_graph=True)`` both
+recursions run again with recorded ops (``_ctc_grad``), so that the occupancy is differentiated
+too and derivatives of every order are exact.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from core import backend
+from core.higher_order import captured
+from core.indexing import take_along_axis
+from core.manipulation import concat, stack
+from core.nn.functional.activation import log_softmax
 from core.nn.functional.loss import check_reduction
+from core.search import where
 from core.tensor import Tensor, apply, arrays_to_tensors
 
 __all__ = ["ctc_loss"]
@@ -75,7 +82,7 @@ def ctc_loss(log_probs: Tensor, labels: Tensor, input_lengths: Tensor, label_len
                                                   dtype=grad.dtype)])
         return (grad,)
 
-    return apply(out, (log_probs,), backward, "ctc_loss")
+    return apply(out, (log_probs,), backward, "ctc_loss", _ctc_grad)
 
 
 # ----- checks ----------------------------------------------------------------------------------
@@ -237,3 +244,112 @@ def _reduced(xp, losses, l_len: np.ndarray, reduction: str):
     with np.errstate(divide="ignore", invalid="ignore"):
         per = 1.0 / (xp.asarray(l_len, dtype=losses.dtype) * batch)
         return xp.asarray((losses * per).sum()).astype(losses.dtype, copy=False), per
+
+
+# ----- the recorded backward (create_graph) --------------------------------------------------
+
+def _ctc_grad(out, g):
+    """ctc_loss's backward with recorded ops: the array backward's ``softmax - occupancy``
+    with the alpha and beta recursions redone on Tensors from the recorded log-softmax, so the
+    occupancy (a posterior of the logits) is differentiated as well. Impossible states hold a
+    large finite negative log-probability (``_impossible``) instead of -inf: exp gives the
+    same 0 for them, and no -inf - -inf makes a NaN in a gradient that is masked out anyway."""
+    ext, skip, t_len, ends, feasible, scale, steps, reduction = captured(
+        out, "ext", "skip", "dev_t", "ends", "feasible", "scale", "steps", "reduction")
+    (x,) = out._parents
+    a = x.data
+    xp = backend.array_module(a)
+    lp = log_softmax(x[:steps], axis=2)
+    emit = take_along_axis(lp, xp.broadcast_to(ext[None], (steps,) + ext.shape), axis=2)
+    never = _constant(xp, _impossible(a.dtype), a.dtype)
+    alpha = _tensor_alphas(xp, emit, skip, t_len, never)
+    beta = _tensor_betas(xp, emit, skip, t_len, ends, never)
+    last = take_along_axis(alpha[steps - 1], ends, axis=1)
+    # an empty label (ends[:, 0] == 0) has its one end only, as the forward's
+    loglik = _tensor_logsumexp(last[:, 0], where(ends[:, 0] > 0, last[:, 1], never))
+    loglik = where(feasible, loglik, _constant(xp, 0, a.dtype))
+    occupancy = (alpha + beta - loglik.unsqueeze(0).unsqueeze(-1)).exp()
+    # per class: the occupancies of the positions that emit it, [batch, steps, S] @ [S, C]
+    hot = (ext[:, :, None] == xp.arange(a.shape[2])).astype(a.dtype)
+    per_class = (occupancy.transpose([1, 0, 2]) @ Tensor(hot)).transpose([1, 0, 2])
+    live = (xp.arange(steps)[:, None] < t_len[None, :]) & feasible[None, :]
+    per_sample = Tensor(scale) * (g if reduction == "none" else g.reshape([]))
+    grad = (lp.exp() - per_class) * Tensor(live[:, :, None].astype(a.dtype)) \
+        * per_sample.astype(a.dtype).reshape([1, -1, 1])
+    if steps < a.shape[0]:  # frames past every input length get no gradient
+        grad = concat([grad, Tensor(xp.zeros((a.shape[0] - steps,) + a.shape[1:],
+                                             dtype=a.dtype))])
+    return (grad,)
+
+
+def _impossible(dtype) -> float:
+    """The log-probability of an impossible state on the recorded path: an eighth of the
+    dtype's largest magnitude, so that a sum of two (alpha + beta) and a few log-terms stays
+    finite, and exp of it is 0."""
+    return -float(np.finfo(dtype).max) / 8
+
+
+def _constant(xp, value, dtype) -> Tensor:
+    return Tensor(xp.asarray(value, dtype=dtype))
+
+
+def _tensor_logsumexp(*terms) -> Tensor:
+    """log(sum(exp(terms))) of Tensors, shifted by their maximum as a constant (the value,
+    and so every derivative, is the same for any shift)."""
+    xp = backend.array_module(terms[0].data)
+    top = terms[0].data
+    for term in terms[1:]:
+        top = xp.maximum(top, term.data)
+    top = Tensor(top)
+    total = (terms[0] - top).exp()
+    for term in terms[1:]:
+        total = total + (term - top).exp()
+    return total.log() + top
+
+
+def _tensor_shifted(a: Tensor, by: int, never: Tensor) -> Tensor:
+    """``_shifted`` with recorded ops: ``a`` [batch, S] moved ``by`` positions along S,
+    filled with the impossible log-probability."""
+    batch, width = a.shape
+    moved = min(abs(by), width)  # S is 1 when every label is empty
+    fill = never.broadcast_to([batch, moved])
+    if moved == width:
+        return fill
+    return concat([fill, a[:, :width - moved]], axis=1) if by > 0 else \
+        concat([a[:, moved:], fill], axis=1)
+
+
+def _tensor_alphas(xp, emit: Tensor, skip, t_len, never: Tensor) -> Tensor:
+    """``_alphas`` with recorded ops, [steps, batch, S]."""
+    steps, _, width = emit.shape
+    alpha = where(xp.arange(width)[None, :] < 2, emit[0], never)
+    alphas = [alpha]
+    for t in range(1, steps):
+        came = _tensor_logsumexp(alpha, _tensor_shifted(alpha, 1, never),
+                                 where(skip, _tensor_shifted(alpha, 2, never), never))
+        alpha = where((t < t_len)[:, None], came + emit[t], alpha)
+        alphas.append(alpha)
+    return stack(alphas)
+
+
+def _tensor_betas(xp, emit: Tensor, skip, t_len, ends, never: Tensor) -> Tensor:
+    """``_betas`` with recorded ops, [steps, batch, S]: the start (0 at a sample's ends at its
+    last frame) is a constant."""
+    steps, batch, width = emit.shape
+    never_value = _impossible(emit.data.dtype)
+    start = xp.full((batch, width), never_value, dtype=emit.data.dtype)
+    rows = xp.arange(batch)
+    start[rows, ends[:, 0]] = 0
+    start[rows, ends[:, 1]] = 0
+    skip_from = xp.zeros(skip.shape, dtype=bool)
+    skip_from[:, :-2] = skip[:, 2:]
+    beta = Tensor(xp.where((t_len == steps)[:, None], start, never_value).astype(start.dtype))
+    betas = [beta]
+    for t in range(steps - 2, -1, -1):
+        nxt = beta + emit[t + 1]
+        went = _tensor_logsumexp(nxt, _tensor_shifted(nxt, -1, never),
+                                 where(skip_from, _tensor_shifted(nxt, -2, never), never))
+        beta = where((t == t_len - 1)[:, None], Tensor(start),
+                     where((t < t_len - 1)[:, None], went, never))
+        betas.append(beta)
+    return stack(betas[::-1])

@@ -322,8 +322,27 @@ def multi_margin_loss(input: Tensor, label: Tensor, p: int = 1, margin: float = 
         slope = slope * w
     dx = slope / x.dtype.type(classes)
     dx[index, lab] = -dx.sum(axis=1)
-    # create_graph: with p = 1 the loss is piecewise linear (constant derivatives)
-    return _finish(losses, [(input, dx)], reduction, fn, _constant_grad if p == 1 else None)
+    # create_graph: with p = 1 the loss is piecewise linear (constant derivatives); a higher
+    # p recomputes its hinges from the recorded input
+    return _finish(losses, [(input, dx)], reduction, fn, _constant_grad if p == 1 else
+                   functools.partial(_multi_margin_grad, label=lab, margin=margin, p=p,
+                                     weight=None if weight is None else w))
+
+
+def _multi_margin_grad(out, g, label, margin: float, p: int, weight=None):
+    """multi_margin_loss's tensor-level backward for p >= 2 (create_graph): the hinges
+    recomputed from the recorded input, ``p hinge^(p - 1) w / C`` for each other class and
+    minus their sum for the label's own. Where a hinge is active (z > 0, strict as the mask of
+    p = 1 and relu's) is a constant mask: at z = 0 its slope and curvature are 0."""
+    x = out._parents[0]
+    xp = backend.array_module(x.data)
+    classes = x.data.shape[1]
+    hot = (xp.arange(classes)[None, :] == label[:, None]).astype(x.data.dtype)
+    z = margin - (x * Tensor(hot)).sum(axis=1, keepdim=True) + x
+    hinge = z * Tensor(((z.data > 0) & (hot == 0)).astype(x.data.dtype))
+    slope = hinge * p if p == 2 else hinge ** (p - 1) * p
+    slope = slope * (_weight_tensor(weight, x.dtype) / classes)
+    return _row_reduced_grad(out, g, [slope - Tensor(hot) * slope.sum(axis=1, keepdim=True)])
 
 
 def _check_classes(labels, classes: int, known, fn: str) -> None:
