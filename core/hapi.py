@@ -405,9 +405,9 @@ class Model:
             self._scaler.load_state_dict(serialize.load(path + ".pdscaler", return_numpy=True))
 
     # An optimizer keys its state (and its float32 master weights, at amp O2) by parameter
-    # name (``param_12``), which differs between two builds of the same network in one
-    # process; the files key them by the parameter's place in the network (``fc.weight``), so
-    # another instance can load them.
+    # name (``linear_3.w_0``, Paddle's generated name), which differs between two builds of
+    # the same network in one process (outside a unique_name.guard); the files key them by the
+    # parameter's place in the network (``fc.weight``), so another instance can load them.
     def _optimizer_state(self) -> dict:
         by_name = {param.name: key for key, param in self.network.named_parameters()}
         return _renamed(self._optimizer.state_dict(), by_name)

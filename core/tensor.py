@@ -11,8 +11,8 @@ Names follow PaddlePaddle 2.x: ``stop_gradient`` (True means no gradient), ``to_
 """
 from __future__ import annotations
 
+import collections
 import contextlib
-import itertools
 import threading
 
 import numpy as np
@@ -24,7 +24,37 @@ from core.higher_order import SUPPORTED_OPS, captured
 from core.row_sparse import RowSparseGrad
 
 _state = threading.local()
-_names = itertools.count()
+
+
+class UniqueNameGenerator:
+    """Paddle's ``paddle.utils.unique_name.UniqueNameGenerator(prefix=None)``: ``generator(key)``
+    is ``prefix + key + "_" + n``, ``n`` counting the calls with that key from 0.
+
+    It lives here, not in core.utils.unique_name, because parameters are named from it: a
+    Parameter's name is generated at its creation (``linear_0.w_0``), and core.tensor is below
+    core.utils."""
+
+    def __init__(self, prefix: str | None = None):
+        if prefix is not None and not isinstance(prefix, str):
+            raise TypeError(f"UniqueNameGenerator: prefix={prefix!r} must be a str or None.")
+        self.ids = collections.defaultdict(int)
+        self.prefix = prefix or ""
+
+    def __call__(self, key: str) -> str:
+        if not isinstance(key, str):
+            raise TypeError(f"unique_name.generate: key={key!r} must be a str.")
+        count = self.ids[key]
+        self.ids[key] += 1
+        return f"{self.prefix}{key}_{count}"
+
+
+# the current generator: unique_name.switch / guard replace it
+name_generator = UniqueNameGenerator()
+
+
+def unique_name(key: str) -> str:
+    """``key_0``, ``key_1``, ... from the current generator (``unique_name.generate``)."""
+    return name_generator(key)
 
 
 def is_grad_enabled() -> bool:
@@ -571,14 +601,18 @@ def apply(out_data, parents: tuple, backward, op: str | None = None, grad_fn=Non
 
 
 class Parameter(Tensor):
-    """A trainable leaf tensor owned by a Layer (Paddle's ``EagerParamBase``)."""
+    """A trainable leaf tensor owned by a Layer (Paddle's ``EagerParamBase``).
+
+    Layers name theirs ``<layer's full_name>.w_N`` / ``.b_N`` (``Layer.create_parameter``);
+    one made without a name is ``_eager_param_base_N``, as in Paddle."""
 
     __slots__ = ("trainable", "regularizer", "need_clip", "optimize_attr")
 
     def __init__(self, data, name: str | None = None, trainable: bool = True,
                  regularizer=None, need_clip: bool = True, learning_rate: float = 1.0):
-        super().__init__(data, stop_gradient=not trainable,
-                         name=name or f"param_{next(_names)}")
+        # Paddle's EagerParamBase draws "_eager_param_base_N" even when it is given a name
+        generated = unique_name("_eager_param_base")
+        super().__init__(data, stop_gradient=not trainable, name=name or generated)
         self.trainable = trainable
         self.regularizer = regularizer
         self.need_clip = need_clip

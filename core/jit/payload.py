@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import io
 import pickle
+import re
 import types
 from collections import OrderedDict
 
@@ -23,7 +24,7 @@ import numpy as np
 from core import backend
 from core.jit.static_function import StaticFunction
 from core.nn.layer import Layer
-from core.tensor import Parameter, Tensor
+from core.tensor import Parameter, Tensor, unique_name
 
 DESCRIPTION, PICKLE = "description", "pickle"
 _PLAIN_VALUES = (type(None), bool, int, float, str)
@@ -85,15 +86,19 @@ def _record(tensor: Tensor, key: str | None) -> dict:
 
 def build_tensors(records: list[dict], state: dict) -> list[Tensor]:
     """The tensors of a table, their values from ``state`` (the .pdiparams) or the record.
-    Parameters get new generated names (names like ``param_12`` belong to the process that
-    made them, and optimizers key their state by name); names given by a ParamAttr stay."""
+    Parameters with generated names get new ones, as Paddle's ``jit.load`` gives them
+    (``linear_0.w_0`` -> ``linear_0.w_0_0``, from the unique_name counters): the saved names
+    belong to the process that made them, and optimizers key their state by name. Names
+    given by a ParamAttr stay."""
     tensors = []
     for record in records:
         array = state[record["key"]] if record["key"] is not None else record["array"]
         data = backend.asarray(np.asarray(array))
         if record["parameter"]:
             name = record["name"]
-            tensor = Parameter(data, name=None if _generated(name) else name,
+            if _generated(name):
+                name = unique_name(name)
+            tensor = Parameter(data, name=name,
                                trainable=record["trainable"], need_clip=record["need_clip"])
         else:
             tensor = Tensor(data, name=record["name"])
@@ -108,8 +113,13 @@ def set_extras(tensors: list[Tensor], extras: list) -> None:
             tensor.regularizer, tensor.optimize_attr = extra
 
 
+# what Layer.create_parameter, core.create_parameter and Parameter name (linear_0.w_0,
+# create_parameter_0.b_0, _eager_param_base_3), with the counters jit.load appends
+_GENERATED = re.compile(r"(.+_\d+\.[wb]|_eager_param_base|param)_\d+(_\d+)*")
+
+
 def _generated(name) -> bool:
-    return name is None or (name.startswith("param_") and name[6:].isdigit())
+    return name is not None and _GENERATED.fullmatch(name) is not None
 
 
 # ----- description ------------------------------------------------------------------------------

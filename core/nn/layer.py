@@ -12,6 +12,7 @@ batches (unless ``return_tensors=True``). A layer of your own receives what it i
 """
 from __future__ import annotations
 
+import re
 import warnings
 from collections import OrderedDict
 
@@ -22,7 +23,13 @@ from core.clipping import check_error_clip, error_clip_hook
 from core.framework import get_default_dtype
 from core.nn.param_attr import new_parameter
 from core.profiler import recorder as _profiling
-from core.tensor import Parameter, Tensor, _HookHandle, arrays_to_tensors
+from core.tensor import Parameter, Tensor, _HookHandle, arrays_to_tensors, unique_name
+
+_FIRST_CAP = re.compile("(.)([A-Z][a-z]+)")
+_ALL_CAP = re.compile("([a-z])([A-Z])")
+# Paddle's _scope_dist2single: model-parallel layers count their names as single-device ones
+_DIST_TO_SINGLE = {"row_parallel_linear": "linear", "column_parallel_linear": "linear",
+                   "vocab_parallel_embedding": "embedding"}
 
 
 class Layer:
@@ -30,10 +37,15 @@ class Layer:
 
     _takes_arrays = True  # numpy inputs become Tensors: core's layers only (__init_subclass__)
     _runs_forward = True  # False for pure containers, whose forward never runs (output_layers)
+    # Whether the name_scope argument names the layer. core's own layers pass their Paddle
+    # ``name`` argument up as name_scope, but in Paddle a layer's ``name`` never names it
+    # (``ReLU(name="x").full_name()`` is ``re_lu_0``), so theirs is ignored.
+    _scope_names_it = True
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         cls._takes_arrays = cls.__module__.startswith("core.")
+        cls._scope_names_it = not cls.__module__.startswith("core.")
 
     def __init__(self, name_scope: str | None = None, dtype: str | None = None):
         object.__setattr__(self, "_parameters", OrderedDict())
@@ -46,7 +58,15 @@ class Layer:
         # As Paddle's layers (self._helper.get_default_dtype()): new parameters take the
         # default float dtype of the moment the layer is made.
         self._dtype = get_default_dtype() if dtype is None else dtype
-        self._full_name = name_scope or type(self).__name__.lower()
+        if not self._scope_names_it:
+            name_scope = None
+        elif name_scope is not None and not isinstance(name_scope, str):
+            raise TypeError(f"{type(self).__name__}: name_scope={name_scope!r} must be a str "
+                            "or None")
+        # Paddle's name: the scope (default: the class name in snake case) with the next
+        # number of the unique_name counter of that key, "linear_0"; parameters extend it
+        self._full_name = unique_name(_layer_key(type(self).__name__) if name_scope is None
+                                      else name_scope)
 
     # ----- registration ------------------------------------------------------------------
     def __setattr__(self, name: str, value) -> None:
@@ -80,10 +100,11 @@ class Layer:
         Initializer, a regularizer, a dict of ParamAttr's fields). The values come from the
         attribute's initializer, else ``set_global_initializer``'s, else
         ``default_initializer``, else Xavier uniform (zeros for a bias). ``dtype`` defaults to
-        the layer's.
+        the layer's. Without a name in ``attr`` it is named as in Paddle,
+        ``<full_name()>.w_N`` (``.b_N`` for a bias), N counting this layer's.
         """
         return new_parameter(shape, attr, dtype or self._dtype, is_bias, default_initializer,
-                             f"{type(self).__name__}.create_parameter")
+                             f"{type(self).__name__}.create_parameter", self._full_name)
 
     def register_buffer(self, name: str, tensor: Tensor, persistable: bool = True) -> None:
         """A non-trainable tensor saved in ``state_dict`` (BatchNorm's running statistics)."""
@@ -404,6 +425,8 @@ class Layer:
                 _profiling.close_layer(token)
 
     def full_name(self) -> str:
+        """Paddle's ``full_name()``: the layer's generated name, ``linear_0`` (module
+        docstring of core.utils.unique_name)."""
         return self._full_name
 
     def extra_repr(self) -> str:
@@ -415,6 +438,13 @@ class Layer:
             body = repr(child).replace("\n", "\n  ")
             lines.append(f"  ({name}): {body}")
         return lines[0] + (")" if len(lines) == 1 else "\n" + "\n".join(lines[1:]) + "\n)")
+
+
+def _layer_key(class_name: str) -> str:
+    """The key a Layer class's names count under: Paddle's ``_convert_camel_to_snake`` then
+    ``_scope_dist2single`` (``BatchNorm2D`` -> ``batch_norm2d``, ``MyNet`` -> ``my_net``)."""
+    snake = _ALL_CAP.sub(r"\1_\2", _FIRST_CAP.sub(r"\1_\2", class_name)).lower()
+    return _DIST_TO_SINGLE.get(snake, snake)
 
 
 def _depth_first(root: Layer, prefix: str):

@@ -19,7 +19,7 @@ from core.nn.functional.norm import (
                                      local_response_norm,
 )
 from core.nn.layer import Layer
-from core.tensor import Tensor
+from core.tensor import Tensor, unique_name
 
 
 class _BatchNormBase(Layer):
@@ -50,8 +50,11 @@ class _BatchNormBase(Layer):
         self.bias = None if bias_attr is False else self.create_parameter(
             [num_features], attr=bias_attr, is_bias=True)
         xp = backend.xp()
-        self.register_buffer("_mean", Tensor(xp.zeros(num_features, dtype=self._dtype)))
-        self.register_buffer("_variance", Tensor(xp.ones(num_features, dtype=self._dtype)))
+        # named as Paddle's (its running statistics are parameters <full_name>.w_1 / .w_2)
+        self.register_buffer("_mean", Tensor(xp.zeros(num_features, dtype=self._dtype),
+                                             name=unique_name(f"{self.full_name()}.w")))
+        self.register_buffer("_variance", Tensor(xp.ones(num_features, dtype=self._dtype),
+                                                 name=unique_name(f"{self.full_name()}.w")))
 
     def forward(self, x: Tensor) -> Tensor:
         if x.ndim not in self._dims:

@@ -23,7 +23,7 @@ import numpy as np
 from core.nn import initializer
 from core.nn.initializer import Initializer
 from core.regularizer import WeightDecayRegularizer
-from core.tensor import Parameter
+from core.tensor import Parameter, unique_name
 
 _FIELDS = ("name", "initializer", "learning_rate", "regularizer", "trainable",
            "do_model_average", "need_clip")
@@ -108,9 +108,10 @@ def to_attr(arg, owner: str = "ParamAttr._to_attr"):
 
 
 def new_parameter(shape, attr, dtype, is_bias: bool, default_initializer,
-                  owner: str) -> Parameter | None:
+                  owner: str, prefix: str) -> Parameter | None:
     """The Parameter that ``Layer.create_parameter`` and ``core.create_parameter`` make (None
-    when ``attr`` is False): Paddle's ``LayerHelper.create_parameter``."""
+    when ``attr`` is False): Paddle's ``LayerHelper.create_parameter``. Unless ``attr`` names
+    it, it is named ``<prefix>.w_N`` (``.b_N`` for a bias) from the unique_name counters."""
     attr = to_attr(None if isinstance(attr, str) and attr == "" else attr, owner)
     if attr is False:
         return None
@@ -122,7 +123,11 @@ def new_parameter(shape, attr, dtype, is_bias: bool, default_initializer,
                                       else initializer.XavierUniform())
     # set_global_initializer: above the layer's default, below the attribute's (Paddle)
     init = attr.initializer or initializer._global_initializer(is_bias) or default
-    return Parameter(init(shape, dtype), name=attr.name, trainable=attr.trainable,
+    # Paddle names it on a copy of the attribute: a ParamAttr shared by layers stays unnamed
+    name = attr.name
+    if name is None:
+        name = unique_name(f"{prefix}.{'b' if is_bias else 'w'}")
+    return Parameter(init(shape, dtype), name=name, trainable=attr.trainable,
                      regularizer=attr.regularizer, need_clip=attr.need_clip,
                      learning_rate=attr.learning_rate)
 
@@ -148,7 +153,9 @@ def create_parameter(shape, dtype, name: str | None = None, attr=None, is_bias: 
 
     ``attr`` is a ParamAttr or None (then ``ParamAttr(name=name)``); ``default_initializer``
     an Initializer or None (Xavier uniform, zeros for a bias), which the attribute's own
-    initializer and ``set_global_initializer`` override, as in a layer.
+    initializer and ``set_global_initializer`` override, as in a layer. Unnamed, it is
+    ``create_parameter_N.w_0`` (``.b_0`` for a bias), as in Paddle; with ``name`` and an
+    ``attr`` that has none, ``<name>.w_0``.
     """
     owner = "create_parameter"
     try:
@@ -165,8 +172,10 @@ def create_parameter(shape, dtype, name: str | None = None, attr=None, is_bias: 
                         f"(core.nn.initializer.*) or None, got {default_initializer!r}")
     if name is not None and not isinstance(name, str):
         raise TypeError(f"{owner}: name must be a str or None, got {name!r}")
+    # Paddle's LayerHelper("create_parameter", name=name): its name is the prefix
+    prefix = name if name is not None else unique_name("create_parameter")
     return new_parameter(shape, ParamAttr(name=name) if attr is None else attr, dtype_name,
-                         is_bias, default_initializer, owner)
+                         is_bias, default_initializer, owner, prefix)
 
 
 __all__ = ["ParamAttr", "create_parameter"]

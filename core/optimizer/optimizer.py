@@ -444,20 +444,22 @@ def _lr_scale(param) -> float:
 
 def _from_paddle_accumulators(opt: Optimizer, state_dict: dict) -> dict:
     """``state_dict`` in core's form. A ``.pdopt`` written by Paddle keys each accumulator by
-    its variable name at the top level: ``<parameter name>_<accumulator>_0``
-    (``linear_0.w_0_moment1_0``), plus the Adam family's ``beta1_pow_acc`` / ``beta2_pow_acc``
-    (beta ** t, where core keeps the step t). They are matched by parameter name, as Paddle's
-    own ``set_state_dict`` does; any left unmatched is refused, naming them: ignoring them
-    would silently restart the moments."""
+    its variable name at the top level: ``<parameter name>_<accumulator>_<N>``
+    (``linear_0.w_0_moment1_0``; N counts the optimizers that made that accumulator in
+    Paddle's process, from unique_name), plus the Adam family's ``beta1_pow_acc`` /
+    ``beta2_pow_acc`` (beta ** t, where core keeps the step t). They are matched by parameter
+    name, as Paddle's own ``set_state_dict`` does; any left unmatched is refused, naming them:
+    ignoring them would silently restart the moments."""
     known = (STATE_KEY, LR_SCHEDULER_KEY, MASTER_WEIGHTS_KEY)
     foreign = {key: value for key, value in state_dict.items()
                if key not in known and hasattr(_raw(value), "shape")}
     if not foreign:
         return state_dict
+    stems = _paddle_stems(foreign)
     state = {}
     for param in opt._parameter_list:
         with opt._group_settings(opt._group_of(param)):  # its group's beta1
-            entries = _paddle_entries(opt, param, foreign)
+            entries = _paddle_entries(opt, param, foreign, stems)
         if entries:
             state[param.name] = entries
     if foreign:
@@ -466,26 +468,52 @@ def _from_paddle_accumulators(opt: Optimizer, state_dict: dict) -> dict:
             f"{type(opt).__name__}.set_state_dict: the dict holds Paddle's optimizer state, "
             f"accumulators keyed by variable name, and {', '.join(map(str, shown))} match no "
             f"accumulator of this optimizer's parameters ({sorted(opt._by_name)[:4]}...) by "
-            "name. Paddle matches them by parameter name too: name the parameters as Paddle did "
-            "before building the optimizer (p.name = the .pdparams Tensor's .name), or load "
-            "the weights and let the optimizer start afresh.")
+            "name. Paddle matches them by parameter name too: build the network as Paddle "
+            "did, in the same order inside core.utils.unique_name.guard(), so that its "
+            "parameters get Paddle's names (linear_0.w_0), or name them as Paddle did before "
+            "building the optimizer (p.name = the .pdparams Tensor's .name), or load the "
+            "weights and let the optimizer start afresh.")
     out = {key: value for key, value in state_dict.items() if key in known}
     out[STATE_KEY] = {**(state_dict.get(STATE_KEY) or {}), **state}
     return out
 
 
-def _paddle_entries(opt: Optimizer, param, foreign: dict) -> dict:
+def _paddle_stems(foreign: dict) -> dict[str, list[str]]:
+    """{variable name without its ``_N`` counter: the keys that have it} for Paddle's keys."""
+    stems: dict[str, list[str]] = {}
+    for key in foreign:
+        stem, _, number = str(key).rpartition("_")
+        if stem and number.isdigit():
+            stems.setdefault(stem, []).append(key)
+    return stems
+
+
+def _paddle_entries(opt: Optimizer, param, foreign: dict, stems: dict) -> dict:
     """``param``'s state taken (popped) from Paddle's top-level accumulators ``foreign``."""
     entries = {}
     for name in opt._accumulators_for(param):
-        key = f"{param.name}_{name}_0"
-        if key in foreign:
+        key = _paddle_key(opt, stems, f"{param.name}_{name}")
+        if key is not None:
             entries[name] = foreign.pop(key)
-    power = foreign.pop(f"{param.name}_beta1_pow_acc_0", None)
-    if power is not None:
-        foreign.pop(f"{param.name}_beta2_pow_acc_0", None)  # the same t
+    key = _paddle_key(opt, stems, f"{param.name}_beta1_pow_acc")
+    if key is not None:
+        power = foreign.pop(key)
+        second = _paddle_key(opt, stems, f"{param.name}_beta2_pow_acc")
+        if second is not None:
+            foreign.pop(second)  # the same t
         entries["step"] = _step_from_power(opt, param, power)
     return entries
+
+
+def _paddle_key(opt: Optimizer, stems: dict, stem: str) -> str | None:
+    """The one key ``<stem>_<N>`` of Paddle's state (None if none); two (the states of two
+    optimizers of Paddle's process, ``_0`` and ``_1``) are ambiguous and refused."""
+    keys = stems.get(stem, [])
+    if len(keys) > 1:
+        raise ValueError(f"{type(opt).__name__}.set_state_dict: Paddle's state holds "
+                         f"{sorted(keys)} for one accumulator (the states of more than one "
+                         "optimizer); keep the keys of one optimizer only")
+    return keys[0] if keys else None
 
 
 def _step_from_power(opt: Optimizer, param, power) -> int:

@@ -136,7 +136,8 @@ def build_model(cfg: schema.ModelConfig, input_shape, num_classes: int, vocab_si
         _probe(model, cfg.name, tuple(input_shape), num_classes, vocab_size, variable_length,
                input_dtype)
     # Optimizer state and checkpoints are keyed by parameter name: structural names
-    # (``conv1.weight``) are the same in every process, unlike the automatic ``param_N``.
+    # (``conv1.weight``) are the same in every process, unlike the automatic ``linear_3.w_0``
+    # (Paddle's generated names count every layer the process built before).
     for name, param in model.named_parameters():
         param.name = name
     apply_error_clips(model, getattr(cfg, "error_clip", {}))

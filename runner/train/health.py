@@ -93,7 +93,7 @@ class HealthMonitor:
         self.max_skips = int(getattr(cfg, "max_skips", 10))
         self.locate = bool(getattr(cfg, "nan_check_locate", False))
         by_id = {id(p): n for n, p in model.named_parameters()}
-        # Dotted names read better than the optimizer's unique names (param_7) in a report.
+        # Dotted names read better than the optimizer's unique names (linear_3.w_0) in a report.
         self.params = [(by_id.get(id(p), p.name), p) for p in optimizer._parameter_list]
         self.events = self.skipped = 0
         self.last_loss: tuple[float, int] | None = None  # (value, step)

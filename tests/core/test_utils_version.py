@@ -62,9 +62,9 @@ def test_guard_restarts_parameter_names():
         with unique_name.guard():
             return [p.name for p in core.nn.Linear(2, 3).parameters()]
 
-    core.nn.Linear(2, 2)  # parameters made outside move the global counter on
-    assert names() == names() == ["param_0", "param_1"]
-    assert core.nn.Linear(2, 2).weight.name not in ("param_0", "param_1")
+    core.nn.Linear(2, 2)  # layers made outside move the global counter on
+    assert names() == names() == ["linear_0.w_0", "linear_0.b_0"]  # Paddle's names
+    assert core.nn.Linear(2, 2).weight.name not in ("linear_0.w_0", "linear_0.b_0")
 
 
 def test_switch_returns_the_previous_generator():
