@@ -74,6 +74,13 @@ def test_bicubic_warps_match_paddle_pil_backend(name, warp):
     expected = FIXTURES[f"warp/{name}/out"]
     out = warp(FIXTURES[f"warp/{name}/img"])
     assert out.dtype == np.uint8
+    if name.startswith("perspective"):
+        # its coefficients come from a least-squares solve (numpy.linalg.lstsq, as Paddle's),
+        # whose last bits depend on the BLAS build: a pixel whose source lands on the image's
+        # edge can fall inside with one build and outside with another (1 of 238 pixels with
+        # the GPU machine's OpenBLAS, none here)
+        assert np.any(out != expected, axis=-1).mean() <= 0.02
+        return
     np.testing.assert_array_equal(out, expected)
 
 
