@@ -28,7 +28,7 @@ from runner.config.hydra_setup import register_hydra_plugins, register_plugin_op
 from runner.config.paths import config_dirs, shadowed_options
 from runner.config.validation import validate
 from runner.errors import ConfigError, UserError
-from runner.process import StoppedBeforeRun, before_run
+from runner.process import StoppedBeforeRun, before_run, closed_stdout_is_quiet
 from runner.sweep import job
 
 PROG = "tomlrun"
@@ -169,4 +169,4 @@ if _bad_override:
 _load_plugins()
 
 if __name__ == "__main__":
-    main()
+    sys.exit(closed_stdout_is_quiet(main))

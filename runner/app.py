@@ -141,6 +141,7 @@ def _build(cfg: RunConfig) -> _Parts:
             find_layer(model, name, "inspect.layer_outputs: layer")
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
+    _warn_untracked_inspection(cfg)
     # The schedule counts optimizer steps: with trainer.accumulate, one per N batches (an
     # epoch's last, shorter group is a step too).
     steps_per_epoch = math.ceil(len(train) / cfg.trainer.accumulate)
@@ -155,6 +156,16 @@ def _build(cfg: RunConfig) -> _Parts:
     return _Parts(model, optimizer, scheduler, train, valid, test, data.input_shape,
                   data.num_classes, data.vocab_size, data.variable_length,
                   data.preprocessing)
+
+
+def _warn_untracked_inspection(cfg: RunConfig) -> None:
+    """``[inspect]`` statistics are MLflow metrics only: with tracking off they were computed
+    every ``inspect.every`` steps and went nowhere, without a word."""
+    if cfg.inspect.every and not cfg.tracking.enabled:
+        log.warning("inspect.every=%d logs its statistics to MLflow only (inspect/* metrics), "
+                    "and tracking.enabled=false: nothing will record them. Turn tracking on, "
+                    "or read them with a handler on the training loop (docs/inspect.md).",
+                    cfg.inspect.every)
 
 
 def _summarise(cfg: RunConfig, tracker, objective: float, seconds: float,

@@ -4,7 +4,9 @@ Prints one line per run (the params that differ between runs, the objective, sta
 duration), sorted by the objective, and draws the learning curves of the best ``--top`` runs into
 one PNG. With an experiment name it shows that experiment's latest sweep (or all its runs when it
 holds no sweep); with no argument, the latest sweep in the store. The objective and its direction
-come from the sweep (``sweep.objective``, ``sweep.direction``) unless given.
+come from the sweep (``sweep.objective``, ``sweep.direction``) unless given; an ``--objective``
+other than the sweep's is sorted in its own direction (a loss is minimized) unless
+``--direction`` says otherwise.
 """
 from __future__ import annotations
 
@@ -16,7 +18,9 @@ import sys
 from pathlib import Path
 
 from core.atomic import atomic_write
+from runner.config.resolvers import auto_direction
 from runner.errors import UserError
+from runner.process import closed_stdout_is_quiet
 from runner.sweep import job, summary
 from runner.track import runstore, tracking
 
@@ -32,7 +36,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--uri", default="", help="tracking store (default: sqlite:///"
                         "<current folder>/mlflow.db, as python -m runner uses)")
     parser.add_argument("--objective", default="", help="metric to sort by (default: the sweep's)")
-    parser.add_argument("--direction", choices=("maximize", "minimize"), default="")
+    parser.add_argument("--direction", choices=("maximize", "minimize"), default="",
+                        help="which end of the objective is best (default: the sweep's for its "
+                             "own objective, else minimize a loss and maximize the rest)")
     parser.add_argument("--top", type=int, default=5, help="runs whose curves are drawn")
     parser.add_argument("--output", default="", help="image of the curves, in the format its "
                         "extension names (.png, .pdf, .svg, ...; default: compare-<target>.png)")
@@ -72,6 +78,18 @@ def _setting(parent, runs, key: str, given: str, default: str) -> str:
         if source.params.get(f"sweep.{key}"):
             return source.params[f"sweep.{key}"]
     return runs[0].params.get(f"trainer.{key}", default) if runs else default
+
+
+def _direction(parent, runs, objective: str, given: str) -> str:
+    """``--direction``; else the sweep's own, when ``objective`` is the sweep's objective; else
+    the objective's (a loss is minimized): ``--objective valid/loss`` on a sweep that maximized
+    valid/acc would otherwise put the worst loss first and draw the worst runs' curves."""
+    if given:
+        return given
+    recorded = _setting(parent, runs, "direction", "", "")
+    if recorded and objective == _setting(parent, runs, "objective", "", ""):
+        return recorded
+    return auto_direction(objective)
 
 
 def check_objective(runs: list[runstore.RunRecord], objective: str) -> None:
@@ -168,13 +186,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.top < 0:
             raise UserError(f"--top {args.top} is not allowed: use an integer >= 0.")
         check_output(args.output)
+        tracking.check_uri(uri, "--uri")
         job.check_server(uri)
         if uri.startswith("sqlite:///") and not Path(uri[len("sqlite:///"):]).is_file():
             raise UserError(f"there is no tracking store at {uri}: run python -m runner here "
                             "first, or give --uri.")
         parent, runs = select_runs(uri, args.target)
         objective = _setting(parent, runs, "objective", args.objective, "valid/acc")
-        direction = _setting(parent, runs, "direction", args.direction, "maximize")
+        direction = _direction(parent, runs, objective, args.direction)
         if args.objective:
             check_objective(runs, objective)
         rows = summary.ranked(to_rows(runs, objective), direction)
@@ -195,4 +214,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(closed_stdout_is_quiet(main))

@@ -56,7 +56,8 @@ from runner.build import array_data, sequence_data, tabular
 from runner.build.spec.parse import ITEM, split_item
 from runner.config import schema, validation
 from runner.errors import ConfigError, UserError
-from runner.track import bundle
+from runner.process import closed_stdout_is_quiet
+from runner.track import bundle, tracking
 
 KEYS = ("run", "input", "outputs", "labels", "out", "uri", "root", "batch_size",
         "unknown_category")
@@ -122,6 +123,26 @@ def _check_item(name: str) -> None:
                         "NAME[i] reads value i of a layer that returns several, with i a whole "
                         "number from 0 (pool[1], the second value) and one [i] only (no "
                         "negative index, no value inside a value).")
+
+
+def check_layers(model, wanted: list[str]) -> None:
+    """Every name in ``outputs=`` is a layer (or ``output`` / ``softmax``), before any input is
+    read: core's own check spoke of ``Inference``'s ``output_layer`` argument, which this
+    command has no key for, and came only after a possibly large input had loaded."""
+    layers = model.output_layers()
+    unknown = [name for name in wanted
+               if split_item(name)[0] not in layers and split_item(name)[0] not in (OUTPUT,
+                                                                                     SOFTMAX)]
+    if not unknown:
+        return
+    close = [match for name in unknown for match in difflib.get_close_matches(
+        split_item(name)[0], [*layers, OUTPUT, SOFTMAX], n=1)]
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    which = "is not a layer" if len(unknown) == 1 else "are not layers"
+    raise UserError(f"outputs=[{','.join(wanted)}] names {', '.join(map(repr, unknown))}, which "
+                    f"{which} of this model whose output can be read{hint}: use "
+                    f"{', '.join(layers)}, or {OUTPUT} / {SOFTMAX} for the model's output "
+                    "(logits) and its softmax (python -m runner.summary lists the layers).")
 
 
 class _Items:
@@ -366,6 +387,8 @@ def check_values(options: dict) -> dict:
     if batch_size < 1:
         raise UserError(f"batch_size={text} is not allowed: use an integer >= 1 (samples per "
                         "forward pass; default 256).")
+    if options.get("uri"):
+        tracking.check_uri(options["uri"], "uri")
     category = options.get("unknown_category")
     if category is not None and category not in UNKNOWN_CATEGORY:
         raise UserError(f"unknown_category={category} is not allowed: use "
@@ -390,8 +413,9 @@ def main(argv: list[str] | None = None) -> dict:
     """Run the command; returns the arrays written (for tests)."""
     options = check_values(parse(sys.argv[1:] if argv is None else argv))
     model, description = _load_model(options)
-    samples, labels = load_input(options, description)
     wanted = names(options.get("outputs", "")) or [OUTPUT]
+    check_layers(model, wanted)
+    samples, labels = load_input(options, description)
     items = _Items(model, wanted)
     plain = [name for name in wanted if name not in items.items]
     try:
@@ -467,4 +491,4 @@ def cli(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(cli())
+    sys.exit(closed_stdout_is_quiet(cli))

@@ -1,10 +1,16 @@
 """Process-wide settings around a run: core's CPU threads, SIGTERM as an exception, and console
 logging when nobody configured it. Each is undone when the run ends (in-process callers, such
-as tests and sweeps launched in one process, see no change after ``run``)."""
+as tests and sweeps launched in one process, see no change after ``run``).
+
+Also a console that goes away: ``python -m runner | head`` (or a pager quit early) closes
+stdout while the command still writes to it. The console handler and ``closed_stdout_is_quiet``
+then stop the console output instead of printing a traceback per line.
+"""
 from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import signal
 import sys
 import threading
@@ -13,6 +19,10 @@ from core import device as core_device
 from core.threads import default_threads
 
 log = logging.getLogger(__name__)
+
+# The exit status of a command whose stdout reader went away: a shell's for a process that
+# SIGPIPE ended (128 + 13), as ``yes | head`` leaves it.
+EXIT_BROKEN_PIPE = 141
 
 
 class Terminated(KeyboardInterrupt):
@@ -78,3 +88,37 @@ def ensure_console_logging() -> None:
     root = logging.getLogger()
     if not root.handlers:
         logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stdout)
+
+
+def _stdout_to_devnull() -> None:
+    """From now on, what is written to stdout goes nowhere: the reader has closed the pipe, and
+    Python would otherwise fail again on every write and on the final flush."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    finally:
+        os.close(devnull)
+
+
+class ConsoleHandler(logging.StreamHandler):
+    """Hydra's console handler (``hydra.job_logging`` in conf/config.toml), for a console that
+    may close: when stdout's reader has gone (``python -m runner | head``), the run goes on and
+    its lines still reach ``tomlrun.log`` and MLflow, but the console gets no more of them,
+    where logging printed a "--- Logging error ---" traceback for each line."""
+
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 - logging's name
+        if isinstance(sys.exc_info()[1], BrokenPipeError) and self.stream is sys.stdout:
+            _stdout_to_devnull()
+            return
+        super().handleError(record)
+
+
+def closed_stdout_is_quiet(command):
+    """Run ``command()`` (an entry point) and return its exit status; when the reader of stdout
+    closed it early (``python -m runner.compare | head -3``), exit quietly with
+    ``EXIT_BROKEN_PIPE`` instead of a BrokenPipeError traceback."""
+    try:
+        return command()
+    except BrokenPipeError:
+        _stdout_to_devnull()
+        return EXIT_BROKEN_PIPE

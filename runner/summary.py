@@ -21,6 +21,7 @@ from runner.config.hydra_setup import register_hydra_plugins, register_plugin_op
 from runner.config.paths import config_dirs
 from runner.config.validation import validate
 from runner.errors import UserError
+from runner.process import closed_stdout_is_quiet
 from runner.train.taps import find_layer
 
 PROG = "tomlrun"
@@ -73,4 +74,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(closed_stdout_is_quiet(main))

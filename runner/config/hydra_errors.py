@@ -261,13 +261,17 @@ def _missing_option(exc: MissingConfigException) -> str:
 
 def _searchpath_hint(group: str, name: str, argv) -> str:
     """Where a user's own option file would have to be: a ``hydra.searchpath`` entry that holds
-    ``group/name.toml`` but is not given as toml:// (Hydra reads file:// and pkg:// folders for
-    YAML only, so the file is skipped without a word), else how to add one."""
+    ``group/name.toml`` but is not given as toml:// (Hydra reads file:// and pkg:// folders, and
+    a plain path, which it takes as file://, for YAML only, so the file is skipped without a
+    word), else how to add one."""
     entries = _searchpath_entries(argv)
     for entry in entries:
         scheme, sep, path = entry.partition("://")
-        if sep and scheme != "toml" and os.path.isfile(os.path.join(path, group, f"{name}.toml")):
-            return (f" The search path {entry} holds {group}/{name}.toml, but Hydra reads a "
+        if not sep:  # a bare path: Hydra's file://
+            scheme, path = "file", entry
+        if scheme != "toml" and os.path.isfile(os.path.join(path, group, f"{name}.toml")):
+            given = f"{entry} (a path without a scheme: file://)" if not sep else entry
+            return (f" The search path {given} holds {group}/{name}.toml, but Hydra reads a "
                     f"{scheme}:// folder for YAML files only: give a folder of TOML options as "
                     f"hydra.searchpath=[toml://{path}].")
     if not any(entry.startswith("toml://") for entry in entries):

@@ -320,7 +320,9 @@ class SweepConfig:
     """What a sweep optimises: the metric the task function returns and its direction."""
 
     objective: str = ""  # a metric name (valid/acc ...); "" means trainer.objective
-    direction: str = "maximize"  # maximize | minimize: how the best job is chosen
+    # maximize | minimize: how the best job is chosen; conf/config.toml's default follows the
+    # objective (${tomlrun_direction:...}, runner.config.resolvers: a loss is minimized)
+    direction: str = "maximize"
     register_best: str = ""  # register the best job's model under this name when a sweep ends
 
 

@@ -112,7 +112,11 @@ RULES: dict[str, dict[str, Rule]] = {
     "inspect": {"every": _NON_NEGATIVE},
     "runtime": {"threads": _NON_NEGATIVE, "gpu_memory_limit": _NON_NEGATIVE},
     "tracking": {"experiment": _NON_EMPTY},
-    "sweep": {"direction": _choice(("maximize", "minimize"))},
+    # sweep.direction's default, ${tomlrun_direction:...}, follows sweep.objective (what
+    # trainer.objective_direction = "auto" does); "auto" itself would reach Hydra's sweepers
+    "sweep": {"direction": (lambda v: v in ("maximize", "minimize"),
+                            "maximize or minimize (or leave it out: it then follows "
+                            "sweep.objective, a loss minimized and the rest maximized)")},
 }
 
 

@@ -33,6 +33,7 @@ from pathlib import Path
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, OmegaConf
 
+from runner.config.resolvers import auto_direction
 from runner.errors import UserError
 from runner.sweep import job, outputs, summary
 from runner.sweep.study import STUDY_TAG, parent_of_study, study_tags
@@ -82,7 +83,9 @@ class SweepCallback(Callback):
         self.folder.mkdir(parents=True, exist_ok=True)
         self.objective = _get(config, "sweep.objective", "") or _get(
             config, "trainer.objective", "valid/acc")
-        self.direction = _get(config, "sweep.direction", "maximize")
+        # conf/config.toml's default follows the objective (a loss is minimized); a config
+        # composed without it (no sweep table) gets the same rule
+        self.direction = _get(config, "sweep.direction", "") or auto_direction(self.objective)
         self.register_best = _get(config, "sweep.register_best", "")
         info = {"parent_run_id": None}
         if _get(config, "tracking.enabled", True):

@@ -71,9 +71,27 @@ def tomlrun_version() -> str:
     return core.__version__
 
 
+def check_uri(uri: str, key: str = "tracking.uri") -> None:
+    """A tracking URI written as a bare path (``mlflow.db``, ``/data/mlflow.db``): MLflow takes
+    it for a folder store and refuses it with a word about "the filesystem tracking backend"
+    and ``./mlruns``, which says nothing of the ``sqlite:///`` the user meant. ``key`` is
+    where the URI was given (``tracking.uri``, ``--uri``, ``uri=``)."""
+    path = os.path.abspath(os.path.expanduser(uri))
+    looks_like_path = "/" in uri or os.sep in uri or uri.endswith(".db") or os.path.exists(path)
+    if not uri or "://" in uri or not looks_like_path:
+        return  # a URI, or a word MLflow may know (databricks)
+    raise TrackingError(
+        f"{key} = '{uri}' is a path, not a tracking URI: MLflow would take it for a file "
+        "store (a folder such as ./mlruns), which it refuses. For an SQLite store write "
+        f"{key}{'=' if key != '--uri' else ' '}sqlite:///{path} (three slashes, then the "
+        "path), or give an http(s):// tracking server or a database URI (postgresql://, "
+        "mysql://).")
+
+
 def open_client(uri: str):
     """An ``MlflowClient`` for ``uri`` (tracking and model registry); a local sqlite store is
     created whole or checked first (``runner.track.store``)."""
+    check_uri(uri)
     store.prepare(uri)
     from mlflow.exceptions import MlflowException  # noqa: PLC0415 - slow import, only when used
     from mlflow.tracking import MlflowClient  # noqa: PLC0415

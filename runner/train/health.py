@@ -327,4 +327,7 @@ def save_report(exc: BaseException, tracker, folder: str) -> None:
         handle.write(exc.report)
     tracker.set_tag(REPORT_TAG, exc.report)
     tracker.log_artifact(path)
-    log.info("the NaN/Inf report is in %s and in the tracked run (tag %s)", path, REPORT_TAG)
+    # With tracking.enabled=false (a NullTracker: no run id) there is no run to point to.
+    tracked = f" and in the tracked run (tag {REPORT_TAG})" if getattr(
+        tracker, "run_id", None) else ""
+    log.info("the NaN/Inf report is in %s%s", path, tracked)

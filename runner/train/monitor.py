@@ -20,6 +20,7 @@ import os
 
 from core import serialize
 from core.tensor import Tensor
+from runner.config.resolvers import auto_direction
 
 log = logging.getLogger(__name__)
 
@@ -33,9 +34,7 @@ def resolve_direction(metric: str, direction: str) -> str:
     if direction not in DIRECTIONS:
         raise ValueError(f"objective direction {direction!r} is not valid: use one of "
                          f"{', '.join(DIRECTIONS)}.")
-    if direction != "auto":
-        return direction
-    return "minimize" if metric.rsplit("/", 1)[-1] == "loss" else "maximize"
+    return auto_direction(metric) if direction == "auto" else direction
 
 
 class Monitor:

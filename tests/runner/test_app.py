@@ -1,4 +1,5 @@
 """runner.app.run end to end on the digits, checked through what MLflow recorded."""
+import logging
 import os
 import re
 import signal
@@ -186,6 +187,21 @@ def test_tracking_disabled_still_writes_the_outputs(job_dir):
     assert 0 < objective <= 1
     assert {p.name for p in job_dir.iterdir()} == {app.CONFIG_FILE, app.CURVES_FILE,
                                                    app.SUMMARY_FILE, app.MODEL_FILE}
+
+
+def test_inspection_without_tracking_is_a_warning(job_dir, caplog):
+    """inspect.every with tracking.enabled=false computed statistics that nothing recorded,
+    silently: they are MLflow metrics only."""
+    cfg = make_config("unused", checkpoint=False, objective="test/acc", log_every=1000)
+    cfg.tracking.enabled = False
+    cfg.data.valid_size = 0
+    cfg.inspect.every = 10
+    with caplog.at_level(logging.WARNING, logger="runner.app"):
+        app.run(cfg, [], str(job_dir))
+    assert [r.getMessage() for r in caplog.records if r.name == "runner.app"] == [
+        "inspect.every=10 logs its statistics to MLflow only (inspect/* metrics), and "
+        "tracking.enabled=false: nothing will record them. Turn tracking on, or read them "
+        "with a handler on the training loop (docs/inspect.md)."]
 
 
 def test_a_validation_objective_without_validation_data_fails_before_the_run(job_dir):

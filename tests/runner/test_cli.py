@@ -53,6 +53,7 @@ def _cases(user: Path) -> dict[str, list[str]]:
         "bad_device_string": ["device=tpu"],
         "missing_option": ["model=nope"],
         "yaml_searchpath": ["model=tiny", f"hydra.searchpath=[file://{user}]"],
+        "bare_searchpath": ["model=tiny", f"hydra.searchpath=[{user}]"],
         "misspelt_option": ["model=cnnn"],
         "bad_override": ["optim.lr=["],
         "misspelt_key": ["optim.lrr=0.1"],
@@ -63,6 +64,7 @@ def _cases(user: Path) -> dict[str, list[str]]:
         "missing_searchpath": ["model=mine", "hydra.searchpath=[toml:///no/such/folder]"],
         "pool_order": ["data.pool_size=10", "data.min_pool_size=100"],
         "tracking_scheme": ["tracking.uri=nonsense://x"],
+        "tracking_path": ["tracking.uri=mlflow.db"],
         "hidden_option": ["model=mlp", searchpath],
         "tilde_value": ["data=csv", "data.root=~/tables"],
     }
@@ -127,6 +129,11 @@ def test_user_searchpath_adds_a_toml_option_and_parses_lazily(cli):
     ("yaml_searchpath", ["model=tiny is not an option of 'model'",
                          "holds model/tiny.toml, but Hydra reads a file:// folder for YAML files "
                          "only", "[toml://"]),
+    # ... and given as a bare path, which Hydra takes as file:// (the message said only to add
+    # a search path, which the user had done)
+    ("bare_searchpath", ["model=tiny is not an option of 'model'",
+                         "(a path without a scheme: file://) holds model/tiny.toml, but Hydra "
+                         "reads a file:// folder for YAML files only", "[toml://"]),
     ("misspelt_option", ["model=cnnn is not an option of 'model' (did you mean 'model=cnn'?)"]),
     ("syntax", ["TOML syntax error in ", str(Path("model") / "broken.toml"), "line 3, column 1"]),
     ("not_utf8", [str(Path("model") / "notepad.toml"), "is not UTF-8 text (byte 0xff at line 1",
@@ -139,6 +146,9 @@ def test_user_searchpath_adds_a_toml_option_and_parses_lazily(cli):
                             "folder"]),
     ("pool_order", ["data.min_pool_size = 100 is not allowed with data.pool_size = 10"]),
     # MLflow refuses the store when the client opens, before any run is made:
+    # A bare path: MLflow's own refusal spoke of "the filesystem tracking backend (./mlruns)"
+    ("tracking_path", ["tracking.uri = 'mlflow.db' is a path, not a tracking URI",
+                       "write tracking.uri=sqlite:///", "mlflow.db (three slashes"]),
     ("tracking_scheme", ["tracking URI 'nonsense://x' (tracking.uri) cannot be used",
                          "sqlite:///"]),
     # A user's file named like a shipped option would be silently ignored:

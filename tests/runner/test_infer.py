@@ -81,9 +81,14 @@ def test_block_entry_and_copy_names_give_their_output_layers_outputs(trained, tm
     assert arrays["hidden.0"].shape == (len(arrays["labels"]), 32)
     np.testing.assert_array_equal(arrays["hidden.0"], arrays["hidden.0.drop"])
     np.testing.assert_array_equal(arrays["hidden"], arrays["hidden.0.drop"])
-    with pytest.raises(UserError, match=r"\['hidden.1'\] are not layers of this model whose "
-                       r"outputs can be read: use flatten, hidden, hidden.0, hidden.0.fc"):
+    # Named as the command's own key (outputs=), not core's Inference(output_layer=...)
+    with pytest.raises(UserError, match=r"^outputs=\[hidden.1\] names 'hidden.1', which is not "
+                       r"a layer of this model whose output can be read \(did you mean "
+                       r"hidden.0\?\): use flatten, hidden, hidden.0, hidden.0.fc"):
         infer.main([f"run={folder}", "input=test", "outputs=[hidden.1]"])
+    with pytest.raises(UserError, match=r"^outputs=\[hidden,softmx\] names 'softmx', .* \(did "
+                       r"you mean softmax\?\)"):
+        infer.main([f"run={folder}", "input=test", "outputs=[hidden,softmx]"])
 
 
 def test_a_training_checkpoint_is_enough_to_infer(tmp_path):
@@ -110,7 +115,7 @@ def test_bad_arguments_are_one_clear_error(trained, tmp_path):
     np.save(tmp_path / "bad.npy", np.zeros((3, 5), np.float32))
     with pytest.raises(UserError, match=r"shape \[5\].*\[1, 8, 8\]"):
         infer.main([f"run={folder}", f"input={tmp_path / 'bad.npy'}"])
-    with pytest.raises(UserError, match="not layers of this model"):
+    with pytest.raises(UserError, match="not a layer of this model"):
         infer.main([f"run={folder}", "input=test", "outputs=[conv9]"])
     done = subprocess.run([sys.executable, "-m", "runner.infer", "run=nowhere", "input=test"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=60,
@@ -118,6 +123,10 @@ def test_bad_arguments_are_one_clear_error(trained, tmp_path):
     assert done.returncode == 2
     assert done.stderr.startswith("tomlrun infer: error: run=nowhere is neither a file")
     assert not (tmp_path / "mlflow.db").exists()
+    # uri= as a bare path: MLflow's refusal spoke of tracking.uri and ./mlruns
+    with pytest.raises(UserError, match=r"^uri = 'mlflow.db' is a path, not a tracking URI: .* "
+                       r"write uri=sqlite:///\S*mlflow.db \(three slashes"):
+        infer.main([f"run={folder}", "input=test", "uri=mlflow.db"])
 
 
 def test_paths_starting_with_a_tilde_are_in_the_home_folder(trained, tmp_path, monkeypatch):
@@ -379,7 +388,8 @@ def test_outputs_read_value_i_of_a_layer_as_name_i(pooled, tmp_path, outputs):
                 "value i of a layer that returns several, with i a whole number from 0"),
     ("p[1][0]", "outputs= names 'p[1][0]', which is not a layer or a layer's value"),
     ("[p[a],o]", "outputs= names 'p[a]', which is not a layer or a layer's value"),
-    ("q[1]", "Inference: output_layer ['q'] are not layers of this model"),
+    ("q[1]", "outputs=[q[1]] names 'q[1]', which is not a layer of this model whose output "
+             "can be read"),
     ("[o,softmax[1]]", "outputs=softmax[1]: softmax is the model's softmax, one array, not a "
                        "layer's values: read it as softmax."),
     ("output[0]", "outputs=output[0]: output is the model's output, one array, not a layer's "

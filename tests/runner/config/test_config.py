@@ -71,6 +71,27 @@ def test_every_experiment_composes_and_validates(make, name):
     assert isinstance(validate(make(f"+experiment={name}")), schema.RunConfig)
 
 
+def test_sweep_direction_follows_the_objective(make):
+    """sweep.direction was maximize whatever the objective, so a sweep of valid/loss picked
+    its worst job as the best; by default it now follows the objective (a loss is minimized),
+    for the grid sweeper and the Optuna sweeper (which reads ${sweep.direction}) alike."""
+    from hydra import compose
+
+    import hydra_plugins.tomlrun_sweep  # noqa: F401 - registers hydra/sweeper=optuna
+
+    assert validate(make()).sweep.direction == "maximize"
+    assert validate(make("trainer.objective=valid/loss")).sweep.direction == "minimize"
+    assert validate(make("sweep.objective=train/loss")).sweep.direction == "minimize"
+    assert validate(make("trainer.objective=valid/loss", "sweep.direction=maximize")
+                    ).sweep.direction == "maximize"
+    cfg = compose("config", overrides=["hydra/sweeper=optuna", "trainer.objective=valid/loss"],
+                  return_hydra_config=True)
+    assert cfg.hydra.sweeper.direction == "minimize"
+    assert ("sweep.direction = 'auto' is not allowed: use maximize or minimize (or leave it "
+            "out: it then follows sweep.objective, a loss minimized"
+            in _error(make, "sweep.direction=auto"))
+
+
 def test_default_config(make):
     run_config = validate(make())
     assert isinstance(run_config.model, schema.SpecConfig) and run_config.model.name == "cnn"

@@ -29,6 +29,7 @@ SWEEPS = {
     "submitit": ["optim=adam", "optim.lr=0.01,0.05", "hydra/launcher=submitit_local",
                  "hydra.launcher.timeout_min=5"],
     "unreachable": ["optim.lr=0.01,0.05", "tracking.uri=http://127.0.0.1:9"],
+    "loss": ["optim=adam", "optim.lr=0.00001,0.05", "trainer.objective=valid/loss"],
 }
 
 
@@ -106,6 +107,23 @@ def test_failing_combinations_are_recorded_and_the_sweep_goes_on(sweeps):
     assert "sweep: 4 jobs, 1 finished, 3 failed" in out
     assert out.count("FAILED mlp-adam") == 3  # the summary lists every failure with its reason
     assert "Traceback" not in err and err.count("tomlrun: job ") == 3
+
+
+def test_a_loss_objective_is_minimized_without_sweep_direction(sweeps):
+    """sweep.direction defaulted to maximize whatever the objective: a sweep of valid/loss
+    ranked the worst loss first and named it the best job (trainer.objective_direction = "auto"
+    already minimized a loss)."""
+    code, out, err, cwd = sweeps["loss"]
+    assert code == 0, err[-3000:]
+    _, parent, children = _runs(cwd, "loss")
+    assert parent.params["sweep.objective"] == "valid/loss"
+    assert parent.params["sweep.direction"] == "minimize"
+    best = min(children.values(), key=lambda run: run.metrics["valid/loss"])
+    assert parent.tags["best_run_id"] == best.run_id
+    assert parent.metrics["valid/loss"] == pytest.approx(best.metrics["valid/loss"])
+    assert [run.params["sweep.direction"] for run in children.values()] == ["minimize"] * 2
+    table = out[out.index("sweep: 2 jobs"):].splitlines()
+    assert table[3].split()[1] == best.params["optim.lr"]  # best first
 
 
 def test_a_failed_jobs_params_are_spelled_as_a_finished_jobs():
@@ -252,6 +270,38 @@ def test_compare_names_the_logged_metrics_when_the_objective_is_not_one(sweeps, 
     assert err.startswith("tomlrun: error: --objective valid/ac is not a metric of any of these "
                           "4 runs (did you mean valid/acc")
     assert "they logged " in err and "train/loss" in err and len(err.splitlines()) == 1
+
+
+def test_compare_sorts_another_objective_in_its_own_direction(sweeps, capsys):
+    """--objective valid/loss on a sweep that maximized valid/acc took the sweep's direction:
+    the worst loss came first and the "best" curves drawn were the worst runs'."""
+    from runner import compare
+
+    _, _, _, cwd = sweeps["basic"]
+    uri, _, children = _runs(cwd, "basic")
+    losses = sorted(run.metrics["valid/loss"] for run in children.values())
+    assert compare.main(["basic", "--uri", uri, "--objective", "valid/loss", "--top", "0"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("sorted by valid/loss (minimize)")
+    assert [float(line.split()[3]) for line in lines[3:7]] == pytest.approx(losses, abs=1e-4)
+    # --direction still wins, and the sweep's own objective keeps the sweep's direction
+    assert compare.main(["basic", "--uri", uri, "--objective", "valid/loss", "--direction",
+                         "maximize", "--top", "0"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith("(maximize)")
+    assert compare.main(["basic", "--uri", uri, "--top", "0"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith("sorted by valid/acc (maximize)")
+
+
+def test_compare_names_its_own_key_for_a_path_given_as_uri(tmp_path, capsys):
+    """--uri mlflow.db was refused in MLflow's words (the file store, ./mlruns) and named as
+    tracking.uri, a key this command does not have."""
+    from runner import compare
+
+    assert compare.main(["--uri", str(tmp_path / "mlflow.db")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"tomlrun: error: --uri = '{tmp_path / 'mlflow.db'}' is a path, not "
+                          "a tracking URI"), err
+    assert f"write --uri sqlite:///{tmp_path / 'mlflow.db'} (three slashes" in err
 
 
 def test_compare_without_a_target_or_sweep_titles_every_run(tmp_path, monkeypatch, capsys):

@@ -238,6 +238,22 @@ def test_save_report_writes_the_file_and_tags_the_run(tmp_path):
     assert tracker.artifacts == [str(tmp_path / health.REPORT_FILE)]
 
 
+def test_save_report_names_a_tracked_run_only_when_there_is_one(tmp_path, caplog):
+    """With tracking.enabled=false the log line said the report was "in the tracked run (tag
+    nan_report)": there is no run."""
+    from runner.track.tracking import NullTracker  # noqa: PLC0415
+
+    with caplog.at_level(logging.INFO, logger="runner.train.health"):
+        health.save_report(NonFiniteError("report\n"), NullTracker(), str(tmp_path))
+    assert caplog.messages == [f"the NaN/Inf report is in {tmp_path / health.REPORT_FILE}"]
+    tracker = NullTracker()
+    tracker.run_id = "0123"  # as an MLflow run's tracker has one
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="runner.train.health"):
+        health.save_report(NonFiniteError("report\n"), tracker, str(tmp_path))
+    assert caplog.messages[0].endswith(" and in the tracked run (tag nan_report)")
+
+
 def test_nan_in_the_data_is_blamed_on_the_data(digits):
     from runner.train.loop import Batch  # noqa: PLC0415
 
