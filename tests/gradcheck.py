@@ -98,3 +98,30 @@ def check_second_grad(fn, *arrays, wrt=None, rtol: float = 1e-5, atol: float = 1
         got = np.zeros_like(expected) if got is None else got
         np.testing.assert_allclose(got, expected, rtol=rtol, atol=atol,
                                    err_msg=f"second derivative with respect to input {i}")
+
+
+def leaf(values) -> core.Tensor:
+    """A float64 tensor that takes gradients (the higher-order tests' inputs)."""
+    return core.to_tensor(np.asarray(values, dtype="float64"), stop_gradient=False)
+
+
+def cube(fn):
+    """fn(...) ** 3: every op's own second derivative, and its first derivative's graph, count."""
+    def cubed(*xs):
+        out = fn(*xs)
+        return out * out * out
+    return cubed
+
+
+def third_order_matches_torch(fn, tfn, array, torch) -> None:
+    """Gradients of gradients of gradients of ``fn`` (core) and ``tfn`` (torch) at ``array``
+    agree: g1 of fn**3, g2 of g1**3, then the backward of g2**2 to the input."""
+    x, t = leaf(array), torch.tensor(array, requires_grad=True)
+    (g1,) = core.grad((fn(x) ** 3).sum(), x, create_graph=True)
+    (tg1,) = torch.autograd.grad((tfn(t) ** 3).sum(), t, create_graph=True)
+    (g2,) = core.grad((g1 * g1 * g1).sum(), x, create_graph=True)
+    (tg2,) = torch.autograd.grad((tg1 * tg1 * tg1).sum(), t, create_graph=True)
+    (g2 * g2).sum().backward()
+    (tg2 * tg2).sum().backward()
+    np.testing.assert_allclose(g2.numpy(), tg2.detach().numpy(), rtol=1e-9, atol=1e-10)
+    np.testing.assert_allclose(x.gradient(), t.grad.numpy(), rtol=1e-8, atol=1e-9)

@@ -14,21 +14,11 @@ import pytest
 import core
 import core.nn.functional as F
 from core.higher_order import SUPPORTED_OPS
-from tests.gradcheck import check_second_grad
+from tests.gradcheck import check_second_grad, cube, leaf, third_order_matches_torch
 
 rng = np.random.default_rng(7)
 
 
-def leaf(values):
-    return core.to_tensor(np.asarray(values, dtype="float64"), stop_gradient=False)
-
-
-def _cube(fn):
-    """fn(...) ** 3: every op's own second derivative, and its first derivative's graph, count."""
-    def cubed(*xs):
-        out = fn(*xs)
-        return out * out * out
-    return cubed
 
 
 X, Y, ROW = rng.standard_normal((3, 4)), rng.standard_normal((3, 4)), rng.standard_normal(4)
@@ -406,7 +396,7 @@ def _torch_named_new(torch):
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_second_derivatives_match_finite_differences(name):
     fn, _, arrays = CASES[name]
-    check_second_grad(_cube(fn), *arrays, rtol=1e-5, atol=1e-6)
+    check_second_grad(cube(fn), *arrays, rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -416,8 +406,8 @@ def test_second_derivatives_match_torch(name):
     tfn = _torch_fn(name, spec)
     xs = [leaf(a) for a in arrays]
     ts = [torch.tensor(a, requires_grad=True) for a in arrays]
-    grads = core.grad(_cube(fn)(*xs).sum(), xs, create_graph=True)
-    tgrads = torch.autograd.grad(_cube(tfn)(*ts).sum(), ts, create_graph=True)
+    grads = core.grad(cube(fn)(*xs).sum(), xs, create_graph=True)
+    tgrads = torch.autograd.grad(cube(tfn)(*ts).sum(), ts, create_graph=True)
     for g, tg in zip(grads, tgrads):
         np.testing.assert_allclose(g.numpy(), tg.detach().numpy(), rtol=1e-10, atol=1e-12)
     sum((g * g).sum() for g in grads).backward()
@@ -446,7 +436,7 @@ def test_cosine_similarity_second_derivatives_where_eps_clips():
         return F.cosine_similarity(x * 0.3, y * 0.3, eps=0.18)
 
     assert np.sum(((0.3 * X) ** 2).sum(1) * ((0.3 * Y) ** 2).sum(1) < 0.18 ** 2) == 1
-    check_second_grad(_cube(fn), X, Y)
+    check_second_grad(cube(fn), X, Y)
 
 
 def test_soft_cross_entropy_with_class_weights_second_derivatives():
@@ -455,7 +445,7 @@ def test_soft_cross_entropy_with_class_weights_second_derivatives():
     def fn(x, y):
         return F.cross_entropy(x, y, weight=core.to_tensor(CLASS_WEIGHT), soft_label=True)
 
-    check_second_grad(_cube(fn), X, SOFT, wrt=[0])
+    check_second_grad(cube(fn), X, SOFT, wrt=[0])
 
 
 def test_kl_div_second_derivatives_are_zero_where_the_label_is_not_positive():
@@ -463,11 +453,11 @@ def test_kl_div_second_derivatives_are_zero_where_the_label_is_not_positive():
     the label's own derivative has a kink, so only the input is checked there."""
     labels = LIKELY.copy()
     labels[0, 1], labels[2, 2] = 0.0, -0.3
-    check_second_grad(_cube(lambda x, y: F.kl_div(x, y, "sum")), X, labels, wrt=[0])
+    check_second_grad(cube(lambda x, y: F.kl_div(x, y, "sum")), X, labels, wrt=[0])
     labels[0, 1] = -0.5
-    check_second_grad(_cube(lambda x, y: F.kl_div(x, y, "sum")), X, labels)
+    check_second_grad(cube(lambda x, y: F.kl_div(x, y, "sum")), X, labels)
     x, y = leaf(X), leaf(labels)
-    gx, gy = core.grad(_cube(lambda x, y: F.kl_div(x, y, "sum"))(x, y), [x, y],
+    gx, gy = core.grad(cube(lambda x, y: F.kl_div(x, y, "sum"))(x, y), [x, y],
                        create_graph=True)
     (gx.sum() + gy.sum()).backward()
     assert np.all(np.isfinite(x.gradient())) and np.all(y.gradient()[labels <= 0] == 0)
@@ -482,9 +472,9 @@ def test_polygamma_second_derivatives(n):
     def fn(x):
         return core.digamma(x) if n == 0 else core.polygamma(x, n)
 
-    check_second_grad(_cube(fn), POS, rtol=1e-5, atol=1e-6)
+    check_second_grad(cube(fn), POS, rtol=1e-5, atol=1e-6)
     x, t = leaf(POS), torch.tensor(POS, requires_grad=True)
-    (g,) = core.grad(_cube(fn)(x).sum(), x, create_graph=True)
+    (g,) = core.grad(cube(fn)(x).sum(), x, create_graph=True)
     (tg,) = torch.autograd.grad(t.polygamma(n).pow(3).sum(), t, create_graph=True)
     np.testing.assert_allclose(g.numpy(), tg.detach().numpy(), rtol=1e-8)
     (g * g).sum().backward()
@@ -499,9 +489,9 @@ def test_cross_entropy_second_derivatives():
         def fn(x, reduction=reduction):
             return F.cross_entropy(x, core.to_tensor(LABELS), reduction=reduction)
 
-        check_second_grad(_cube(fn), logits)
+        check_second_grad(cube(fn), logits)
         x, t = leaf(logits), torch.tensor(logits, requires_grad=True)
-        (g,) = core.grad(_cube(fn)(x).sum(), x, create_graph=True)
+        (g,) = core.grad(cube(fn)(x).sum(), x, create_graph=True)
         (tg,) = torch.autograd.grad(torch.nn.functional.cross_entropy(
             t, torch.tensor(LABELS), reduction=reduction).pow(3).sum(), t, create_graph=True)
         np.testing.assert_allclose(g.numpy(), tg.detach().numpy(), rtol=1e-10, atol=1e-12)
@@ -516,7 +506,7 @@ def test_cross_entropy_over_axis_1_with_ignored_rows():
     def fn(x):
         return F.cross_entropy(x, core.to_tensor(labels), axis=1)
 
-    check_second_grad(_cube(fn), logits)
+    check_second_grad(cube(fn), logits)
 
 
 @pytest.mark.parametrize("stride,padding,groups,layout", [
@@ -529,7 +519,7 @@ def test_conv2d_second_derivatives(stride, padding, groups, layout):
         return F.conv2d(x, w, b, stride=stride, padding=padding, groups=groups,
                         data_format=layout)
 
-    check_second_grad(_cube(fn), x, w, b, rtol=1e-5, atol=1e-6)
+    check_second_grad(cube(fn), x, w, b, rtol=1e-5, atol=1e-6)
 
 
 def test_conv2d_third_order_matches_torch():
@@ -711,15 +701,7 @@ def test_third_order_of_repeat_interleave_and_prod_matches_torch(name):
                                      lambda t: t.repeat_interleave(2, dim=1)),
                "prod": (lambda x: core.prod(x, axis=1), lambda t: t.prod(1))}[name]
     a = np.where([[1, 1, 0], [1, 1, 1]], more.uniform(0.5, 1.5, (2, 3)), 0.0)
-    x, t = leaf(a), torch.tensor(a, requires_grad=True)
-    (g1,) = core.grad((fn(x) ** 3).sum(), x, create_graph=True)
-    (tg1,) = torch.autograd.grad((tfn(t) ** 3).sum(), t, create_graph=True)
-    (g2,) = core.grad((g1 * g1 * g1).sum(), x, create_graph=True)
-    (tg2,) = torch.autograd.grad((tg1 * tg1 * tg1).sum(), t, create_graph=True)
-    (g2 * g2).sum().backward()
-    (tg2 * tg2).sum().backward()
-    np.testing.assert_allclose(g2.numpy(), tg2.detach().numpy(), rtol=1e-9, atol=1e-10)
-    np.testing.assert_allclose(x.gradient(), t.grad.numpy(), rtol=1e-8, atol=1e-9)
+    third_order_matches_torch(fn, tfn, a, torch)
 
 
 def test_hessian_vector_product_of_an_mlp_matches_torch():

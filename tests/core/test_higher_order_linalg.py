@@ -11,21 +11,11 @@ import core
 import core.nn.functional as F
 from core import linalg
 from core.higher_order import SUPPORTED_OPS
-from tests.gradcheck import check_second_grad
+from tests.gradcheck import check_second_grad, cube, leaf
 
 rng = np.random.default_rng(41)
 
 
-def leaf(values):
-    return core.to_tensor(np.asarray(values, dtype="float64"), stop_gradient=False)
-
-
-def _cube(fn):
-    """fn(...) ** 3: every op's own second derivative, and its first derivative's graph, count."""
-    def cubed(*xs):
-        out = fn(*xs)
-        return out * out * out
-    return cubed
 
 
 def _well_conditioned(*batch, n=3):
@@ -185,7 +175,7 @@ def _torch_fn(name):
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_second_derivatives_match_finite_differences(name):
     fn, _, arrays = CASES[name]
-    check_second_grad(_cube(fn), *arrays, rtol=1e-5, atol=1e-6)
+    check_second_grad(cube(fn), *arrays, rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -195,8 +185,8 @@ def test_second_derivatives_match_torch(name):
     tfn = _torch_fn(name)
     xs = [leaf(a) for a in arrays]
     ts = [torch.tensor(a, requires_grad=True) for a in arrays]
-    grads = core.grad(_cube(fn)(*xs).sum(), xs, create_graph=True)
-    tgrads = torch.autograd.grad(_cube(tfn)(*ts).sum(), ts, create_graph=True)
+    grads = core.grad(cube(fn)(*xs).sum(), xs, create_graph=True)
+    tgrads = torch.autograd.grad(cube(tfn)(*ts).sum(), ts, create_graph=True)
     for g, tg in zip(grads, tgrads):
         np.testing.assert_allclose(g.numpy(), tg.detach().numpy(), rtol=1e-8, atol=1e-10)
     sum((g * g).sum() for g in grads).backward()
@@ -215,8 +205,8 @@ def test_third_derivatives_match_torch(name):
     tfn = _torch_fn(name)
     xs = [leaf(a) for a in arrays]
     ts = [torch.tensor(a, requires_grad=True) for a in arrays]
-    (g1,) = core.grad(_cube(fn)(*xs).sum(), xs[0], create_graph=True)
-    (tg1,) = torch.autograd.grad(_cube(tfn)(*ts).sum(), ts[0], create_graph=True)
+    (g1,) = core.grad(cube(fn)(*xs).sum(), xs[0], create_graph=True)
+    (tg1,) = torch.autograd.grad(cube(tfn)(*ts).sum(), ts[0], create_graph=True)
     (g2,) = core.grad((g1 * g1 * g1).sum(), xs[0], create_graph=True)
     (tg2,) = torch.autograd.grad((tg1 * tg1 * tg1).sum(), ts[0], create_graph=True)
     (g2 * g2).sum().backward()
@@ -253,7 +243,7 @@ def test_a_singular_matrix_gives_det_a_zero_gradient_on_both_paths():
 def test_solve_broadcasts_batches_on_the_recorded_path():
     """A single matrix against a batch of right-hand sides: x's gradient is summed over the
     batch, as on the first-order path."""
-    check_second_grad(_cube(linalg.solve), A1, RIGHT_RHS[:, :3, :], rtol=1e-5, atol=1e-6)
+    check_second_grad(cube(linalg.solve), A1, RIGHT_RHS[:, :3, :], rtol=1e-5, atol=1e-6)
     x, y = leaf(A1), leaf(RIGHT_RHS[:, :3, :])
     first = core.grad((linalg.solve(x, y) ** 2).sum(), [x, y])
     graph = core.grad((linalg.solve(x, y) ** 2).sum(), [x, y], create_graph=True)
@@ -311,9 +301,9 @@ def test_create_graph_false_is_unchanged_for_the_new_ops():
     for name in ("inv", "cholesky", "eigh_vectors", "cumprod", "cummax", "maxout"):
         fn, _, arrays = CASES[name]
         xs = [leaf(a) for a in arrays]
-        grads = core.grad(_cube(fn)(*xs).sum(), xs)
+        grads = core.grad(cube(fn)(*xs).sum(), xs)
         ys = [leaf(a) for a in arrays]
-        _cube(fn)(*ys).sum().backward()
+        cube(fn)(*ys).sum().backward()
         for g, y in zip(grads, ys):
             assert g.stop_gradient
             np.testing.assert_array_equal(g.numpy(), y.gradient())
@@ -352,7 +342,7 @@ def test_float32_inputs_keep_float32_on_the_recorded_path(name):
     """The constant masks and identities of the tensor-level backwards take x's dtype."""
     fn, _, arrays = CASES[name]
     xs = [core.to_tensor(a, dtype="float32", stop_gradient=False) for a in arrays]
-    grads = core.grad(_cube(fn)(*xs).sum(), xs, create_graph=True)
+    grads = core.grad(cube(fn)(*xs).sum(), xs, create_graph=True)
     assert all(g.dtype == core.float32 for g in grads)
     sum((g * g).sum() for g in grads).backward()
     assert all(x.grad.dtype == core.float32 for x in xs)

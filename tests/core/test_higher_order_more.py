@@ -9,21 +9,11 @@ import pytest
 import core
 import core.nn.functional as F
 from core.higher_order import SUPPORTED_OPS
-from tests.gradcheck import check_second_grad
+from tests.gradcheck import check_second_grad, cube, leaf, third_order_matches_torch
 
 rng = np.random.default_rng(17)
 
 
-def leaf(values):
-    return core.to_tensor(np.asarray(values, dtype="float64"), stop_gradient=False)
-
-
-def _cube(fn):
-    """fn(...) ** 3: every op's own second derivative, and its first derivative's graph, count."""
-    def cubed(*xs):
-        out = fn(*xs)
-        return out * out * out
-    return cubed
 
 
 def _away_from(values, kinks, gap=0.05):
@@ -405,7 +395,7 @@ def _torch_fn(spec):
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_second_derivatives_match_finite_differences(name):
     fn, _, arrays = CASES[name]
-    check_second_grad(_cube(fn), *arrays, rtol=1e-5, atol=1e-6)
+    check_second_grad(cube(fn), *arrays, rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("name", sorted(n for n, case in CASES.items() if case[1] is not None))
@@ -415,8 +405,8 @@ def test_second_derivatives_match_torch(name):
     tfn = _torch_fn(spec)
     xs = [leaf(a) for a in arrays]
     ts = [torch.tensor(a, requires_grad=True) for a in arrays]
-    grads = core.grad(_cube(fn)(*xs).sum(), xs, create_graph=True)
-    tgrads = torch.autograd.grad(_cube(tfn)(*ts).sum(), ts, create_graph=True)
+    grads = core.grad(cube(fn)(*xs).sum(), xs, create_graph=True)
+    tgrads = torch.autograd.grad(cube(tfn)(*ts).sum(), ts, create_graph=True)
     for g, tg in zip(grads, tgrads):
         np.testing.assert_allclose(g.numpy(), tg.detach().numpy(), rtol=1e-9, atol=1e-11)
     try:
@@ -478,12 +468,4 @@ def test_third_order_through_recorded_gradient_ops_matches_torch(name):
     torch = pytest.importorskip("torch")
     fn, spec, (a,) = CASES[name]
     tfn = _torch_fn(spec)
-    x, t = leaf(a), torch.tensor(a, requires_grad=True)
-    (g1,) = core.grad((fn(x) ** 3).sum(), x, create_graph=True)
-    (tg1,) = torch.autograd.grad((tfn(t) ** 3).sum(), t, create_graph=True)
-    (g2,) = core.grad((g1 * g1 * g1).sum(), x, create_graph=True)
-    (tg2,) = torch.autograd.grad((tg1 * tg1 * tg1).sum(), t, create_graph=True)
-    (g2 * g2).sum().backward()
-    (tg2 * tg2).sum().backward()
-    np.testing.assert_allclose(g2.numpy(), tg2.detach().numpy(), rtol=1e-9, atol=1e-10)
-    np.testing.assert_allclose(x.gradient(), t.grad.numpy(), rtol=1e-8, atol=1e-9)
+    third_order_matches_torch(fn, tfn, a, torch)

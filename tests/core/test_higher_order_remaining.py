@@ -9,22 +9,12 @@ import pytest
 import core
 import core.nn.functional as F
 from core.higher_order import SUPPORTED_OPS
-from tests.gradcheck import _weights, check_second_grad
+from tests.gradcheck import _weights, check_second_grad, cube, leaf, third_order_matches_torch
 
 rng = np.random.default_rng(29)
 INF = float("inf")
 
 
-def leaf(values):
-    return core.to_tensor(np.asarray(values, dtype="float64"), stop_gradient=False)
-
-
-def _cube(fn):
-    """fn(...) ** 3: the op's own second derivative and its first derivative's graph count."""
-    def cubed(*xs):
-        out = fn(*xs)
-        return out * out * out
-    return cubed
 
 
 def _first_orders_agree(fn, *arrays):
@@ -66,8 +56,8 @@ def _torch_double(fn, tfn, arrays, rtol=1e-9, atol=1e-11):
     torch = pytest.importorskip("torch")
     xs = [leaf(a) for a in arrays]
     ts = [torch.tensor(np.asarray(a, dtype="float64"), requires_grad=True) for a in arrays]
-    grads = core.grad(_cube(fn)(*xs).sum(), xs, create_graph=True)
-    tgrads = torch.autograd.grad(_cube(tfn)(*ts).sum(), ts, create_graph=True)
+    grads = core.grad(cube(fn)(*xs).sum(), xs, create_graph=True)
+    tgrads = torch.autograd.grad(cube(tfn)(*ts).sum(), ts, create_graph=True)
     for g, tg in zip(grads, tgrads):
         np.testing.assert_allclose(g.numpy(), tg.detach().numpy(), rtol=rtol, atol=atol)
     sum((tg * tg).sum() for tg in tgrads).backward()
@@ -94,7 +84,7 @@ def _multi_margin(p, weight=None, reduction="mean", margin=0.8):
 @pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
 def test_multi_margin_loss_second_derivatives(p, weight, reduction):
     fn = _multi_margin(p, weight, reduction)
-    check_second_grad(_cube(fn), SCORES)
+    check_second_grad(cube(fn), SCORES)
     _first_orders_agree(fn, SCORES)
 
 
@@ -160,7 +150,7 @@ B = rng.standard_normal((3, 4))
 @pytest.mark.parametrize("keepdim", [False, True])
 def test_pairwise_distance_second_derivatives(p, keepdim):
     fn = lambda x, y: F.pairwise_distance(x, y, p, keepdim=keepdim)  # noqa: E731
-    check_second_grad(_cube(fn), A, B)
+    check_second_grad(cube(fn), A, B)
     _first_orders_agree(fn, A, B)
 
 
@@ -172,7 +162,7 @@ def test_pairwise_distance_matches_torch(p):
 
 
 def test_pairwise_distance_broadcast_and_float_y_of_another_dtype():
-    check_second_grad(_cube(lambda x, y: F.pairwise_distance(x, y, -2.0)), A, B[0])
+    check_second_grad(cube(lambda x, y: F.pairwise_distance(x, y, -2.0)), A, B[0])
     x = leaf(A)
     y = core.to_tensor(B.astype("float32"), stop_gradient=False)
     (gx, gy) = core.grad((F.pairwise_distance(x, y, -1.0) ** 2).sum(), [x, y], create_graph=True)
@@ -203,7 +193,7 @@ def test_pairwise_distance_zero_differences_give_zero_derivatives(p):
         np.testing.assert_allclose(x.grad.numpy()[1], 0.0, atol=0)
     # the other rows: as without the special rows
     rest = lambda x, y: fn(x, y)[2:]  # noqa: E731
-    check_second_grad(_cube(rest), a, b)
+    check_second_grad(cube(rest), a, b)
 
 
 # ----- cdist and pdist, any p -----------------------------------------------------------------
@@ -215,14 +205,14 @@ R_ROWS = rng.standard_normal((2, 4))
 @pytest.mark.parametrize("p", [0.0, 0.5, 1.0, 1.5, 3.0, INF])
 def test_cdist_second_derivatives(p):
     fn = lambda x, y: core.cdist(x, y, p)  # noqa: E731
-    check_second_grad(_cube(fn), P_ROWS, R_ROWS)
+    check_second_grad(cube(fn), P_ROWS, R_ROWS)
     _first_orders_agree(fn, P_ROWS, R_ROWS)
 
 
 def test_cdist_batched_and_broadcast_second_derivatives():
-    check_second_grad(_cube(lambda x, y: core.cdist(x, y, 3.0)), rng.standard_normal((2, 3, 4)),
+    check_second_grad(cube(lambda x, y: core.cdist(x, y, 3.0)), rng.standard_normal((2, 3, 4)),
                       R_ROWS)
-    check_second_grad(_cube(lambda x, y: core.cdist(x, y, 1.5)), rng.standard_normal((2, 1, 2, 3)),
+    check_second_grad(cube(lambda x, y: core.cdist(x, y, 1.5)), rng.standard_normal((2, 1, 2, 3)),
                       rng.standard_normal((3, 4, 3)))
 
 
@@ -270,7 +260,7 @@ def test_cdist_third_derivatives():
 
 @pytest.mark.parametrize("p", [1.5, 3.0, INF])
 def test_pdist_second_derivatives(p):
-    check_second_grad(_cube(lambda x: core.pdist(x, p)), rng.standard_normal((4, 3)))
+    check_second_grad(cube(lambda x: core.pdist(x, p)), rng.standard_normal((4, 3)))
 
 
 # ----- ctc_loss --------------------------------------------------------------------------------
@@ -294,7 +284,7 @@ def _ctc(reduction="none", blank=0, labels=CTC_LABELS, label_lengths=CTC_LABEL_L
 def test_ctc_loss_second_derivatives(reduction):
     """torch's ctc_loss has no double backward: finite differences only."""
     fn = _ctc(reduction)
-    check_second_grad(_cube(fn), LOGITS)
+    check_second_grad(cube(fn), LOGITS)
     _first_orders_agree(fn, LOGITS)
 
 
@@ -304,7 +294,7 @@ def test_ctc_loss_second_derivatives_mean_blank_and_short_inputs():
     labels = np.array([[0, 0, 1], [2, 1, 2]])
     fn = _ctc("mean", blank=3, labels=labels, label_lengths=np.array([2, 3]),
               input_lengths=np.array([4, 5]))
-    check_second_grad(_cube(fn), LOGITS[:, :2, :4])
+    check_second_grad(cube(fn), LOGITS[:, :2, :4])
     _first_orders_agree(fn, LOGITS[:, :2, :4])
 
 
@@ -312,7 +302,7 @@ def test_ctc_loss_second_derivatives_blank_only_labels():
     """Every label empty: the only path is all blanks, -sum_t log softmax(x_t)[blank]."""
     fn = _ctc("sum", labels=np.zeros((2, 1), dtype="int64"), label_lengths=np.array([0, 0]),
               input_lengths=np.array([6, 4]))
-    check_second_grad(_cube(fn), LOGITS[:, :2])
+    check_second_grad(cube(fn), LOGITS[:, :2])
     x = leaf(LOGITS[:, :2])
     (g,) = core.grad(fn(x), x, create_graph=True)
     (g * g).sum().backward()
@@ -385,7 +375,7 @@ FRACTIONAL = {
 @pytest.mark.parametrize("name", sorted(FRACTIONAL))
 def test_fractional_max_pool_second_derivatives(name):
     fn, a = FRACTIONAL[name]
-    check_second_grad(_cube(fn), a)
+    check_second_grad(cube(fn), a)
     _first_orders_agree(fn, a)
 
 
@@ -412,15 +402,7 @@ def test_fractional_max_pool_matches_torch(dims, u):
     np.testing.assert_array_equal(fn(core.to_tensor(a)).numpy(), tfn(torch.tensor(a)).numpy())
     _torch_double(fn, tfn, (a,))
     # third order: the recorded scatter's gradient is the gather again
-    x, t = leaf(a), torch.tensor(a, requires_grad=True)
-    (g1,) = core.grad((fn(x) ** 3).sum(), x, create_graph=True)
-    (tg1,) = torch.autograd.grad((tfn(t) ** 3).sum(), t, create_graph=True)
-    (g2,) = core.grad((g1 * g1 * g1).sum(), x, create_graph=True)
-    (tg2,) = torch.autograd.grad((tg1 * tg1 * tg1).sum(), t, create_graph=True)
-    (g2 * g2).sum().backward()
-    (tg2 * tg2).sum().backward()
-    np.testing.assert_allclose(g2.numpy(), tg2.detach().numpy(), rtol=1e-9, atol=1e-10)
-    np.testing.assert_allclose(x.gradient(), t.grad.numpy(), rtol=1e-8, atol=1e-9)
+    third_order_matches_torch(fn, tfn, a, torch)
 
 
 def test_fractional_max_pool_ties_go_to_the_first_maximum_on_every_order():
@@ -435,7 +417,7 @@ def test_fractional_max_pool_ties_go_to_the_first_maximum_on_every_order():
 
 
 def test_fractional_max_pool_third_derivatives():
-    _check_third_grad(_cube(FRACTIONAL["3d_disjoint"][0]), VOLUMES)
+    _check_third_grad(cube(FRACTIONAL["3d_disjoint"][0]), VOLUMES)
 
 
 def test_a_wgan_gp_critic_with_a_fractional_pool():
