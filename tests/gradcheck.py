@@ -113,7 +113,7 @@ def cube(fn):
     return cubed
 
 
-def third_order_matches_torch(fn, tfn, array, torch) -> None:
+def assert_third_order_matches_torch(fn, tfn, array, torch) -> None:
     """Gradients of gradients of gradients of ``fn`` (core) and ``tfn`` (torch) at ``array``
     agree: g1 of fn**3, g2 of g1**3, then the backward of g2**2 to the input."""
     x, t = leaf(array), torch.tensor(array, requires_grad=True)

@@ -25,7 +25,7 @@ def ids(fn: str) -> list[str]:
     return [f"{DATA[f'{fn}/{i}/x'].dtype}-{DATA[f'{fn}/{i}/y'].dtype}-{i}" for i in cases(fn)]
 
 
-def replay(fn: str, case: int) -> None:
+def assert_replays_paddle(fn: str, case: int) -> None:
     key = f"{fn}/{case}"
     grads = f"{key}/dx" in DATA
     x = core.to_tensor(DATA[f"{key}/x"], stop_gradient=not grads)
@@ -45,17 +45,17 @@ def replay(fn: str, case: int) -> None:
 
 @pytest.mark.parametrize("case", cases("gcd"), ids=ids("gcd"))
 def test_gcd_matches_paddle(case):
-    replay("gcd", case)
+    assert_replays_paddle("gcd", case)
 
 
 @pytest.mark.parametrize("case", cases("lcm"), ids=ids("lcm"))
 def test_lcm_matches_paddle(case):
-    replay("lcm", case)
+    assert_replays_paddle("lcm", case)
 
 
 @pytest.mark.parametrize("case", cases("ldexp"), ids=ids("ldexp"))
 def test_ldexp_matches_paddle(case):
-    replay("ldexp", case)
+    assert_replays_paddle("ldexp", case)
 
 
 def test_float_gcd_and_lcm_examples():

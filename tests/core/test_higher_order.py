@@ -14,7 +14,7 @@ import pytest
 import core
 import core.nn.functional as F
 from core.higher_order import SUPPORTED_OPS
-from tests.gradcheck import check_second_grad, cube, leaf, third_order_matches_torch
+from tests.gradcheck import assert_third_order_matches_torch, check_second_grad, cube, leaf
 
 rng = np.random.default_rng(7)
 
@@ -680,7 +680,7 @@ def test_third_order_through_recorded_gradient_ops_matches_torch(name):
     torch = pytest.importorskip("torch")
     fn, tfn = _THIRD_ORDER[name]
     a = rng.standard_normal((2, 3, 5, 5))
-    third_order_matches_torch(fn, lambda t: tfn(torch.nn.functional, t), a, torch)
+    assert_third_order_matches_torch(fn, lambda t: tfn(torch.nn.functional, t), a, torch)
 
 
 @pytest.mark.parametrize("name", ["repeat_interleave", "prod"])
@@ -692,7 +692,7 @@ def test_third_order_of_repeat_interleave_and_prod_matches_torch(name):
                                      lambda t: t.repeat_interleave(2, dim=1)),
                "prod": (lambda x: core.prod(x, axis=1), lambda t: t.prod(1))}[name]
     a = np.where([[1, 1, 0], [1, 1, 1]], more.uniform(0.5, 1.5, (2, 3)), 0.0)
-    third_order_matches_torch(fn, tfn, a, torch)
+    assert_third_order_matches_torch(fn, tfn, a, torch)
 
 
 def test_hessian_vector_product_of_an_mlp_matches_torch():

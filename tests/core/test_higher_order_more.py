@@ -9,7 +9,7 @@ import pytest
 import core
 import core.nn.functional as F
 from core.higher_order import SUPPORTED_OPS
-from tests.gradcheck import check_second_grad, cube, leaf, third_order_matches_torch
+from tests.gradcheck import assert_third_order_matches_torch, check_second_grad, cube, leaf
 
 rng = np.random.default_rng(17)
 
@@ -468,4 +468,4 @@ def test_third_order_through_recorded_gradient_ops_matches_torch(name):
     torch = pytest.importorskip("torch")
     fn, spec, (a,) = CASES[name]
     tfn = _torch_fn(spec)
-    third_order_matches_torch(fn, tfn, a, torch)
+    assert_third_order_matches_torch(fn, tfn, a, torch)

@@ -9,7 +9,13 @@ import pytest
 import core
 import core.nn.functional as F
 from core.higher_order import SUPPORTED_OPS
-from tests.gradcheck import _weights, check_second_grad, cube, leaf, third_order_matches_torch
+from tests.gradcheck import (
+    _weights,
+    assert_third_order_matches_torch,
+    check_second_grad,
+    cube,
+    leaf,
+)
 
 rng = np.random.default_rng(29)
 INF = float("inf")
@@ -50,7 +56,7 @@ def _check_third_grad(fn, array, rtol=1e-5, atol=1e-7, eps=1e-6):
     np.testing.assert_allclose(x.gradient(), expected, rtol=rtol, atol=atol)
 
 
-def _torch_double(fn, tfn, arrays, rtol=1e-9, atol=1e-11):
+def _assert_double_backward_matches_torch(fn, tfn, arrays, rtol=1e-9, atol=1e-11):
     """Gradients of fn(...) ** 3 with create_graph, and the gradients of their squares, as
     torch's."""
     torch = pytest.importorskip("torch")
@@ -107,7 +113,8 @@ def _torch_multi_margin(p, weight, labels, margin):
 def test_multi_margin_loss_matches_torch(p, weight):
     torch = pytest.importorskip("torch")
     fn = _multi_margin(p, weight, "none")
-    _torch_double(fn, _torch_multi_margin(p, weight, LABELS, 0.8), (SCORES,))
+    _assert_double_backward_matches_torch(fn, _torch_multi_margin(p, weight, LABELS, 0.8),
+                                          (SCORES,))
     if p > 2:  # torch's own op takes p 1 or 2
         return
     # and torch's own op agrees at first order
@@ -137,7 +144,7 @@ def test_multi_margin_loss_hinges_exactly_at_zero_have_no_curvature():
     expected[1, 2] = 0.5 * (w[1, 2] - w[1, 0])
     np.testing.assert_allclose(h.numpy(), expected, rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(g.numpy()[0], 0.0, atol=0)
-    _torch_double(fn, _torch_multi_margin(2, None, labels, 1.0), (scores,))
+    _assert_double_backward_matches_torch(fn, _torch_multi_margin(2, None, labels, 1.0), (scores,))
 
 
 # ----- pairwise_distance, any p -----------------------------------------------------------------
@@ -157,7 +164,7 @@ def test_pairwise_distance_second_derivatives(p, keepdim):
 @pytest.mark.parametrize("p", [-1.5, -1.0, -INF, INF, 3.0])
 def test_pairwise_distance_matches_torch(p):
     torch = pytest.importorskip("torch")
-    _torch_double(lambda x, y: F.pairwise_distance(x, y, p),
+    _assert_double_backward_matches_torch(lambda x, y: F.pairwise_distance(x, y, p),
                   lambda x, y: torch.nn.functional.pairwise_distance(x, y, p), (A, B))
 
 
@@ -221,7 +228,7 @@ def test_cdist_matches_torch(p):
     """torch.cdist has no double backward for p != 2: its formula through vector_norm (whose
     p = 0 leaves the input out of its graph; finite differences check p = 0)."""
     torch = pytest.importorskip("torch")
-    _torch_double(lambda x, y: core.cdist(x, y, p),
+    _assert_double_backward_matches_torch(lambda x, y: core.cdist(x, y, p),
                   lambda x, y: torch.linalg.vector_norm(x.unsqueeze(-2) - y.unsqueeze(-3), p,
                                                         dim=-1), (P_ROWS, R_ROWS))
     x, y = leaf(P_ROWS), leaf(R_ROWS)
@@ -400,9 +407,9 @@ def test_fractional_max_pool_matches_torch(dims, u):
                                                                     dtype=torch.float64))
         a = VOLUMES
     np.testing.assert_array_equal(fn(core.to_tensor(a)).numpy(), tfn(torch.tensor(a)).numpy())
-    _torch_double(fn, tfn, (a,))
+    _assert_double_backward_matches_torch(fn, tfn, (a,))
     # third order: the recorded scatter's gradient is the gather again
-    third_order_matches_torch(fn, tfn, a, torch)
+    assert_third_order_matches_torch(fn, tfn, a, torch)
 
 
 def test_fractional_max_pool_ties_go_to_the_first_maximum_on_every_order():

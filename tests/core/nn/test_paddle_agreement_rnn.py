@@ -138,7 +138,7 @@ def _inputs(data: dict, spec: dict):
     return args, x, inits
 
 
-def _replay(case: str, data: dict):
+def _assert_replays_paddle(case: str, data: dict):
     """Runs ``case`` in core and compares outputs and gradients with Paddle's."""
     module, spec = _load(case, data)
     args, x, inits = _inputs(data, spec)
@@ -182,17 +182,17 @@ def _comparable_keys(data: dict) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("case", _cases("layer"))
 def test_layers_match_paddle(paddle331, case):
-    _replay(case, paddle331[case])
+    _assert_replays_paddle(case, paddle331[case])
 
 
 @pytest.mark.parametrize("case", _cases("RNN", "BiRNN"))
 def test_wrappers_match_paddle(paddle331, case):
-    _replay(case, paddle331[case])
+    _assert_replays_paddle(case, paddle331[case])
 
 
 @pytest.mark.parametrize("case", _cases("cell"))
 def test_cells_match_paddle(paddle331, case):
-    _replay(case, paddle331[case])
+    _assert_replays_paddle(case, paddle331[case])
 
 
 @pytest.mark.parametrize("case", _cases("layer", "cell", "RNN", "BiRNN"))
