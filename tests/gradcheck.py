@@ -125,3 +125,23 @@ def assert_third_order_matches_torch(fn, tfn, array, torch) -> None:
     (tg2 * tg2).sum().backward()
     np.testing.assert_allclose(g2.numpy(), tg2.detach().numpy(), rtol=1e-9, atol=1e-10)
     np.testing.assert_allclose(x.gradient(), t.grad.numpy(), rtol=1e-8, atol=1e-9)
+
+
+def assert_second_derivatives_match_torch(fn, tfn, arrays, torch, rtol: float = 1e-9,
+                                          atol: float = 1e-11, rtol2: float | None = None,
+                                          atol2: float | None = None) -> None:
+    """The gradients of fn(...) ** 3 taken with create_graph (within rtol / atol), then the
+    gradients of their squares (within rtol2 / atol2, default ten times looser), as torch's.
+    torch's second backward runs first: a torch without that double backward raises there."""
+    xs = [leaf(a) for a in arrays]
+    ts = [torch.tensor(np.asarray(a, dtype="float64"), requires_grad=True) for a in arrays]
+    grads = core.grad(cube(fn)(*xs).sum(), xs, create_graph=True)
+    tgrads = torch.autograd.grad(cube(tfn)(*ts).sum(), ts, create_graph=True)
+    for g, tg in zip(grads, tgrads):
+        np.testing.assert_allclose(g.numpy(), tg.detach().numpy(), rtol=rtol, atol=atol)
+    sum((tg * tg).sum() for tg in tgrads).backward()
+    sum((g * g).sum() for g in grads).backward()
+    for x, t in zip(xs, ts):
+        np.testing.assert_allclose(x.gradient(), t.grad.numpy(),
+                                   rtol=rtol * 10 if rtol2 is None else rtol2,
+                                   atol=atol * 10 if atol2 is None else atol2)

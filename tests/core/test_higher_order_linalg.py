@@ -11,7 +11,7 @@ import core
 import core.nn.functional as F
 from core import linalg
 from core.higher_order import SUPPORTED_OPS
-from tests.gradcheck import check_second_grad, cube, leaf
+from tests.gradcheck import assert_second_derivatives_match_torch, check_second_grad, cube, leaf
 
 rng = np.random.default_rng(41)
 
@@ -182,17 +182,8 @@ def test_second_derivatives_match_finite_differences(name):
 def test_second_derivatives_match_torch(name):
     torch = pytest.importorskip("torch")
     fn, _, arrays = CASES[name]
-    tfn = _torch_fn(name)
-    xs = [leaf(a) for a in arrays]
-    ts = [torch.tensor(a, requires_grad=True) for a in arrays]
-    grads = core.grad(cube(fn)(*xs).sum(), xs, create_graph=True)
-    tgrads = torch.autograd.grad(cube(tfn)(*ts).sum(), ts, create_graph=True)
-    for g, tg in zip(grads, tgrads):
-        np.testing.assert_allclose(g.numpy(), tg.detach().numpy(), rtol=1e-8, atol=1e-10)
-    sum((g * g).sum() for g in grads).backward()
-    sum((tg * tg).sum() for tg in tgrads).backward()
-    for x, t in zip(xs, ts):
-        np.testing.assert_allclose(x.gradient(), t.grad.numpy(), rtol=1e-7, atol=1e-9)
+    assert_second_derivatives_match_torch(fn, _torch_fn(name), arrays, torch, rtol=1e-8,
+                                          atol=1e-10)
 
 
 @pytest.mark.parametrize("name", ["inv", "det", "solve", "cholesky", "eigh_both", "pinv",

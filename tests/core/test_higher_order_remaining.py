@@ -11,6 +11,7 @@ import core.nn.functional as F
 from core.higher_order import SUPPORTED_OPS
 from tests.gradcheck import (
     _weights,
+    assert_second_derivatives_match_torch,
     assert_third_order_matches_torch,
     check_second_grad,
     cube,
@@ -60,16 +61,7 @@ def _assert_double_backward_matches_torch(fn, tfn, arrays, rtol=1e-9, atol=1e-11
     """Gradients of fn(...) ** 3 with create_graph, and the gradients of their squares, as
     torch's."""
     torch = pytest.importorskip("torch")
-    xs = [leaf(a) for a in arrays]
-    ts = [torch.tensor(np.asarray(a, dtype="float64"), requires_grad=True) for a in arrays]
-    grads = core.grad(cube(fn)(*xs).sum(), xs, create_graph=True)
-    tgrads = torch.autograd.grad(cube(tfn)(*ts).sum(), ts, create_graph=True)
-    for g, tg in zip(grads, tgrads):
-        np.testing.assert_allclose(g.numpy(), tg.detach().numpy(), rtol=rtol, atol=atol)
-    sum((tg * tg).sum() for tg in tgrads).backward()
-    sum((g * g).sum() for g in grads).backward()
-    for x, t in zip(xs, ts):
-        np.testing.assert_allclose(x.gradient(), t.grad.numpy(), rtol=rtol * 10, atol=atol * 10)
+    assert_second_derivatives_match_torch(fn, tfn, arrays, torch, rtol=rtol, atol=atol)
 
 
 # ----- multi_margin_loss, p >= 2 --------------------------------------------------------------
