@@ -331,7 +331,7 @@ def floor_divide(x, y, name: str | None = None) -> Tensor:
     the ``//`` operator. No gradient (Paddle defines none). An integer y must not be 0."""
     del name
     x, y = _integer_pair(x, y, "floor_divide", scalar_rule=False)  # Paddle: no 0-D rule
-    return Tensor(backend.array_module(x.data).floor_divide(x.data, y.data))
+    return Tensor(backend.floor_divide(x.data, y.data))
 
 
 def remainder(x, y, name: str | None = None) -> Tensor:

@@ -525,6 +525,16 @@ def _device_uniform(cupy, shape, low: float, high: float, dtype: np.dtype):
     return out if drawn == dtype else out.astype(dtype)
 
 
+def floor_divide(a, b):
+    """numpy's ``floor_divide(a, b)`` on ``a``'s device. An infinite float dividend gives NaN
+    (numpy, Python and Paddle), where cupy's kernel gives inf (seen on an H100)."""
+    module = array_module(a)
+    out = module.floor_divide(a, b)
+    if module is not np and out.dtype.kind == "f":
+        out = module.where(module.isinf(a), module.nan, out).astype(out.dtype, copy=False)
+    return out
+
+
 def erf(array):
     """The error function, element-wise, on ``array``'s device (GELU needs it; numpy has none).
 

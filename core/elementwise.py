@@ -693,9 +693,7 @@ def lcm(x, y, name: str | None = None) -> Tensor:
     zero = xp.abs(d) < _PADDLE_FLOAT_EQ  # Paddle's equal(d, 0)
     with np.errstate(invalid="ignore", over="ignore"):
         product = xp.abs(x.data.astype(d.dtype) * y.data.astype(d.dtype))
-        quotient = xp.floor_divide(product, xp.where(zero, 1, d))
-        # inf // d is NaN in numpy, Python and Paddle; cupy's floor_divide gives inf
-        quotient = xp.where(xp.isinf(product), xp.nan, quotient)
+        quotient = backend.floor_divide(product, xp.where(zero, 1, d))  # inf // d: NaN
         return Tensor(xp.where(zero, 0, quotient).astype(d.dtype, copy=False))
 
 

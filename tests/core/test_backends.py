@@ -326,3 +326,13 @@ def test_cuda_rng_state_saves_and_restores_the_gpu_stream_alone(device):
     with pytest.raises(ValueError, match=r"set_cuda_rng_state: the GPU random stream's state "
                                          r"must be \{'seed': int, 'offset': int\}"):
         core.set_cuda_rng_state([{"seed": 1}])
+
+
+def test_floor_divide_of_an_infinite_dividend_is_nan_on_every_backend(device):
+    """numpy, Python and Paddle give NaN for inf // d; cupy's kernel gave inf (an H100), which
+    made core.floor_divide and the float lcm of an overflowing product differ by device."""
+    x = core.to_tensor(np.array([np.inf, -np.inf, 7.0, -7.0]))
+    got = core.floor_divide(x, core.to_tensor(np.array([3.0, 2.0, 2.0, 2.0]))).numpy()
+    np.testing.assert_array_equal(got, [np.nan, np.nan, 3.0, -4.0])
+    overflow = core.lcm(core.to_tensor([1e300]), core.to_tensor([3e300]))
+    np.testing.assert_array_equal(overflow.numpy(), [np.nan])
